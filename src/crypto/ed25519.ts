@@ -1,0 +1,91 @@
+/**
+ * ED25519 over raw bytes with node:crypto (RFC 8032, the same signatures as Pact's).
+ * Keys travel as raw 32-byte values; node:crypto wants DER, so the fixed SPKI/PKCS8 prefixes
+ * are added here. Public KeyObjects are cached because building one costs as much as a verify.
+ */
+import {
+  createPrivateKey,
+  createPublicKey,
+  type KeyObject,
+  sign as nodeSign,
+  verify as nodeVerify,
+  randomBytes,
+} from "node:crypto";
+
+const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+
+export const PUBLIC_KEY_BYTES = 32;
+export const SECRET_KEY_BYTES = 32;
+export const SIGNATURE_BYTES = 64;
+/** How many public keys keep their parsed KeyObject; the oldest is dropped past this. */
+export const PUBLIC_KEY_CACHE_SIZE = 4096;
+
+export interface KeyPair {
+  publicKey: Uint8Array;
+  /** The 32-byte seed, which is what Pact and @kadena/client call the secret key. */
+  secretKey: Uint8Array;
+}
+
+export function generateKeyPair(): KeyPair {
+  return keyPairFromSeed(randomBytes(SECRET_KEY_BYTES));
+}
+
+export function keyPairFromSeed(seed: Uint8Array): KeyPair {
+  checkLength(seed, SECRET_KEY_BYTES, "secret key");
+  const privateKey = privateKeyObject(seed);
+  const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" });
+  return {
+    publicKey: new Uint8Array(spki.subarray(SPKI_ED25519_PREFIX.length)),
+    secretKey: new Uint8Array(seed),
+  };
+}
+
+export function sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
+  checkLength(secretKey, SECRET_KEY_BYTES, "secret key");
+  return new Uint8Array(nodeSign(null, message, privateKeyObject(secretKey)));
+}
+
+/** False for a wrong signature, a malformed key or a signature of the wrong length; never throws. */
+export function verify(message: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean {
+  if (publicKey.length !== PUBLIC_KEY_BYTES || signature.length !== SIGNATURE_BYTES) return false;
+  const key = publicKeyObject(publicKey);
+  if (key === undefined) return false;
+  return nodeVerify(null, message, key, signature);
+}
+
+const publicKeyCache = new Map<string, KeyObject | undefined>();
+
+function publicKeyObject(publicKey: Uint8Array): KeyObject | undefined {
+  const id = Buffer.from(publicKey).toString("hex");
+  if (publicKeyCache.has(id)) return publicKeyCache.get(id);
+  let key: KeyObject | undefined;
+  try {
+    key = createPublicKey({
+      key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]),
+      format: "der",
+      type: "spki",
+    });
+  } catch {
+    key = undefined; // not a point on the curve
+  }
+  if (publicKeyCache.size >= PUBLIC_KEY_CACHE_SIZE) {
+    publicKeyCache.delete(publicKeyCache.keys().next().value as string);
+  }
+  publicKeyCache.set(id, key);
+  return key;
+}
+
+function privateKeyObject(seed: Uint8Array): KeyObject {
+  return createPrivateKey({
+    key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]),
+    format: "der",
+    type: "pkcs8",
+  });
+}
+
+function checkLength(bytes: Uint8Array, expected: number, what: string): void {
+  if (bytes.length !== expected) {
+    throw new Error(`${what} must be ${expected} bytes, got ${bytes.length}`);
+  }
+}

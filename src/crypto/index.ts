@@ -1,0 +1,4 @@
+export * from "./base64url.ts";
+export * from "./ed25519.ts";
+export * from "./hash.ts";
+export * from "./hex.ts";
