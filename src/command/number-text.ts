@@ -1,0 +1,46 @@
+/**
+ * Exact reading of JSON number text (`-12.50e-3`), without going through a double.
+ * Used to check that integer fields hold integers and to bound decimal fields.
+ */
+
+/** value = (negative ? -1 : 1) × digits × 10^exponent; `digits` has no leading zeros ("" for zero). */
+export interface NumberParts {
+  readonly negative: boolean;
+  readonly digits: string;
+  readonly exponent: number;
+}
+
+const NUMBER_TEXT = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
+
+/** Splits number text (JSON grammar, leading zeros tolerated); `undefined` when it is not a number. */
+export function numberParts(text: string): NumberParts | undefined {
+  const match = NUMBER_TEXT.exec(text);
+  if (match === null) return undefined;
+  const [, sign, whole = "", fraction = "", exponentText = "0"] = match;
+  const exponent = Number(exponentText);
+  if (!Number.isSafeInteger(exponent)) return undefined;
+  let digits = (whole + fraction).replace(/^0+/, "");
+  let scale = exponent - fraction.length;
+  // Move trailing zeros into the exponent so every value has one shape.
+  const trimmed = digits.replace(/0+$/, "");
+  scale += digits.length - trimmed.length;
+  digits = trimmed;
+  return { negative: sign === "-" && digits !== "", digits, exponent: digits === "" ? 0 : scale };
+}
+
+/**
+ * The exact integer a number text denotes, or `undefined` when it has a fractional part, is not a
+ * number, or has more than `maxDigits` digits (which also keeps `1e999999999` from being expanded).
+ */
+export function exactInteger(text: string, maxDigits: number): bigint | undefined {
+  const parts = numberParts(text);
+  if (parts === undefined || parts.exponent < 0) return undefined;
+  if (parts.digits.length + parts.exponent > maxDigits) return undefined;
+  const magnitude = BigInt(parts.digits === "" ? "0" : parts.digits + "0".repeat(parts.exponent));
+  return parts.negative ? -magnitude : magnitude;
+}
+
+/** Digits after the decimal point the value needs (0 for integers). */
+export function decimalPlaces(parts: NumberParts): number {
+  return parts.exponent < 0 ? -parts.exponent : 0;
+}

@@ -1,0 +1,341 @@
+/**
+ * Strict reading of the JSON inside a command's `cmd`. Every problem found is reported (with the
+ * field's path and the bad value), not just the first. Field order does not matter; fields Pact does
+ * not know are ignored, as Pact ignores them (they are still covered by the hash).
+ * Optional fields may be `null`, which Pact treats the same as absent.
+ */
+import {
+  isJsonArray,
+  isJsonObject,
+  type Json,
+  JsonNumber,
+  type JsonObject,
+  JsonSyntaxError,
+  jsonTypeName,
+  parseJson,
+} from "./json.ts";
+import { decimalPlaces, exactInteger, numberParts } from "./number-text.ts";
+import type {
+  CommandPayload,
+  CommandProblem,
+  CommandProblemKind,
+  ContMessage,
+  ExecMessage,
+  PrivateMeta,
+  PublicMeta,
+  SigCapability,
+  SignatureScheme,
+  Signer,
+  Verifier,
+} from "./types.ts";
+
+/** Most decimal places a Pact decimal holds (`gasPrice` beyond this is refused). */
+export const MAX_DECIMAL_PLACES = 255;
+/** Most digits before the decimal point accepted in `gasPrice`. */
+export const MAX_DECIMAL_INTEGER_DIGITS = 255;
+
+/** Parses `cmd`; returns `undefined` (with problems pushed) when anything is wrong. */
+export function parseCommandPayload(
+  cmd: string,
+  problems: CommandProblem[],
+): CommandPayload | undefined {
+  let root: Json;
+  try {
+    root = parseJson(cmd);
+  } catch (err) {
+    if (!(err instanceof JsonSyntaxError)) throw err;
+    problems.push({ kind: "malformed-cmd", message: `cmd is not valid JSON: ${err.message}` });
+    return undefined;
+  }
+  const reader = new Reader(problems);
+  const before = problems.length;
+  const payload = reader.readPayload(root);
+  return problems.length === before ? payload : undefined;
+}
+
+/** Reads fields, recording a problem for each one that is missing or of the wrong type. */
+class Reader {
+  constructor(private readonly problems: CommandProblem[]) {}
+
+  readPayload(root: Json): CommandPayload | undefined {
+    const obj = this.object(root, "cmd");
+    if (obj === undefined) return undefined;
+    const payload = this.message(this.required(obj, "payload", "cmd"), "cmd.payload");
+    const meta = this.meta(this.required(obj, "meta", "cmd"), "cmd.meta");
+    const signers = this.list(this.required(obj, "signers", "cmd"), "cmd.signers", (v, p) =>
+      this.signer(v, p),
+    );
+    const verifiersJson = obj.get("verifiers");
+    const verifiers =
+      verifiersJson === undefined || verifiersJson === null
+        ? null
+        : this.list(verifiersJson, "cmd.verifiers", (v, p) => this.verifier(v, p));
+    const networkId = this.nullableString(this.required(obj, "networkId", "cmd"), "cmd.networkId");
+    const nonce = this.string(this.required(obj, "nonce", "cmd"), "cmd.nonce");
+    if (
+      payload === undefined ||
+      meta === undefined ||
+      signers === undefined ||
+      verifiers === undefined ||
+      networkId === undefined ||
+      nonce === undefined
+    ) {
+      return undefined;
+    }
+    return { payload, meta, signers, verifiers, networkId, nonce };
+  }
+
+  private message(value: Json | undefined, path: string): ExecMessage | ContMessage | undefined {
+    const obj = this.object(value, path);
+    if (obj === undefined) return undefined;
+    const exec = obj.get("exec");
+    const cont = obj.get("cont");
+    if (exec !== undefined && cont !== undefined) {
+      return this.fail("wrong-type", `${path} has both "exec" and "cont"; it must have one`);
+    }
+    if (exec !== undefined) return this.exec(exec, `${path}.exec`);
+    if (cont !== undefined) return this.cont(cont, `${path}.cont`);
+    return this.fail("missing-field", `${path} must have an "exec" or a "cont" field`);
+  }
+
+  private exec(value: Json, path: string): ExecMessage | undefined {
+    const obj = this.object(value, path);
+    if (obj === undefined) return undefined;
+    const code = this.string(this.required(obj, "code", path), `${path}.code`);
+    if (code === undefined) return undefined;
+    return { kind: "exec", code, data: obj.get("data") ?? null };
+  }
+
+  private cont(value: Json, path: string): ContMessage | undefined {
+    const obj = this.object(value, path);
+    if (obj === undefined) return undefined;
+    const pactId = this.string(this.required(obj, "pactId", path), `${path}.pactId`);
+    const step = this.integer(this.required(obj, "step", path), `${path}.step`);
+    const rollback = this.boolean(this.required(obj, "rollback", path), `${path}.rollback`);
+    const data = this.required(obj, "data", path);
+    const proof = this.nullableString(obj.get("proof") ?? null, `${path}.proof`);
+    if (
+      pactId === undefined ||
+      step === undefined ||
+      rollback === undefined ||
+      data === undefined ||
+      proof === undefined
+    ) {
+      return undefined;
+    }
+    return { kind: "cont", pactId, step, rollback, data, proof };
+  }
+
+  private meta(value: Json | undefined, path: string): PublicMeta | PrivateMeta | undefined {
+    const obj = this.object(value, path);
+    if (obj === undefined) return undefined;
+    if (obj.has("address")) return this.privateMeta(obj, path);
+    const creationTime = this.integer(
+      this.required(obj, "creationTime", path),
+      `${path}.creationTime`,
+    );
+    const ttl = this.integer(this.required(obj, "ttl", path), `${path}.ttl`);
+    const gasLimit = this.integer(this.required(obj, "gasLimit", path), `${path}.gasLimit`);
+    const chainId = this.string(this.required(obj, "chainId", path), `${path}.chainId`);
+    const gasPrice = this.decimal(this.required(obj, "gasPrice", path), `${path}.gasPrice`);
+    const sender = this.string(this.required(obj, "sender", path), `${path}.sender`);
+    if (
+      creationTime === undefined ||
+      ttl === undefined ||
+      gasLimit === undefined ||
+      chainId === undefined ||
+      gasPrice === undefined ||
+      sender === undefined
+    ) {
+      return undefined;
+    }
+    return { kind: "public", creationTime, ttl, gasLimit, chainId, gasPrice, sender };
+  }
+
+  private privateMeta(obj: JsonObject, path: string): PrivateMeta | undefined {
+    const address = obj.get("address");
+    if (address === null) return { kind: "private", address: null };
+    const addr = this.object(address, `${path}.address`);
+    if (addr === undefined) return undefined;
+    const from = this.string(
+      this.required(addr, "from", `${path}.address`),
+      `${path}.address.from`,
+    );
+    const to = this.list(
+      this.required(addr, "to", `${path}.address`),
+      `${path}.address.to`,
+      (v, p) => this.string(v, p),
+    );
+    if (from === undefined || to === undefined) return undefined;
+    return { kind: "private", address: { from, to } };
+  }
+
+  private signer(value: Json, path: string): Signer | undefined {
+    const obj = this.object(value, path);
+    if (obj === undefined) return undefined;
+    const pubKey = this.string(this.required(obj, "pubKey", path), `${path}.pubKey`);
+    const scheme = this.scheme(obj.get("scheme") ?? null, `${path}.scheme`);
+    const addr = this.nullableString(obj.get("addr") ?? null, `${path}.addr`);
+    const clistJson = obj.get("clist") ?? null;
+    const clist =
+      clistJson === null
+        ? []
+        : this.list(clistJson, `${path}.clist`, (v, p) => this.capability(v, p));
+    if (pubKey === undefined || scheme === undefined || addr === undefined || clist === undefined) {
+      return undefined;
+    }
+    return { pubKey, scheme, addr, clist };
+  }
+
+  private scheme(value: Json, path: string): SignatureScheme | null | undefined {
+    if (value === null || value === "ED25519" || value === "WebAuthn") return value;
+    return this.fail(
+      "wrong-type",
+      `${path} must be "ED25519" or "WebAuthn", got ${describe(value)}`,
+    );
+  }
+
+  private capability(value: Json, path: string): SigCapability | undefined {
+    const obj = this.object(value, path);
+    if (obj === undefined) return undefined;
+    const name = this.string(this.required(obj, "name", path), `${path}.name`);
+    const args = this.list(this.required(obj, "args", path), `${path}.args`, (v) => v);
+    if (name === undefined || args === undefined) return undefined;
+    return { name, args };
+  }
+
+  private verifier(value: Json, path: string): Verifier | undefined {
+    const obj = this.object(value, path);
+    if (obj === undefined) return undefined;
+    const name = this.string(this.required(obj, "name", path), `${path}.name`);
+    const proof = this.required(obj, "proof", path);
+    const clist = this.list(this.required(obj, "clist", path), `${path}.clist`, (v, p) =>
+      this.capability(v, p),
+    );
+    if (name === undefined || proof === undefined || clist === undefined) return undefined;
+    return { name, proof, clist };
+  }
+
+  // --- primitive fields ---
+
+  private required(obj: JsonObject, key: string, path: string): Json | undefined {
+    const value = obj.get(key);
+    if (value === undefined) this.fail("missing-field", `${path} is missing the field "${key}"`);
+    return value;
+  }
+
+  private object(value: Json | undefined, path: string): JsonObject | undefined {
+    if (value === undefined) return undefined;
+    if (isJsonObject(value)) return value;
+    return this.expected(path, "an object", value);
+  }
+
+  private list<T>(
+    value: Json | undefined,
+    path: string,
+    item: (value: Json, path: string) => T | undefined,
+  ): T[] | undefined {
+    if (value === undefined) return undefined;
+    if (!isJsonArray(value)) return this.expected(path, "an array", value);
+    const out: T[] = [];
+    let ok = true;
+    for (let i = 0; i < value.length; i++) {
+      const parsed = item(value[i] as Json, `${path}[${i}]`);
+      if (parsed === undefined) ok = false;
+      else out.push(parsed);
+    }
+    return ok ? out : undefined;
+  }
+
+  private string(value: Json | undefined, path: string): string | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value === "string") return value;
+    return this.expected(path, "a string", value);
+  }
+
+  private nullableString(value: Json | undefined, path: string): string | null | undefined {
+    if (value === null) return null;
+    if (value === undefined || typeof value === "string") return value;
+    return this.expected(path, "a string or null", value);
+  }
+
+  private boolean(value: Json | undefined, path: string): boolean | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value === "boolean") return value;
+    return this.expected(path, "true or false", value);
+  }
+
+  /**
+   * An integer small enough for a JavaScript number. Pact also accepts an integer written as a
+   * string (`"600"`) or as a Pact integer (`{"int": 600}`), so those are read too; a number with a
+   * fractional part is refused rather than rounded.
+   */
+  private integer(value: Json | undefined, path: string): number | undefined {
+    if (value === undefined) return undefined;
+    let text: string | undefined;
+    if (value instanceof JsonNumber) text = value.text;
+    else if (typeof value === "string" && /^-?[0-9]+$/.test(value)) text = value;
+    else if (isJsonObject(value) && value.size === 1) {
+      const inner = value.get("int");
+      if (inner instanceof JsonNumber) text = inner.text;
+      else if (typeof inner === "string" && /^-?[0-9]+$/.test(inner)) text = inner;
+    }
+    const exact = text === undefined ? undefined : exactInteger(text, MAX_INTEGER_DIGITS);
+    if (exact !== undefined && exact <= MAX_SAFE && exact >= -MAX_SAFE) return Number(exact);
+    if (text !== undefined && (numberParts(text)?.exponent ?? -1) >= 0) {
+      return this.fail(
+        "wrong-type",
+        `${path} is out of range (at most ${MAX_SAFE} in size), got ${describe(value)}`,
+      );
+    }
+    return this.expected(path, "an integer", value);
+  }
+
+  /** An exact decimal: a JSON number, or a string holding a decimal literal such as `"0.00001"`. */
+  private decimal(value: Json | undefined, path: string): JsonNumber | undefined {
+    if (value === undefined) return undefined;
+    let number: JsonNumber | undefined;
+    if (value instanceof JsonNumber) number = value;
+    else if (typeof value === "string" && /^-?[0-9]+(\.[0-9]+)?$/.test(value)) {
+      number = new JsonNumber(value);
+    }
+    if (number === undefined) return this.expected(path, "a decimal number", value);
+    const parts = numberParts(number.text);
+    if (
+      parts === undefined ||
+      decimalPlaces(parts) > MAX_DECIMAL_PLACES ||
+      parts.digits.length + Math.max(parts.exponent, 0) > MAX_DECIMAL_INTEGER_DIGITS
+    ) {
+      return this.fail(
+        "wrong-type",
+        `${path} must be a decimal with at most ${MAX_DECIMAL_PLACES} places, got ${describe(value)}`,
+      );
+    }
+    return number;
+  }
+
+  private expected(path: string, what: string, value: Json): undefined {
+    return this.fail("wrong-type", `${path} must be ${what}, got ${describe(value)}`);
+  }
+
+  private fail(kind: CommandProblemKind, message: string): undefined {
+    this.problems.push({ kind, message });
+    return undefined;
+  }
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/** Digits needed for any safe integer; longer integers are out of range without expanding them. */
+const MAX_INTEGER_DIGITS = 17;
+
+/** The bad value for a message: its type, and its text when short. */
+function describe(value: Json): string {
+  if (value === null || typeof value === "boolean") return String(value);
+  if (typeof value === "string") return JSON.stringify(abbreviate(value));
+  if (value instanceof JsonNumber) return abbreviate(value.text);
+  return jsonTypeName(value);
+}
+
+function abbreviate(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
