@@ -1,39 +1,30 @@
 #!/usr/bin/env node
 /**
- * The `braid` command line. It mirrors the `pact` tool: options may come before or after the
- * file name, and the subcommands (`sign`, `add-sig`, `combine-sigs`, …) each live in their own module.
+ * The `braid` command's entry point. A user error (bad input, a missing file, a failed check) is
+ * one line on standard error and a non-zero exit; anything else is a bug and keeps its stack trace.
  */
-import { Command, CommanderError } from "commander";
-import { BRAID_VERSION, PACT_VERSION } from "../version.ts";
+import { CommanderError } from "commander";
+import { CommandInputError } from "../command/errors.ts";
 import { UserError } from "./errors.ts";
+import { type CliIO, processIO } from "./io.ts";
+import { buildProgram } from "./program.ts";
 
-export function buildProgram(): Command {
-  const program = new Command("braid")
-    .description("Braid: a Chainweb-compatible node and Pact-compatible contract interpreter")
-    .version(
-      `braid ${BRAID_VERSION} (pact ${PACT_VERSION})`,
-      "-v, --version",
-      "print version information",
-    )
-    .helpOption("-h, --help", "print usage information")
-    .showHelpAfterError(false)
-    .exitOverride();
-  return program;
-}
-
-export async function main(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+export async function main(argv: readonly string[], io: CliIO = processIO): Promise<number> {
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    await buildProgram(io).parseAsync([...argv], { from: "user" });
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof UserError) {
-      process.stderr.write(`braid: ${err.message}\n`);
-      return err.exitCode;
+    if (err instanceof UserError || err instanceof CommandInputError) {
+      io.warn(oneLine(err.message));
+      return err instanceof UserError ? err.exitCode : 1;
     }
     throw err;
   }
+}
+
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, " ");
 }
 
 process.exitCode = await main(process.argv.slice(2));
