@@ -1,0 +1,55 @@
+/**
+ * Errors raised while compiling or running Pact code. `kind` decides the on-chain error `type`
+ * (see `onChainErrorType`); `message` is the text the REPL shows and `expect-failure` matches on.
+ */
+import type { Span } from "../syntax/span.ts";
+
+/**
+ * - `syntax`: lexer and parser errors.
+ * - `desugar`: name resolution and module definition errors (unbound names, recursion, …).
+ * - `execution`: runtime errors that are bugs in the caller's code (type errors, arithmetic, …).
+ * - `user`: errors a transaction is expected to raise (`enforce`, failed keysets, missing rows,
+ *   capabilities not granted, `error`), which Pact calls user-recoverable.
+ * - `gas`: the gas limit was exceeded.
+ */
+export type PactErrorKind = "syntax" | "desugar" | "execution" | "user" | "gas";
+
+export interface StackFrame {
+  /** Fully qualified function name, e.g. `coin.transfer`. */
+  readonly name: string;
+  readonly span: Span | undefined;
+}
+
+export class PactError extends Error {
+  override readonly name = "PactError";
+  constructor(
+    readonly kind: PactErrorKind,
+    message: string,
+    /** Where the error arose, when known; the evaluator fills it in from the call site. */
+    public span: Span | undefined = undefined,
+    public callStack: readonly StackFrame[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** The `type` field of a failure result on chain (Pact 5's `PactOnChainError`). */
+export function onChainErrorType(kind: PactErrorKind): "SyntaxError" | "EvalError" | "TxFailure" {
+  switch (kind) {
+    case "syntax":
+      return "SyntaxError";
+    case "user":
+      return "TxFailure";
+    default:
+      return "EvalError";
+  }
+}
+
+/** Shorthand for the most common runtime failure. */
+export function executionError(message: string, span?: Span): PactError {
+  return new PactError("execution", message, span);
+}
+
+export function userError(message: string, span?: Span): PactError {
+  return new PactError("user", message, span);
+}
