@@ -25,7 +25,7 @@ import type { SigningKey } from "./key-file.ts";
 import { parseCommandPayload } from "./payload.ts";
 import type { CommandJson, CommandProblem, Signer } from "./types.ts";
 import { matchingAlgorithm, parseCommand } from "./verify.ts";
-import { parseYaml, YamlFields } from "./yaml-input.ts";
+import { parseYaml, YamlFields, YamlNumber } from "./yaml-input.ts";
 
 export interface SigData {
   readonly hash: string;
@@ -75,7 +75,12 @@ export function parseSigData(text: string, source: string): SigData {
         `sigs: public key ${JSON.stringify(pubKey)} must be ${PUBLIC_KEY_BYTES * 2} hex characters`,
       );
     }
-    const text = value instanceof JsonNumber ? value.text : value;
+    const text =
+      value instanceof YamlNumber
+        ? value.written
+        : value instanceof JsonNumber
+          ? value.text
+          : value;
     if (text !== null && (typeof text !== "string" || !HEX_SIGNATURE.test(text))) {
       fields.fail(
         `sigs.${pubKey} must be null or a signature of ${SIGNATURE_BYTES * 2} hex characters`,
@@ -250,5 +255,5 @@ function hashBytes(hash: string, source: string): Uint8Array {
 }
 
 function abbreviate(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
 }

@@ -98,16 +98,31 @@ function nodeToJson(
 const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 const LOOSE_DECIMAL = /^(-?)([0-9]*)(?:\.([0-9]*))?([eE][+-]?[0-9]+)?$/;
 
+/**
+ * A number read from YAML: its exact JSON form, plus the text as written, for fields that are
+ * really text but can look like a number (a hex key made only of digits, `0101…`).
+ */
+export class YamlNumber extends JsonNumber {
+  constructor(
+    text: string,
+    readonly written: string,
+  ) {
+    super(text);
+  }
+}
+
 /** The exact JSON number for a YAML number as written (`+1.5`, `.5`, `0x1F`, `007` included). */
 function yamlNumber(written: string, source: string, path: string): JsonNumber {
   const text = written.startsWith("+") ? written.slice(1) : written;
-  if (JSON_NUMBER.test(text)) return new JsonNumber(text);
-  if (/^0x[0-9a-fA-F]+$|^0o[0-7]+$/.test(text)) return new JsonNumber(BigInt(text).toString());
+  if (JSON_NUMBER.test(text)) return new YamlNumber(text, written);
+  if (/^0x[0-9a-fA-F]+$|^0o[0-7]+$/.test(text)) {
+    return new YamlNumber(BigInt(text).toString(), written);
+  }
   const loose = LOOSE_DECIMAL.exec(text);
   if (loose !== null && (loose[2] || loose[3])) {
     const [, sign, whole, fraction, exponent = ""] = loose;
     const integer = (whole ?? "").replace(/^0+(?=[0-9])/, "") || "0";
-    return new JsonNumber(`${sign}${integer}${fraction ? `.${fraction}` : ""}${exponent}`);
+    return new YamlNumber(`${sign}${integer}${fraction ? `.${fraction}` : ""}${exponent}`, written);
   }
   throw new CommandInputError(`${source}: ${where(path)}${written} is not a finite number`);
 }
@@ -183,7 +198,8 @@ export class YamlFields {
   /** Text that YAML may have read as a number when all its characters are digits (hex keys). */
   optionalText(key: string): string | undefined {
     const value = this.get(key);
-    if (value instanceof JsonNumber) return value.text;
+    if (value instanceof JsonNumber)
+      return value instanceof YamlNumber ? value.written : value.text;
     return this.optionalString(key);
   }
 

@@ -91,7 +91,10 @@ export function parseApiRequest(
   if (type !== "exec" && type !== "cont") {
     top.fail(`type must be "exec" or "cont", got ${JSON.stringify(type)}`);
   }
-  top.onlyKeys(type === "exec" ? EXEC_REQUEST_KEYS : CONT_REQUEST_KEYS, `a ${type} request`);
+  top.onlyKeys(
+    type === "exec" ? EXEC_REQUEST_KEYS : CONT_REQUEST_KEYS,
+    `${type === "exec" ? "an exec" : "a cont"} request`,
+  );
   const reader = new RequestReader(top, source, env);
   const { signers, keys } = reader.signers(unsigned);
   const payload: CommandPayload = {
