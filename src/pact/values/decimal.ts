@@ -210,9 +210,14 @@ export class Decimal {
 /** Builds mantissa·10^-places with trailing zeros removed (0 becomes 0 with no places). */
 function normalized(m: bigint, places: number): Decimal {
   if (m === 0n) return Decimal.ZERO;
-  while (places > 0 && m % 10n === 0n) {
-    m /= 10n;
-    places--;
+  if (places === 0 || m % 10n !== 0n) return new Decimal(m, places);
+  // strip zeros in shrinking chunks: results rounded to 255 places often end in hundreds
+  for (let chunk = 128; chunk >= 1; chunk >>= 1) {
+    const unit = pow10(chunk);
+    while (places >= chunk && m % unit === 0n) {
+      m /= unit;
+      places -= chunk;
+    }
   }
   return new Decimal(m, places);
 }
