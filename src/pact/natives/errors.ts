@@ -1,0 +1,63 @@
+/**
+ * The errors natives raise, worded as the reference renders them (Pretty form of `EvalError` in
+ * Pact 5), since `expect-failure` matches on substrings of that text. All are execution errors.
+ */
+import { PactError } from "../runtime/errors.ts";
+import type { RuntimeValue } from "../runtime/types.ts";
+import { argTypeName } from "./kinds.ts";
+
+/** A native called with arguments of types it has no case for (`NativeArgumentsError`). */
+export function argsError(name: string, args: readonly RuntimeValue[]): PactError {
+  let types = "";
+  for (let i = 0; i < args.length; i++) {
+    types += (i === 0 ? "" : ", ") + argTypeName(args[i]!);
+  }
+  return new PactError(
+    "execution",
+    `Type error: failed to call native function ${name} with argument(s) of type(s): ${types}`,
+  );
+}
+
+/** A native-specific failure (`NativeExecutionError`). */
+export function nativeFailure(name: string, message: string): PactError {
+  return new PactError(
+    "execution",
+    `native execution failure, ${name} failed with message: ${message}`,
+  );
+}
+
+export function arithmeticError(message: string): PactError {
+  return new PactError("execution", `Arithmetic exception: ${message}`);
+}
+
+export function floatingPointError(message: string): PactError {
+  return new PactError("execution", `Floating point error: ${message}`);
+}
+
+export function decodeError(message: string): PactError {
+  return new PactError("execution", `Decoding error: ${message}`);
+}
+
+export function enumerationError(message: string): PactError {
+  return new PactError("execution", `Enumeration error: ${message}`);
+}
+
+export function arrayIndexError(length: number, index: bigint): PactError {
+  return new PactError(
+    "execution",
+    `Array index out of bounds. Length (${length}), Index (${index})`,
+  );
+}
+
+/**
+ * What the reference reports for a Haskell exception escaping a native (e.g. `mod` by zero):
+ * the transaction runner turns it into `UnknownException (displayException e)`.
+ */
+export function unknownException(message: string): PactError {
+  return new PactError("execution", `Unknown exception: ${message}`);
+}
+
+/** A function passed to a native returned a function instead of a value. */
+export function expectedPactValueError(): PactError {
+  return new PactError("execution", "Expected Pact Value, got closure or table reference");
+}
