@@ -161,11 +161,17 @@ class Parser {
     return this.i++;
   }
 
-  /** True at the bracket closing the one at `open`; fails at the end of the input. */
+  /**
+   * True at the bracket closing the one at `open`; fails at the end of the input or at a
+   * closing bracket of another kind.
+   */
   private atClose(open: number, what?: string): boolean {
     const kind = this.t.kind(this.i);
-    if (kind === Tk.Eof) this.unclosed(open, what);
-    return kind === closerOf(this.t.kind(open));
+    if (kind === closerOf(this.t.kind(open))) return true;
+    if (kind === Tk.Eof || kind === Tk.RParen || kind === Tk.RBracket || kind === Tk.RBrace) {
+      this.unclosed(open, what);
+    }
+    return false;
   }
 
   /** The span from token `first` to token `last`. */
@@ -357,7 +363,7 @@ class Parser {
   private lambda(open: number): Expr {
     this.i++;
     const params = this.params("the lambda's parameters");
-    const body = this.body(open, "lambda");
+    const body = this.body(open, "the lambda");
     const close = this.close(open, "the lambda");
     return { kind: "lambda", params, body, span: this.spanFrom(open, close) };
   }
@@ -387,22 +393,22 @@ class Parser {
       );
     }
     this.close(listOpen);
-    const body = this.body(open, form);
+    const body = this.body(open, `the ${form}`);
     const close = this.close(open, `the ${form}`);
     return { kind: "let", star, bindings, body, span: this.spanFrom(open, close) };
   }
 
-  /** One or more expressions up to the `)` closing the form at `open`. */
+  /** One or more expressions up to the `)` closing `what`, the form at `open`. */
   private body(open: number, what: string, hint = ""): Expr[] {
     if (this.kind() === Tk.RParen) {
       this.fail(
         this.t.span(this.i),
-        `expected the body of the ${what}: at least one expression${hint}`,
+        `expected the body of ${what}: at least one expression${hint}`,
       );
     }
     const body: Expr[] = [];
     do body.push(this.expr());
-    while (!this.atClose(open, `the ${what}`));
+    while (!this.atClose(open, what));
     return body;
   }
 
@@ -695,9 +701,14 @@ class Parser {
     return this.propsUntilClose(open, "the @model properties");
   }
 
+  /** Properties up to the bracket closing `open`. Braces are plain delimiters here. */
   private propsUntilClose(open: number, what: string): PropertyExpr[] {
+    const closer = closerOf(this.t.kind(open));
     const props: PropertyExpr[] = [];
-    while (!this.atClose(open, what)) props.push(this.prop());
+    for (let kind = this.kind(); kind !== closer; kind = this.kind()) {
+      if (kind === Tk.Eof || kind === Tk.RParen || kind === Tk.RBracket) this.unclosed(open, what);
+      props.push(this.prop());
+    }
     this.close(open, what);
     return props;
   }
