@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Decimal } from "../values/decimal.ts";
 import { UNIT } from "../values/types.ts";
-import type { Expr } from "./ast.ts";
+import type { AppExpr, DefPact, LetExpr, Module } from "./ast.ts";
 import { PactSyntaxError } from "./errors.ts";
 import { MAX_NESTING_DEPTH } from "./limits.ts";
 import { parseExpression, parseProgram, parseReplProgram } from "./parser.ts";
@@ -279,7 +279,7 @@ describe("parser: applications and binding forms", () => {
       ],
     });
     // As in Pact, the binding form carries the span of the whole application.
-    assert.deepEqual((tree as { args: Expr[] }).args[2]!.span, sp(0, 0, 0, 53, 0, 53));
+    assert.deepEqual((tree as AppExpr).args[2]!.span, sp(0, 0, 0, 53, 0, 53));
   });
 
   it("nests a second binding form inside the first, and allows an empty body", () => {
@@ -369,7 +369,7 @@ describe("parser: let and lambda", () => {
   });
 
   it("gives binders the span of their name", () => {
-    const tree = parseExpression("(let ((xy:integer 1)) xy)") as { bindings: { arg: unknown }[] };
+    const tree = parseExpression("(let ((xy:integer 1)) xy)") as LetExpr;
     assert.deepEqual(tree.bindings[0]!.arg, {
       name: "xy",
       type: prim("integer"),
@@ -521,7 +521,7 @@ describe("parser: definitions", () => {
   it("parses a defun with return type, parameters, docs, model and body, with spans", () => {
     const src =
       '(module m g (defun f:integer (a b:string) @doc "d" @model [(property (> a 0))] a))';
-    const [mod] = parseProgram(src) as [{ defs: unknown[] }];
+    const [mod] = parseProgram(src) as [Module];
     assert.deepEqual(mod.defs[0], {
       kind: "defun",
       name: "f",
@@ -753,10 +753,8 @@ describe("parser: definitions", () => {
   });
 
   it("gives steps the span of their form", () => {
-    const [mod] = parseProgram("(module m g (defpact p () (step 1)))") as [
-      { defs: { steps: { span: Span }[] }[] },
-    ];
-    assert.deepEqual(mod.defs[0]!.steps[0]!.span, sp(0, 26, 0, 34, 26, 34));
+    const [mod] = parseProgram("(module m g (defpact p () (step 1)))") as [Module];
+    assert.deepEqual((mod.defs[0] as DefPact).steps[0]!.span, sp(0, 26, 0, 34, 26, 34));
   });
 
   it("reports malformed definitions", () => {
@@ -890,14 +888,14 @@ describe("parser: modules, interfaces and use", () => {
 
   it("reads string and symbol governance as keyset names", () => {
     const gov = (g: string) =>
-      (program(`(module m ${g} (defconst X 1))`)[0] as { governance: unknown }).governance;
+      (parseProgram(`(module m ${g} (defconst X 1))`)[0] as Module).governance;
     assert.deepEqual(gov('"ns.admin"'), { kind: "keyset", keyset: "ns.admin" });
     assert.deepEqual(gov("'admin"), { kind: "keyset", keyset: "admin" });
   });
 
   it("gives modules the span from '(' to ')' so the source slice is the module's code", () => {
     const src = ";; c\n  (module m g\n  (defconst X 1)) 1";
-    const [mod] = parseProgram(src) as [{ span: Span; nameSpan: Span }];
+    const [mod] = parseProgram(src) as [Module];
     assert.deepEqual(mod.span, sp(1, 2, 2, 17, 7, 36));
     assert.deepEqual(mod.nameSpan, sp(1, 10, 1, 11, 15, 16));
     assert.equal(src.slice(mod.span.start, mod.span.end), "(module m g\n  (defconst X 1))");
