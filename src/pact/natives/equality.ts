@@ -104,7 +104,7 @@ function moduleNamesEqual(a: ModuleName, b: ModuleName): boolean {
 }
 
 function capTokensEqual(a: CapToken, b: CapToken): boolean {
-  return a.name === b.name && listsEqual(a.args, b.args);
+  return a.name === b.name && a.moduleHash === b.moduleHash && listsEqual(a.args, b.args);
 }
 
 function guardsEqual(a: Guard, b: Guard): boolean {

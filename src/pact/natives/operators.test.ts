@@ -4,7 +4,7 @@ import { PactError } from "../runtime/errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
-import { type PactValue, UNIT } from "../values/types.ts";
+import { type PactValue, type TableRef, UNIT } from "../values/types.ts";
 import { MAX_INTEGER_RESULT_BITS, OPERATOR_NATIVES } from "./operators.ts";
 import { call, testFn } from "./test-context.ts";
 
@@ -267,7 +267,13 @@ describe("= and !=", () => {
     });
     assert.equal(run("=", mr("mx", ["ix"]), mr("mx", [])), true);
     assert.equal(run("=", mr("mx", []), mr("my", [])), false);
-    const table = { kind: "table" as const, module: { namespace: null, name: "m" }, name: "t" };
+    const table: TableRef = {
+      kind: "table",
+      module: { namespace: null, name: "m" },
+      name: "t",
+      moduleHash: "h",
+      schema: { name: "m.s", fields: new Map() },
+    };
     assert.equal(run("=", table, table), false);
   });
   it("reject functions", () => {
