@@ -1,0 +1,474 @@
+/**
+ * The chain database: every block header and payload a node has seen, for all chains of one
+ * network version, in one SQLite file (or in memory). Headers of every fork are kept; a header
+ * is only accepted when its parent is already stored (or it is its chain's genesis block), so
+ * ancestry is always complete. The API is synchronous: better-sqlite3 runs each query on the
+ * calling thread, which is fastest for small indexed lookups. Schema: schema.ts.
+ */
+import Database from "better-sqlite3";
+import { encodeBase64Url } from "../../crypto/index.ts";
+import { equalBytes } from "../bytes.ts";
+import { decodeHeader, encodeHeader } from "../header/binary.ts";
+import { genesisParentHash } from "../header/genesis.ts";
+import type { BlockHeader } from "../header/types.ts";
+import {
+  decodePayloadWithOutputsBinary,
+  encodePayloadWithOutputsBinary,
+} from "../payload/binary.ts";
+import type { PayloadWithOutputs } from "../payload/payload.ts";
+import { type ChainwebVersion, genesisHeight } from "../version/version.ts";
+import { word256ToBytes } from "../word256.ts";
+import { mustStepBack } from "./braiding.ts";
+import { HeaderInsertError } from "./errors.ts";
+import { SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
+import { shouldSkip, skipHeight } from "./skip-height.ts";
+
+/** A full block: what the block endpoints serve. */
+export interface Block {
+  readonly header: BlockHeader;
+  readonly payload: PayloadWithOutputs;
+}
+
+/** Where a stored header sits in its chain, without decoding the header. */
+export interface HeaderLink {
+  readonly hash: Uint8Array;
+  readonly chainId: number;
+  readonly height: number;
+  readonly parent: Uint8Array;
+}
+
+/** One row of the ascending block listing, as read by {@link ChainDatabase.scanBlocks}. */
+export interface ScannedBlock {
+  readonly hash: Uint8Array;
+  readonly height: number;
+  readonly block: Block;
+}
+
+/** Position of an ancestry walk: a stored header and its skip pointer. */
+type WalkNode = [
+  height: number,
+  parent: Uint8Array,
+  skipHash: Uint8Array | null,
+  skipHeight: number | null,
+];
+
+const hashText = encodeBase64Url;
+
+/** Weight as 32 big-endian bytes, so that bytewise order is numeric order. */
+function weightSortKey(weight: bigint): Uint8Array {
+  return word256ToBytes(weight).reverse();
+}
+
+export class ChainDatabase {
+  readonly version: ChainwebVersion;
+  private readonly db: Database.Database;
+  private readonly genesisParents = new Map<number, Uint8Array>();
+
+  private readonly insertHeaderStmt: Database.Statement;
+  private readonly insertPayloadStmt: Database.Statement;
+  private readonly existsStmt: Database.Statement;
+  private readonly headerBytesStmt: Database.Statement;
+  private readonly linkStmt: Database.Statement;
+  private readonly walkStmt: Database.Statement;
+  private readonly blockStmt: Database.Statement;
+  private readonly payloadStmt: Database.Statement;
+  private readonly childrenStmt: Database.Statement;
+  private readonly atHeightStmt: Database.Statement;
+  private readonly firstTwoAtHeightStmt: Database.Statement;
+  private readonly genesisStmt: Database.Statement;
+  private readonly maxHeightStmt: Database.Statement;
+  private readonly bestHeadStmt: Database.Statement;
+  private readonly chainsStmt: Database.Statement;
+  private readonly scanFromStmt: Database.Statement;
+  private readonly scanAfterStmt: Database.Statement;
+  private readonly insertMany: (blocks: Iterable<Block>) => number;
+
+  /**
+   * Opens (creating if needed) the database at `path`, or an in-memory one for ":memory:".
+   * A file written for another network version or schema version is refused.
+   */
+  constructor(path: string, version: ChainwebVersion) {
+    this.version = version;
+    this.db = new Database(path);
+    try {
+      this.db.pragma("journal_mode = WAL");
+      // With WAL, NORMAL syncs at checkpoints only: a crash cannot corrupt the file, but a
+      // power loss may drop the last commits, which peers or the miner can supply again.
+      this.db.pragma("synchronous = NORMAL");
+      this.db.exec(SCHEMA_SQL);
+      this.checkMeta(path);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+    const db = this.db;
+    this.insertHeaderStmt = db.prepare(
+      `INSERT INTO block_headers
+         (hash, chain, height, parent, weight, payload_hash, skip_hash, skip_height, bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertPayloadStmt = db.prepare(
+      "INSERT OR IGNORE INTO payloads (payload_hash, bytes) VALUES (?, ?)",
+    );
+    this.existsStmt = db.prepare("SELECT 1 FROM block_headers WHERE hash = ?").pluck();
+    this.headerBytesStmt = db.prepare("SELECT bytes FROM block_headers WHERE hash = ?").pluck();
+    this.linkStmt = db
+      .prepare("SELECT chain, height, parent FROM block_headers WHERE hash = ?")
+      .raw();
+    this.walkStmt = db
+      .prepare("SELECT height, parent, skip_hash, skip_height FROM block_headers WHERE hash = ?")
+      .raw();
+    this.blockStmt = db
+      .prepare(
+        `SELECT h.bytes, p.bytes FROM block_headers h
+         JOIN payloads p ON p.payload_hash = h.payload_hash WHERE h.hash = ?`,
+      )
+      .raw();
+    this.payloadStmt = db.prepare("SELECT bytes FROM payloads WHERE payload_hash = ?").pluck();
+    this.childrenStmt = db
+      .prepare("SELECT bytes FROM block_headers WHERE parent = ? ORDER BY hash")
+      .pluck();
+    this.atHeightStmt = db
+      .prepare("SELECT bytes FROM block_headers WHERE chain = ? AND height = ? ORDER BY hash")
+      .pluck();
+    this.firstTwoAtHeightStmt = db
+      .prepare("SELECT hash FROM block_headers WHERE chain = ? AND height = ? LIMIT 2")
+      .pluck();
+    this.genesisStmt = db
+      .prepare(
+        "SELECT hash FROM block_headers WHERE chain = ? AND height = ? AND skip_hash IS NULL",
+      )
+      .pluck();
+    this.maxHeightStmt = db
+      .prepare("SELECT max(height) FROM block_headers WHERE chain = ?")
+      .pluck();
+    this.bestHeadStmt = db
+      .prepare(
+        `SELECT bytes FROM block_headers WHERE chain = ?
+         ORDER BY weight DESC, height DESC, hash LIMIT 1`,
+      )
+      .pluck();
+    this.chainsStmt = db.prepare("SELECT DISTINCT chain FROM block_headers ORDER BY chain").pluck();
+    const scan = (op: ">=" | ">") =>
+      db
+        .prepare(
+          `SELECT h.hash, h.height, h.bytes, p.bytes FROM block_headers h
+           JOIN payloads p ON p.payload_hash = h.payload_hash
+           WHERE h.chain = ? AND (h.height, h.hash) ${op} (?, ?) AND h.height <= ?
+           ORDER BY h.height, h.hash LIMIT ?`,
+        )
+        .raw();
+    this.scanFromStmt = scan(">=");
+    this.scanAfterStmt = scan(">");
+    this.insertMany = db.transaction((blocks: Iterable<Block>) => {
+      let added = 0;
+      for (const { header, payload } of blocks) if (this.insertOne(header, payload)) added++;
+      return added;
+    });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /**
+   * Stores a block. Returns false (and changes nothing) when the header is already stored.
+   * Throws {@link HeaderInsertError} when the header is of another network version, its
+   * payload is not the one it names, its parent is not stored, or it does not extend its
+   * parent (same chain, height + 1). A header without a stored parent is accepted only as its
+   * chain's first genesis block (genesis height, the version's genesis parent hash). Full
+   * validation (weight, target, time, braiding, PoW, hashes) is the caller's job.
+   */
+  insertBlock(header: BlockHeader, payload: PayloadWithOutputs): boolean {
+    return this.insertMany([{ header, payload }]) === 1;
+  }
+
+  /**
+   * Stores blocks, parents before children, in one transaction: all or none (an error in one
+   * rolls back the others). Returns how many were new.
+   */
+  insertBlocks(blocks: Iterable<Block>): number {
+    return this.insertMany(blocks);
+  }
+
+  header(hash: Uint8Array): BlockHeader | undefined {
+    const bytes = this.headerBytesStmt.get(hash) as Uint8Array | undefined;
+    return bytes === undefined ? undefined : decodeHeader(plain(bytes));
+  }
+
+  block(hash: Uint8Array): Block | undefined {
+    const row = this.blockStmt.get(hash) as [Uint8Array, Uint8Array] | undefined;
+    return row === undefined ? undefined : toBlock(row[0], row[1]);
+  }
+
+  payload(payloadHash: Uint8Array): PayloadWithOutputs | undefined {
+    const bytes = this.payloadStmt.get(payloadHash) as Uint8Array | undefined;
+    return bytes === undefined ? undefined : decodePayloadWithOutputsBinary(plain(bytes));
+  }
+
+  /** Chain, height and parent of a stored header, without decoding it. */
+  link(hash: Uint8Array): HeaderLink | undefined {
+    const row = this.linkStmt.get(hash) as [number, number, Uint8Array] | undefined;
+    if (row === undefined) return undefined;
+    return { hash, chainId: row[0], height: row[1], parent: plain(row[2]) };
+  }
+
+  /** The stored children of a header, ordered by hash bytes. */
+  children(hash: Uint8Array): BlockHeader[] {
+    return (this.childrenStmt.all(hash) as Uint8Array[]).map((bytes) => decodeHeader(plain(bytes)));
+  }
+
+  /** The header itself, then its parent, and so on down to the genesis block. */
+  *ancestors(hash: Uint8Array): Generator<BlockHeader> {
+    for (
+      let header = this.header(hash);
+      header !== undefined;
+      header = this.header(header.parent)
+    ) {
+      yield header;
+    }
+  }
+
+  /**
+   * The ancestor (or the header itself) of `hash` at `height`; undefined when `hash` is not
+   * stored or `height` is above it or below its chain's genesis.
+   */
+  ancestorAt(hash: Uint8Array, height: number): BlockHeader | undefined {
+    const found = this.ancestorHashAt(hash, height);
+    return found === undefined ? undefined : this.header(found);
+  }
+
+  /** Like {@link ancestorAt} but returns only the hash (no header decoding). */
+  ancestorHashAt(hash: Uint8Array, height: number): Uint8Array | undefined {
+    const start = this.link(hash);
+    if (start === undefined || height > start.height) return undefined;
+    const [found, foundHeight] = this.seek(hash, start, height);
+    return foundHeight === height ? found : undefined;
+  }
+
+  /**
+   * Whether `ancestor` is `descendant` or one of its ancestors. Unknown hashes give false.
+   * Costs one lookup when the ancestor's height holds a single block, else O(log height).
+   */
+  isAncestor(ancestor: Uint8Array, descendant: Uint8Array): boolean {
+    const link = this.link(ancestor);
+    if (link === undefined) return false;
+    const found = this.ancestorHashAt(descendant, link.height);
+    return found !== undefined && equalBytes(found, ancestor);
+  }
+
+  /** Every stored header of a chain at a height (forks included), ordered by hash bytes. */
+  headersAtHeight(chainId: number, height: number): BlockHeader[] {
+    return (this.atHeightStmt.all(chainId, height) as Uint8Array[]).map((bytes) =>
+      decodeHeader(plain(bytes)),
+    );
+  }
+
+  /** The largest stored height of a chain; undefined for a chain without blocks. */
+  maxHeight(chainId: number): number | undefined {
+    return (this.maxHeightStmt.get(chainId) as number | null) ?? undefined;
+  }
+
+  /**
+   * The heaviest header of a chain. Ties in weight go to the greater height, then to the
+   * smaller hash bytes (Chainweb compares cuts by weight, then by height; the hash makes the
+   * choice deterministic). The heaviest header is always a leaf: a child outweighs its parent.
+   */
+  bestHead(chainId: number): BlockHeader | undefined {
+    const bytes = this.bestHeadStmt.get(chainId) as Uint8Array | undefined;
+    return bytes === undefined ? undefined : decodeHeader(plain(bytes));
+  }
+
+  /** The chains that have at least one stored block, ascending. */
+  chainIds(): number[] {
+    return this.chainsStmt.all() as number[];
+  }
+
+  /**
+   * The current cut: for every chain with blocks, one head, the whole set braided
+   * (braiding.ts). It starts from each chain's {@link bestHead} and steps back, by parent,
+   * every head that cannot be braided with its neighbours' heads, until none has to. Each
+   * step is forced (no braided cut below the heaviest heads keeps that head), so the result is
+   * the highest braided cut on the heaviest branches.
+   */
+  cut(): Map<number, BlockHeader> {
+    const heads = new Map<number, BlockHeader>();
+    for (const chainId of this.chainIds()) heads.set(chainId, this.bestHead(chainId)!);
+    for (;;) {
+      const back: number[] = [];
+      for (const head of heads.values()) {
+        for (const chainId of head.adjacents.keys()) {
+          const other = heads.get(chainId);
+          if (other !== undefined && mustStepBack(head, other)) {
+            back.push(head.chainId);
+            break;
+          }
+        }
+      }
+      if (back.length === 0) return heads;
+      for (const chainId of back) {
+        const head = heads.get(chainId)!;
+        const parent = this.header(head.parent);
+        if (parent === undefined) {
+          throw new Error(
+            `no braided cut: the genesis block ${hashText(head.hash)} of chain ${chainId} is not braided with its neighbours`,
+          );
+        }
+        heads.set(chainId, parent);
+      }
+    }
+  }
+
+  /**
+   * Blocks of a chain in ascending (height, hash bytes) order, starting at `height`/`hash`
+   * (at it when `inclusive`, after it otherwise), up to `maxHeight`, at most `count`.
+   * An empty `hash` starts at the first block of `height`.
+   */
+  scanBlocks(
+    chainId: number,
+    from: { readonly height: number; readonly hash: Uint8Array; readonly inclusive: boolean },
+    maxHeight: number,
+    count: number,
+  ): ScannedBlock[] {
+    const stmt = from.inclusive ? this.scanFromStmt : this.scanAfterStmt;
+    const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as [
+      Uint8Array,
+      number,
+      Uint8Array,
+      Uint8Array,
+    ][];
+    return rows.map(([hash, height, header, payload]) => ({
+      hash: plain(hash),
+      height,
+      block: toBlock(header, payload),
+    }));
+  }
+
+  private insertOne(header: BlockHeader, payload: PayloadWithOutputs): boolean {
+    const name = () =>
+      `block ${hashText(header.hash)} (chain ${header.chainId}, height ${header.height})`;
+    if (this.existsStmt.get(header.hash) !== undefined) return false;
+    if (header.versionCode !== this.version.code) {
+      throw new HeaderInsertError(
+        `${name()} has version code 0x${header.versionCode.toString(16)}, this database holds ${this.version.name} (0x${this.version.code.toString(16)})`,
+      );
+    }
+    if (!equalBytes(payload.payloadHash, header.payloadHash)) {
+      throw new HeaderInsertError(
+        `${name()} names payload ${hashText(header.payloadHash)} but was given payload ${hashText(payload.payloadHash)}`,
+      );
+    }
+    let skip: Uint8Array | null = null;
+    let skipAt: number | null = null;
+    const parent = this.link(header.parent);
+    if (parent === undefined) {
+      this.checkGenesis(header, name);
+    } else {
+      if (parent.chainId !== header.chainId || parent.height + 1 !== header.height) {
+        throw new HeaderInsertError(
+          `${name()} does not extend its parent ${hashText(header.parent)} (chain ${parent.chainId}, height ${parent.height})`,
+        );
+      }
+      [skip, skipAt] = this.seek(header.parent, parent, skipHeight(header.height));
+    }
+    this.insertPayloadStmt.run(payload.payloadHash, encodePayloadWithOutputsBinary(payload));
+    this.insertHeaderStmt.run(
+      header.hash,
+      header.chainId,
+      header.height,
+      header.parent,
+      weightSortKey(header.weight),
+      header.payloadHash,
+      skip,
+      skipAt,
+      encodeHeader(header),
+    );
+    return true;
+  }
+
+  /**
+   * The ancestor of `from` (a stored header) at `target`, or its chain's genesis block when
+   * `target` is below it, with that ancestor's height.
+   */
+  private seek(hash: Uint8Array, from: HeaderLink, target: number): [Uint8Array, number] {
+    if (target >= from.height) return [hash, from.height];
+    // A height holding a single block of the chain holds the ancestor of every block above it,
+    // since all of a chain's blocks descend from its one genesis block.
+    const atHeight = this.firstTwoAtHeightStmt.all(from.chainId, target) as Uint8Array[];
+    if (atHeight.length === 1) return [plain(atHeight[0]!), target];
+    return this.descend(hash, target);
+  }
+
+  /**
+   * Walks down from a stored header towards its ancestor at `target`, by skip pointers where
+   * they do not overshoot and by parents otherwise; stops early at the genesis block.
+   */
+  private descend(hash: Uint8Array, target: number): [Uint8Array, number] {
+    let at = hash;
+    let [height, parent, skipHash, skipAt] = this.walkStmt.get(at) as WalkNode;
+    while (height > target && skipHash !== null) {
+      at = skipAt !== null && shouldSkip(height, skipAt, target) ? skipHash : parent;
+      [height, parent, skipHash, skipAt] = this.walkStmt.get(at) as WalkNode;
+    }
+    return [plain(at), height];
+  }
+
+  /**
+   * A header without a stored parent must be its chain's genesis block: at the chain's genesis
+   * height, with the version's genesis parent hash, and the only one of the chain. (Its other
+   * fields are validation's business, so a network may use its own genesis payloads.)
+   */
+  private checkGenesis(header: BlockHeader, name: () => string): void {
+    const chainId = header.chainId;
+    let parent = this.genesisParents.get(chainId);
+    if (parent === undefined) {
+      parent = genesisParentHash(this.version, chainId);
+      this.genesisParents.set(chainId, parent);
+    }
+    const height = genesisHeight(this.version, chainId);
+    if (!equalBytes(header.parent, parent) || header.height !== height) {
+      throw new HeaderInsertError(
+        `${name()}: parent ${hashText(header.parent)} is not in the database`,
+      );
+    }
+    const existing = this.genesisStmt.get(chainId, height) as Uint8Array | undefined;
+    if (existing !== undefined) {
+      throw new HeaderInsertError(
+        `${name()} is a second genesis block of chain ${chainId}, which already has ${hashText(existing)}`,
+      );
+    }
+  }
+
+  private checkMeta(path: string): void {
+    const read = this.db.prepare("SELECT value FROM meta WHERE key = ?").pluck();
+    const write = this.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
+    const expected: [string, string][] = [
+      ["schema", String(SCHEMA_VERSION)],
+      ["version", this.version.name],
+    ];
+    for (const [key, value] of expected) {
+      const stored = read.get(key) as string | undefined;
+      if (stored === undefined) write.run(key, value);
+      else if (stored !== value) {
+        throw new Error(
+          `chain database ${path} has ${key} ${JSON.stringify(stored)}, expected ${JSON.stringify(value)}`,
+        );
+      }
+    }
+  }
+}
+
+function toBlock(header: Uint8Array, payload: Uint8Array): Block {
+  return {
+    header: decodeHeader(plain(header)),
+    payload: decodePayloadWithOutputsBinary(plain(payload)),
+  };
+}
+
+/**
+ * better-sqlite3 returns blobs as Buffers; callers get plain Uint8Arrays (a view, no copy), so
+ * values compare equal to the ones inserted and `slice` copies as it does for Uint8Array.
+ */
+function plain(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

@@ -1,0 +1,46 @@
+/**
+ * The SQLite schema of a chain database: one file per node, all chains in it.
+ *
+ * `block_headers` keeps every header ever inserted (forks and orphans included) as its
+ * 318-byte binary form plus the columns the queries need:
+ * - `(chain, height, hash)`: the order of the block listing (ascending height, then hash bytes;
+ *   SQLite compares blobs bytewise, like Chainweb's RocksDB keys of big-endian height ‖ hash);
+ * - `parent` and the skip pointer `(skip_hash, skip_height)`: ancestry walks (skip-height.ts);
+ *   `skip_hash` is NULL exactly for a chain's genesis header;
+ * - `weight` as 32 big-endian bytes, so bytewise order is numeric order: the best head.
+ *
+ * `payloads` keeps each PayloadWithOutputs once, by payload hash, in Chainweb's binary
+ * encoding (u64 big-endian length prefixes), since identical payloads recur across blocks.
+ */
+
+/** Bumped whenever the schema changes; a file written with another version is refused. */
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS block_headers (
+  id INTEGER PRIMARY KEY,
+  hash BLOB NOT NULL UNIQUE,
+  chain INTEGER NOT NULL,
+  height INTEGER NOT NULL,
+  parent BLOB NOT NULL,
+  weight BLOB NOT NULL,
+  payload_hash BLOB NOT NULL,
+  skip_hash BLOB,
+  skip_height INTEGER,
+  bytes BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS block_headers_by_height ON block_headers (chain, height, hash);
+CREATE INDEX IF NOT EXISTS block_headers_by_parent ON block_headers (parent);
+CREATE INDEX IF NOT EXISTS block_headers_by_weight
+  ON block_headers (chain, weight DESC, height DESC, hash);
+
+CREATE TABLE IF NOT EXISTS payloads (
+  payload_hash BLOB PRIMARY KEY,
+  bytes BLOB NOT NULL
+);
+`;
