@@ -264,6 +264,14 @@ describe("lexer: characters beyond ASCII outside strings", () => {
     ]);
   });
 
+  it("looks past a surrogate pair for the second character of '::'", () => {
+    // U+1F63A's low byte is ':' .
+    assert.deepEqual(toks("\u{1F63A}:x"), [
+      ["::", "::", "0:0-0:2", 0, 3],
+      ["ident", "x", "0:2-0:3", 3, 4],
+    ]);
+  });
+
   it("ends a comment at a character whose low byte is a newline", () => {
     assert.deepEqual(toks("; cĊx"), [["ident", "x", "0:4-0:5", 4, 5]]);
   });
@@ -348,6 +356,10 @@ describe("lexer: errors", () => {
 
   it("rejects a digit-like character beyond ASCII in a number", () => {
     // U+0131's low byte is '1': Pact's lexer takes it as a digit, then fails converting it.
+    assert.deepEqual(errorAt("ĭ1"), [
+      "t.pact:1:1: unexpected character 'ĭ' (U+012D) in a number",
+      "0:0-0:1",
+    ]);
     assert.deepEqual(errorAt("12ı"), [
       "t.pact:1:3: unexpected character 'ı' (U+0131) in a number",
       "0:2-0:3",

@@ -69,7 +69,7 @@ class Lexer {
     private readonly src: string,
     private readonly file: string,
   ) {
-    // Real code has about one token per 5 characters.
+    // Real code has about one token per 5 characters; start with room for one per 4.
     this.buf = new TokenBuffer(Math.max(64, Math.ceil(src.length / 4)));
   }
 
@@ -133,7 +133,8 @@ class Lexer {
           this.punct(Tk.Dot, 1);
           continue;
         case 0x3a: {
-          const next = this.pos + 1 < len ? this.byteAt(this.pos + 1) : -1;
+          const after = this.pos + (c < 0x80 ? 1 : this.widthAt(this.pos));
+          const next = after < len ? this.byteAt(after) : -1;
           if (next === 0x3a) this.punct(Tk.DynAcc, 2);
           else if (next === 0x3d) this.punct(Tk.BindAssign, 2);
           else this.punct(Tk.Colon, 1);
@@ -261,9 +262,10 @@ class Lexer {
   private lexWord(): void {
     const start = this.pos;
     const col = this.col;
-    if (this.byteAt(start) === 0x2d && this.classAt(start + 1) === DIGIT) {
+    const afterSign = start + this.widthAt(start);
+    if (this.byteAt(start) === 0x2d && this.classAt(afterSign) === DIGIT) {
       // alex takes the longest match and, on a tie, the integer rule (listed first).
-      let digitsEnd = start + 1;
+      let digitsEnd = afterSign;
       while (this.classAt(digitsEnd) === DIGIT) digitsEnd += this.widthAt(digitsEnd);
       const wordEnd = this.scanWord(start);
       this.col = col;
