@@ -17,6 +17,7 @@ import { UNIT } from "../values/types.ts";
 import type {
   Annotation,
   Arg,
+  BareName,
   BindingField,
   Bless,
   CapMeta,
@@ -120,6 +121,7 @@ class Parser {
   /** Brackets currently open. */
   private depth = 0;
   private readonly values: string[];
+  private readonly bareNames = new Map<string, BareName>();
 
   constructor(
     private readonly t: TokenBuffer,
@@ -430,8 +432,18 @@ class Parser {
       };
       return { kind: "var", name, span: this.spanFrom(first, member) };
     }
-    const name: ParsedName = { kind: "bare", name: this.values[first]! };
+    const name = this.bareName(this.values[first]!);
     return { kind: "var", name, span: this.t.span(first) };
+  }
+
+  /** One shared `BareName` per distinct name: variables are the most common node. */
+  private bareName(name: string): BareName {
+    let bare = this.bareNames.get(name);
+    if (bare === undefined) {
+      bare = { kind: "bare", name };
+      this.bareNames.set(name, bare);
+    }
+    return bare;
   }
 
   /** After identifier `first`, at a `.`: `m.x` or `ns.m.x`. */
