@@ -16,13 +16,25 @@ export class PactSyntaxError extends Error {
   readonly span: Span;
   /** The message without the location prefix. */
   readonly reason: string;
+  /**
+   * True when the input ended inside an open bracket or string: more input could complete it
+   * (an interactive REPL then reads another line instead of reporting the error).
+   */
+  readonly incomplete: boolean;
 
-  constructor(phase: SyntaxErrorPhase, file: string, span: Span, reason: string) {
+  constructor(
+    phase: SyntaxErrorPhase,
+    file: string,
+    span: Span,
+    reason: string,
+    incomplete = false,
+  ) {
     super(`${file}:${span.line + 1}:${span.col + 1}: ${reason}`);
     this.phase = phase;
     this.file = file;
     this.span = span;
     this.reason = reason;
+    this.incomplete = incomplete;
   }
 }
 

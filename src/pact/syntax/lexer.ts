@@ -469,9 +469,12 @@ class Lexer {
   }
 
   private unterminated(start: number, line: number, col: number): never {
-    this.fail(
+    throw new PactSyntaxError(
+      "lex",
+      this.file,
       { line, col, endLine: line, endCol: col + 1, start, end: start + 1 },
       `unterminated string: the string starting at ${line + 1}:${col + 1} has no closing "`,
+      true,
     );
   }
 

@@ -1136,6 +1136,34 @@ describe("parser: programs", () => {
   });
 });
 
+describe("parser: incomplete input", () => {
+  const incomplete = (source: string) => {
+    try {
+      parseReplProgram(source);
+    } catch (e) {
+      assert.ok(e instanceof PactSyntaxError);
+      return e.incomplete;
+    }
+    assert.fail("expected a syntax error");
+  };
+
+  it("flags input that ends inside an open bracket or string", () => {
+    assert.equal(incomplete("(+ 1"), true);
+    assert.equal(incomplete("(module m g\n  (defun f ()"), true);
+    assert.equal(incomplete("(let ((x"), true);
+    assert.equal(incomplete('(f "abc'), true);
+    assert.equal(incomplete('"abc \\\n'), true);
+  });
+
+  it("does not flag errors that more input cannot fix", () => {
+    assert.equal(incomplete("(+ 1 ]"), false);
+    assert.equal(incomplete(")"), false);
+    assert.equal(incomplete("'"), false);
+    assert.equal(incomplete("1."), false);
+    assert.equal(incomplete("(".repeat(300)), false);
+  });
+});
+
 describe("parser: nesting limit", () => {
   it("accepts MAX_NESTING_DEPTH nested forms and rejects one more", () => {
     assert.equal(MAX_NESTING_DEPTH, 256);

@@ -185,7 +185,8 @@ class Parser {
   // Errors
 
   private fail(span: Span, reason: string): never {
-    throw new PactSyntaxError("parse", this.file, span, reason);
+    const incomplete = this.i >= this.t.count && this.depth > 0;
+    throw new PactSyntaxError("parse", this.file, span, reason, incomplete);
   }
 
   /** Fails at token `at`: "expected <what>, found <token>". */
