@@ -318,6 +318,10 @@ describe("parser: applications and binding forms", () => {
       `t.pact:1:19: expected '}' to close the binding form opened at 1:9, found string "b"`,
     );
     assert.equal(
+      exprError('(bind o {"a" := a, b := b})'),
+      "t.pact:1:20: expected a field name (a string) in the binding form, found identifier b",
+    );
+    assert.equal(
       exprError('(bind o {"a" := 1})'),
       "t.pact:1:17: expected the variable to bind the field to, found number 1",
     );
@@ -325,6 +329,16 @@ describe("parser: applications and binding forms", () => {
       exprError('({"a" := a})'),
       "t.pact:1:7: ':=' binds fields only in a binding form passed to a function, as in (bind obj {\"f\" := x} x); an object uses ':'",
     );
+  });
+
+  it("reports incomplete names", () => {
+    assert.equal(
+      exprError("m."),
+      "t.pact:1:3: expected a name after '.', found the end of the input",
+    );
+    assert.equal(exprError("ns.m.(f)"), "t.pact:1:6: expected a name after '.', found '('");
+    assert.equal(exprError("m::1"), "t.pact:1:4: expected a name after '::', found number 1");
+    assert.equal(exprError("a.b.c.d"), "t.pact:1:6: unexpected '.' after the expression");
   });
 
   it("reports unclosed and mismatched brackets with where they opened", () => {
@@ -759,6 +773,27 @@ describe("parser: definitions", () => {
 
   it("reports malformed definitions", () => {
     const bad = (defs: string) => programError(`(module m g ${defs})`);
+    assert.equal(
+      bad("(defcap 1 () 1)"),
+      "t.pact:1:21: expected the capability's name after defcap, found number 1",
+    );
+    assert.equal(
+      bad("(defconst)"),
+      "t.pact:1:22: expected the constant's name after defconst, found ')'",
+    );
+    assert.equal(
+      bad("(defschema)"),
+      "t.pact:1:23: expected the schema's name after defschema, found ')'",
+    );
+    assert.equal(
+      bad("(deftable)"),
+      "t.pact:1:22: expected the table's name after deftable, found ')'",
+    );
+    assert.equal(
+      bad("(deftable t:{})"),
+      "t.pact:1:26: expected the table's schema name, found '}'",
+    );
+    assert.equal(bad("(defpact)"), "t.pact:1:21: expected the defpact's name, found ')'");
     assert.equal(
       bad("(defun (x) 1)"),
       "t.pact:1:20: expected the function's name after defun, found '('",
