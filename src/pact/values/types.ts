@@ -22,6 +22,8 @@ export type PactValue =
   | Unit;
 
 export type PactList = readonly PactValue[];
+/** The values represented by a record with a `kind` tag. */
+export type TaggedValue = Guard | ModRef | CapToken | TableRef | Unit;
 /** Field name → value. Insertion order carries no meaning: encoders pick the order the wire needs. */
 export type PactObject = ReadonlyMap<string, PactValue>;
 
@@ -88,8 +90,10 @@ export interface ModRef {
 
 export interface CapToken {
   readonly kind: "cap-token";
-  /** Fully qualified capability name. */
+  /** Qualified capability name without the module hash, e.g. `coin.TRANSFER`. */
   readonly name: string;
+  /** Hash (unpadded base64url) of the module defining the capability; JSON writes `name.{hash}`. */
+  readonly moduleHash: string;
   readonly args: PactList;
 }
 
@@ -97,4 +101,32 @@ export interface TableRef {
   readonly kind: "table";
   readonly module: ModuleName;
   readonly name: string;
+  /** Hash (unpadded base64url) of the defining module. */
+  readonly moduleHash: string;
+  /** The row type the table was declared with. */
+  readonly schema: Schema;
 }
+
+/** A named row type: `(defschema name field:type …)`. */
+export interface Schema {
+  /** Qualified schema name, e.g. `free.m.account-schema`. */
+  readonly name: string;
+  readonly fields: ReadonlyMap<string, PactType>;
+}
+
+export type PrimType = "integer" | "decimal" | "bool" | "string" | "guard" | "time" | "unit";
+
+/**
+ * Pact's types as they appear in schemas: a primitive; `list`, `object`, `*` (any) and
+ * `cap-token` without parameters; or a list of, object of, table of, or module reference.
+ */
+export type PactType =
+  | PrimType
+  | "list"
+  | "object"
+  | "*"
+  | "cap-token"
+  | { readonly kind: "list"; readonly element: PactType }
+  | { readonly kind: "object"; readonly schema: Schema }
+  | { readonly kind: "table"; readonly schema: Schema }
+  | { readonly kind: "modref"; readonly interfaces: readonly ModuleName[] };

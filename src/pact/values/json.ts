@@ -1,0 +1,471 @@
+/**
+ * Pact values ⇄ JSON, exactly as Pact 5's StableEncoding writes and reads them. The encoder
+ * writes JSON text itself, so number formats, key orders and escapes are byte-exact; the same
+ * text is what `hash` hashes and what command results carry.
+ *
+ * Reading follows Pact's chain of alternatives: literal (number → decimal, `{"int":…}`,
+ * `{"decimal":…}`), list, guard (keyset, keyset reference, user, capability, module, pact
+ * guard), module reference, time, capability token, table, and finally a plain object.
+ */
+import { Decimal, decimalToJson } from "./decimal.ts";
+import { JsonNumber, jsonString, parseJson } from "./json-text.ts";
+import { compareCodePoints, legacyKeyOrder } from "./legacy-order.ts";
+import {
+  canonicalHash,
+  isPredicateName,
+  parseFullyQualifiedName,
+  parseJsonTableName,
+  parseModuleName,
+  parseQualifiedName,
+  renderModuleName,
+  renderQualifiedName,
+} from "./names.ts";
+import { jsonNumberToDecimal, jsonNumberToInteger, readHaskellInteger } from "./scientific.ts";
+import { PactTime } from "./time.ts";
+import { formatTime, HIGH_PRECISION_FORMAT, ISO8601_FORMAT, parseTime } from "./time-format.ts";
+import {
+  type CapToken,
+  type Guard,
+  type KeySet,
+  type ModRef,
+  type ModuleName,
+  type PactList,
+  type PactObject,
+  type PactType,
+  type PactValue,
+  type Schema,
+  type TableRef,
+  type TaggedValue,
+  UNIT,
+} from "./types.ts";
+
+/** Integers beyond ±(2^53 − 1) are written as strings: `{"int":"…"}`. */
+export const MAX_SAFE_JSON_INTEGER = 9007199254740991n;
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+
+/** Narrows to a list (Array.isArray does not narrow readonly arrays). */
+export function isPactList(v: PactValue): v is PactList {
+  return Array.isArray(v);
+}
+
+/** The JSON text of a value (Pact's StableEncoding). */
+export function encodePactValue(v: PactValue): string {
+  switch (typeof v) {
+    case "string":
+      return jsonString(v);
+    case "boolean":
+      return v ? "true" : "false";
+    case "bigint":
+      return v <= MAX_SAFE_JSON_INTEGER && v >= -MAX_SAFE_JSON_INTEGER
+        ? `{"int":${v}}`
+        : `{"int":"${v}"}`;
+  }
+  if (v instanceof Decimal) return decimalToJson(v);
+  if (v instanceof PactTime) return encodeTime(v);
+  if (isPactList(v)) return encodeList(v);
+  if (v instanceof Map) return encodeObject(v);
+  return encodeTagged(v as TaggedValue);
+}
+
+/**
+ * The bytes Pact's `hash` native hashes for a value: a string's own UTF-8 bytes, any other
+ * value's JSON encoding.
+ */
+export function pactValueHashInput(v: PactValue): Uint8Array {
+  return textEncoder.encode(typeof v === "string" ? v : encodePactValue(v));
+}
+
+const textEncoder = new TextEncoder();
+
+/**
+ * A JSON object from already-encoded member values, with the keys in Pact's legacy HashMap
+ * order (for maps of PactValues and of other encodable things alike).
+ */
+export function encodeLegacyObject(members: ReadonlyMap<string, string>): string {
+  if (members.size === 0) return "{}";
+  let out = "{";
+  for (const key of legacyKeyOrder(members.keys())) {
+    if (out.length > 1) out += ",";
+    out += `${jsonString(key)}:${members.get(key)}`;
+  }
+  return `${out}}`;
+}
+
+function encodeList(items: readonly PactValue[]): string {
+  let out = "[";
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out += ",";
+    out += encodePactValue(items[i] as PactValue);
+  }
+  return `${out}]`;
+}
+
+function encodeObject(o: PactObject): string {
+  if (o.size === 0) return "{}";
+  let out = "{";
+  for (const key of legacyKeyOrder(o.keys())) {
+    if (out.length > 1) out += ",";
+    out += `${jsonString(key)}:${encodePactValue(o.get(key) as PactValue)}`;
+  }
+  return `${out}}`;
+}
+
+/**
+ * `{"time":…}` when the microseconds are a multiple of 1000 — dropping any milliseconds, a
+ * legacy bug Pact keeps — otherwise `{"timep":…}` with six fraction digits.
+ */
+function encodeTime(t: PactTime): string {
+  if (t.micros % 1000n === 0n) return `{"time":"${formatTime(ISO8601_FORMAT, t)}"}`;
+  return `{"timep":"${formatTime(HIGH_PRECISION_FORMAT, t)}"}`;
+}
+
+/** `{"namespace":…,"name":…}` */
+export function encodeModuleName(m: ModuleName): string {
+  return `{"namespace":${m.namespace === null ? "null" : jsonString(m.namespace)},"name":${jsonString(m.name)}}`;
+}
+
+/** Module names in Haskell `Set ModuleName` order: by name, then namespace (none first). */
+export function compareModuleNames(a: ModuleName, b: ModuleName): number {
+  const byName = compareCodePoints(a.name, b.name);
+  if (byName !== 0) return byName;
+  if (a.namespace === b.namespace) return 0;
+  if (a.namespace === null) return -1;
+  if (b.namespace === null) return 1;
+  return compareCodePoints(a.namespace, b.namespace);
+}
+
+function encodeModuleNameSet(names: readonly ModuleName[]): string {
+  const sorted = [...names].sort(compareModuleNames);
+  const unique = sorted.filter(
+    (m, i) => i === 0 || compareModuleNames(sorted[i - 1] as ModuleName, m) !== 0,
+  );
+  return `[${unique.map(encodeModuleName).join(",")}]`;
+}
+
+function encodeKeySet(ks: KeySet): string {
+  return `{"pred":${jsonString(ks.pred)},"keys":[${ks.keys.map(jsonString).join(",")}]}`;
+}
+
+function encodeGuard(g: Guard): string {
+  switch (g.kind) {
+    case "keyset":
+      return encodeKeySet(g);
+    case "keyset-ref":
+      return g.namespace === null
+        ? `{"keysetref":${jsonString(g.name)}}`
+        : `{"keysetref":{"ns":${jsonString(g.namespace)},"ksn":${jsonString(g.name)}}}`;
+    case "user-guard":
+      return `{"args":${encodeList(g.args)},"fun":${jsonString(g.fun)}}`;
+    case "capability-guard":
+      return `{"cgPactId":${g.pactId === null ? "null" : jsonString(g.pactId)},"cgArgs":${encodeList(g.args)},"cgName":${jsonString(g.name)}}`;
+    case "module-guard":
+      return `{"moduleName":${encodeModuleName(g.module)},"name":${jsonString(g.name)}}`;
+    case "pact-guard":
+      return `{"pactId":${jsonString(g.pactId)},"name":${jsonString(g.name)}}`;
+  }
+}
+
+function encodeTagged(v: TaggedValue): string {
+  switch (v.kind) {
+    case "unit":
+      return "null";
+    case "modref":
+      return `{"refSpec":${encodeModuleNameSet(v.interfaces)},"refName":${encodeModuleName(v.module)}}`;
+    case "cap-token":
+      return `{"#ctName":${jsonString(`${v.name}.{${v.moduleHash}}`)},"#ctArgs":${encodeList(v.args)}}`;
+    case "table":
+      return `{":tableName":${jsonString(`${renderModuleName(v.module)}:${v.name}`)},":moduleHash":${jsonString(v.moduleHash)},":schema":${encodeSchema(v.schema)}}`;
+    default:
+      return encodeGuard(v);
+  }
+}
+
+/** `{"sc_name":…,"sc_fields":{…}}` */
+export function encodeSchema(s: Schema): string {
+  const fields = new Map<string, string>();
+  for (const [name, type] of s.fields) fields.set(name, encodeType(type));
+  return `{"sc_name":${jsonString(s.name)},"sc_fields":${encodeLegacyObject(fields)}}`;
+}
+
+/** A schema field type: `"integer"`, `{"tylist":…}`, `{"tyobject":…}`, … */
+export function encodeType(t: PactType): string {
+  if (typeof t === "string") return `"${t}"`;
+  switch (t.kind) {
+    case "list":
+      return `{"tylist":${encodeType(t.element)}}`;
+    case "object":
+      return `{"tyobject":${encodeSchema(t.schema)}}`;
+    case "table":
+      return `{"tytable":${encodeSchema(t.schema)}}`;
+    case "modref":
+      return `{"tymodref":${encodeModuleNameSet(t.interfaces)}}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+/**
+ * JSON input: the output of {@link parseJson} (exact numbers, Map objects) or of JSON.parse
+ * (JS numbers, plain objects). JS numbers are read through their shortest decimal text, so
+ * only {@link parseJson} input is exact for numbers with more than 15 significant digits.
+ */
+type Input = unknown;
+
+interface ObjectView {
+  get(key: string): Input | undefined;
+  readonly keys: Iterable<string>;
+}
+
+function asObject(j: Input): ObjectView | null {
+  if (j instanceof Map) return { get: (k) => j.get(k), keys: j.keys() };
+  if (typeof j === "object" && j !== null && !Array.isArray(j) && !(j instanceof JsonNumber)) {
+    const o = j as Record<string, Input>;
+    return { get: (k) => (Object.hasOwn(o, k) ? o[k] : undefined), keys: Object.keys(o) };
+  }
+  return null;
+}
+
+function isNumber(j: Input): j is JsonNumber | number {
+  return typeof j === "number" || j instanceof JsonNumber;
+}
+
+/** Reads a value from JSON text, numbers exact. */
+export function parsePactValue(text: string): PactValue {
+  return decodePactValue(parseJson(text));
+}
+
+/** Reads a value from parsed JSON (see {@link parseJson}), like Pact's `FromJSON PactValue`. */
+export function decodePactValue(j: Input): PactValue {
+  const literal = decodeLiteral(j);
+  if (literal !== undefined) return literal;
+  if (Array.isArray(j)) return j.map(decodePactValue);
+  const o = asObject(j);
+  if (o === null) throw new TypeError(`not a JSON value: ${String(j)}`);
+  return (
+    decodeGuard(o) ??
+    decodeModRef(o) ??
+    decodeTime(o) ??
+    decodeCapToken(o) ??
+    decodeTable(o) ??
+    decodeObject(o)
+  );
+}
+
+function decodeLiteral(j: Input): PactValue | undefined {
+  if (typeof j === "string" || typeof j === "boolean") return j;
+  if (j === null) return UNIT;
+  if (isNumber(j)) return jsonNumberToDecimal(j);
+  const o = asObject(j);
+  if (o === null) return undefined;
+  const int = o.get("int");
+  if (isNumber(int)) return jsonNumberToInteger(int);
+  if (typeof int === "string") {
+    const i = readHaskellInteger(int);
+    if (i !== null) return i;
+  }
+  const dec = o.get("decimal");
+  if (typeof dec === "string") return Decimal.read(dec) ?? undefined;
+  return undefined;
+}
+
+function decodeList(j: Input): PactValue[] | undefined {
+  return Array.isArray(j) ? j.map(decodePactValue) : undefined;
+}
+
+function text(j: Input): string | undefined {
+  return typeof j === "string" ? j : undefined;
+}
+
+/** An optional text field (`.:?`): absent or null is null, a non-string fails. */
+function optionalText(o: ObjectView, key: string): string | null | undefined {
+  const v = o.get(key);
+  if (v === undefined || v === null) return null;
+  return typeof v === "string" ? v : undefined;
+}
+
+function decodeModuleName(j: Input): ModuleName | undefined {
+  const o = asObject(j);
+  if (o === null) return undefined;
+  const namespace = optionalText(o, "namespace");
+  const name = text(o.get("name"));
+  if (namespace === undefined || name === undefined || parseModuleName(name) === null)
+    return undefined;
+  return { namespace, name };
+}
+
+function decodeModuleNameSet(j: Input): ModuleName[] | undefined {
+  if (!Array.isArray(j)) return undefined;
+  const names: ModuleName[] = [];
+  for (const item of j) {
+    const m = decodeModuleName(item);
+    if (m === undefined) return undefined;
+    names.push(m);
+  }
+  names.sort(compareModuleNames);
+  return names.filter((m, i) => i === 0 || compareModuleNames(names[i - 1] as ModuleName, m) !== 0);
+}
+
+function decodeKeySet(o: ObjectView): KeySet | undefined {
+  const keys = o.get("keys");
+  if (!Array.isArray(keys) || !keys.every((k) => typeof k === "string")) return undefined;
+  const pred = optionalText(o, "pred");
+  if (pred === undefined) return undefined;
+  if (pred !== null && !isPredicate(pred)) return undefined;
+  return makeKeySet(keys as string[], pred ?? "keys-all");
+}
+
+function isPredicate(p: string): boolean {
+  return p === "keys-all" || p === "keys-any" || p === "keys-2" || isPredicateName(p);
+}
+
+/** A keyset with its keys sorted by code point and without duplicates. */
+export function makeKeySet(keys: Iterable<string>, pred: string): KeySet {
+  const sorted = [...new Set(keys)].sort(compareCodePoints);
+  return { kind: "keyset", keys: sorted, pred };
+}
+
+function decodeGuard(o: ObjectView): Guard | undefined {
+  const ks = decodeKeySet(o);
+  if (ks !== undefined) return ks;
+
+  const ref = o.get("keysetref");
+  if (typeof ref === "string") return { kind: "keyset-ref", namespace: null, name: ref };
+  const refObject = ref === undefined ? null : asObject(ref);
+  if (refObject !== null) {
+    const ns = optionalText(refObject, "ns");
+    const ksn = text(refObject.get("ksn"));
+    if (ns !== undefined && ksn !== undefined)
+      return { kind: "keyset-ref", namespace: ns, name: ksn };
+  }
+
+  const fun = text(o.get("fun"));
+  if (fun !== undefined && parseQualifiedName(fun) !== null) {
+    const args = decodeList(o.get("args"));
+    if (args !== undefined) return { kind: "user-guard", fun, args };
+  }
+
+  const cgName = text(o.get("cgName"));
+  if (cgName !== undefined && parseQualifiedName(cgName) !== null) {
+    const args = decodeList(o.get("cgArgs"));
+    const pactId = optionalText(o, "cgPactId");
+    if (args !== undefined && pactId !== undefined) {
+      return { kind: "capability-guard", name: cgName, args, pactId };
+    }
+  }
+
+  const module = decodeModuleName(o.get("moduleName"));
+  const moduleGuardName = text(o.get("name"));
+  if (module !== undefined && moduleGuardName !== undefined) {
+    return { kind: "module-guard", module, name: moduleGuardName };
+  }
+
+  const pactId = text(o.get("pactId"));
+  if (pactId !== undefined && moduleGuardName !== undefined) {
+    return { kind: "pact-guard", pactId, name: moduleGuardName };
+  }
+  return undefined;
+}
+
+function decodeModRef(o: ObjectView): ModRef | undefined {
+  const module = decodeModuleName(o.get("refName"));
+  if (module === undefined) return undefined;
+  const spec = o.get("refSpec");
+  const interfaces = spec === undefined || spec === null ? [] : decodeModuleNameSet(spec);
+  if (interfaces === undefined) return undefined;
+  return { kind: "modref", module, interfaces };
+}
+
+function decodeTime(o: ObjectView): PactTime | undefined {
+  const t = text(o.get("time"));
+  const parsed = t === undefined ? null : parseTime(ISO8601_FORMAT, t);
+  if (parsed !== null) return parsed;
+  const tp = text(o.get("timep"));
+  return (tp === undefined ? null : parseTime(HIGH_PRECISION_FORMAT, tp)) ?? undefined;
+}
+
+function decodeCapToken(o: ObjectView): CapToken | undefined {
+  const name = text(o.get("#ctName"));
+  const fqn = name === undefined ? null : parseFullyQualifiedName(name);
+  if (fqn === null) return undefined;
+  const args = decodeList(o.get("#ctArgs"));
+  if (args === undefined) return undefined;
+  return { kind: "cap-token", name: renderQualifiedName(fqn), moduleHash: fqn.hash, args };
+}
+
+function decodeTable(o: ObjectView): TableRef | undefined {
+  const nameText = text(o.get(":tableName"));
+  const table = nameText === undefined ? null : parseJsonTableName(nameText);
+  if (table === null) return undefined;
+  const hashText = text(o.get(":moduleHash"));
+  const moduleHash = hashText === undefined ? null : canonicalHash(hashText);
+  if (moduleHash === null) return undefined;
+  const schema = decodeSchema(o.get(":schema"));
+  if (schema === undefined) return undefined;
+  return { kind: "table", module: table.module, name: table.name, moduleHash, schema };
+}
+
+function decodeSchema(j: Input): Schema | undefined {
+  const o = asObject(j);
+  if (o === null) return undefined;
+  const name = text(o.get("sc_name"));
+  const fieldsObject = asObject(o.get("sc_fields"));
+  if (name === undefined || parseQualifiedName(name) === null || fieldsObject === null)
+    return undefined;
+  const fields = new Map<string, PactType>();
+  for (const key of fieldsObject.keys) {
+    const t = decodeType(fieldsObject.get(key));
+    if (t === undefined) return undefined;
+    fields.set(key, t);
+  }
+  return { name, fields };
+}
+
+const SIMPLE_TYPES = new Set([
+  "integer",
+  "decimal",
+  "bool",
+  "string",
+  "guard",
+  "time",
+  "unit",
+  "list",
+  "object",
+  "*",
+  "cap-token",
+]);
+
+function decodeType(j: Input): PactType | undefined {
+  if (typeof j === "string") return SIMPLE_TYPES.has(j) ? (j as PactType) : undefined;
+  const o = asObject(j);
+  if (o === null) return undefined;
+  const list = o.get("tylist");
+  if (list !== undefined) {
+    const element = decodeType(list);
+    if (element !== undefined) return { kind: "list", element };
+  }
+  const object = o.get("tyobject");
+  if (object !== undefined) {
+    const schema = decodeSchema(object);
+    if (schema !== undefined) return { kind: "object", schema };
+  }
+  const modref = o.get("tymodref");
+  if (modref !== undefined) {
+    const interfaces = decodeModuleNameSet(modref);
+    if (interfaces !== undefined) return { kind: "modref", interfaces };
+  }
+  const table = o.get("tytable");
+  if (table !== undefined) {
+    const schema = decodeSchema(table);
+    if (schema !== undefined) return { kind: "table", schema };
+  }
+  return undefined;
+}
+
+function decodeObject(o: ObjectView): PactObject {
+  const result = new Map<string, PactValue>();
+  for (const key of o.keys) result.set(key, decodePactValue(o.get(key)));
+  return result;
+}
