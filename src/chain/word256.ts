@@ -21,10 +21,12 @@ export function word256ToBytes(
   if (value < 0n || value > MAX_WORD256) {
     throw new Word256Error(`${value} does not fit in 256 unsigned bits`);
   }
+  // Eight 32-bit limbs, least significant first: far fewer BigInt operations than byte by byte.
+  const view = new DataView(out.buffer, out.byteOffset + offset, WORD256_BYTES);
   let rest = value;
-  for (let i = 0; i < WORD256_BYTES; i++) {
-    out[offset + i] = Number(rest & 0xffn);
-    rest >>= 8n;
+  for (let i = 0; i < 8; i++) {
+    view.setUint32(i * 4, Number(BigInt.asUintN(32, rest)), true);
+    rest >>= 32n;
   }
   return out;
 }
