@@ -16,7 +16,7 @@ import {
   encodePayloadWithOutputsBinary,
 } from "../payload/binary.ts";
 import type { PayloadWithOutputs } from "../payload/payload.ts";
-import { type ChainwebVersion, genesisHeight } from "../version/version.ts";
+import { allChainIds, type ChainwebVersion, genesisHeight } from "../version/version.ts";
 import { word256ToBytes } from "../word256.ts";
 import { mustStepBack } from "./braiding.ts";
 import { HeaderInsertError } from "./errors.ts";
@@ -35,13 +35,6 @@ export interface HeaderLink {
   readonly chainId: number;
   readonly height: number;
   readonly parent: Uint8Array;
-}
-
-/** One row of the ascending block listing, as read by {@link ChainDatabase.scanBlocks}. */
-export interface ScannedBlock {
-  readonly hash: Uint8Array;
-  readonly height: number;
-  readonly block: Block;
 }
 
 /** Position of an ancestry walk: a stored header and its skip pointer. */
@@ -78,7 +71,6 @@ export class ChainDatabase {
   private readonly genesisStmt: Database.Statement;
   private readonly maxHeightStmt: Database.Statement;
   private readonly bestHeadStmt: Database.Statement;
-  private readonly chainsStmt: Database.Statement;
   private readonly scanFromStmt: Database.Statement;
   private readonly scanAfterStmt: Database.Statement;
   private readonly insertMany: (blocks: Iterable<Block>) => number;
@@ -148,11 +140,10 @@ export class ChainDatabase {
          ORDER BY weight DESC, height DESC, hash LIMIT 1`,
       )
       .pluck();
-    this.chainsStmt = db.prepare("SELECT DISTINCT chain FROM block_headers ORDER BY chain").pluck();
     const scan = (op: ">=" | ">") =>
       db
         .prepare(
-          `SELECT h.hash, h.height, h.bytes, p.bytes FROM block_headers h
+          `SELECT h.bytes, p.bytes FROM block_headers h
            JOIN payloads p ON p.payload_hash = h.payload_hash
            WHERE h.chain = ? AND (h.height, h.hash) ${op} (?, ?) AND h.height <= ?
            ORDER BY h.height, h.hash LIMIT ?`,
@@ -279,9 +270,9 @@ export class ChainDatabase {
     return bytes === undefined ? undefined : decodeHeader(plain(bytes));
   }
 
-  /** The chains that have at least one stored block, ascending. */
+  /** The chains of the version that have at least one stored block, ascending. */
   chainIds(): number[] {
-    return this.chainsStmt.all() as number[];
+    return allChainIds(this.version).filter((chainId) => this.maxHeight(chainId) !== undefined);
   }
 
   /**
@@ -329,19 +320,13 @@ export class ChainDatabase {
     from: { readonly height: number; readonly hash: Uint8Array; readonly inclusive: boolean },
     maxHeight: number,
     count: number,
-  ): ScannedBlock[] {
+  ): Block[] {
     const stmt = from.inclusive ? this.scanFromStmt : this.scanAfterStmt;
     const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as [
       Uint8Array,
-      number,
-      Uint8Array,
       Uint8Array,
     ][];
-    return rows.map(([hash, height, header, payload]) => ({
-      hash: plain(hash),
-      height,
-      block: toBlock(header, payload),
-    }));
+    return rows.map(([header, payload]) => toBlock(header, payload));
   }
 
   private insertOne(header: BlockHeader, payload: PayloadWithOutputs): boolean {

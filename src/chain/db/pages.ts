@@ -64,13 +64,13 @@ export function blockPage(db: ChainDatabase, chainId: number, query: PageQuery):
     from = { height: cursor.height, hash: cursor.hash, inclusive: query.next.kind === "inclusive" };
   }
   let rows = db.scanBlocks(chainId, from, window.max, window.limit + 1);
-  if (rows.length > 0 && rows[0]!.height < window.min) rows = [];
-  const items = rows.slice(0, window.limit).map((row) => row.block);
+  if (rows.length > 0 && rows[0]!.header.height < window.min) rows = [];
+  const items = rows.slice(0, window.limit);
   let next: string | null = null;
   if (rows.length > window.limit) {
-    next = formatCursor({ kind: "inclusive", hash: rows[window.limit]!.hash });
+    next = formatCursor({ kind: "inclusive", hash: rows[window.limit]!.header.hash });
   } else if (rows.length > 0) {
-    next = formatCursor({ kind: "exclusive", hash: rows[rows.length - 1]!.hash });
+    next = formatCursor({ kind: "exclusive", hash: rows[rows.length - 1]!.header.hash });
   }
   return { limit: items.length, items, next };
 }

@@ -1,0 +1,19 @@
+/** The chain database and the block endpoints' page queries. */
+export { isBraided } from "./braiding.ts";
+export { type Block, ChainDatabase, type HeaderLink } from "./chain-database.ts";
+export { BLOCK_HASH_BYTES, type Cursor, formatCursor, parseCursor } from "./cursor.ts";
+export {
+  BlockNotFoundError,
+  BranchBoundsError,
+  CursorSyntaxError,
+  HeaderInsertError,
+  PageQueryError,
+} from "./errors.ts";
+export { MAX_BLOCK_PAGE_LIMIT, MAX_BRANCH_BOUNDS } from "./limits.ts";
+export {
+  type BranchBounds,
+  blockPage,
+  branchPage,
+  type Page,
+  type PageQuery,
+} from "./pages.ts";
