@@ -11,7 +11,7 @@ import { blockHashOfWork, computeBlockHash } from "../src/chain/header/hash.ts";
 import type { BlockHeader } from "../src/chain/header/types.ts";
 import { mineNonce } from "../src/chain/mining/mine.ts";
 import {
-  createOutputProof,
+  createSpvProof,
   type SpvProof,
   spvTargetHeight,
   verifySpvProof,
@@ -110,7 +110,7 @@ const makeProof = (i: number): SpvProof | undefined => {
     spvTargetHeight(DEVELOPMENT, source.chainId, targetChain, source.height),
   );
   if (target === undefined) return undefined;
-  return createOutputProof({
+  return createSpvProof({
     version: DEVELOPMENT,
     payload,
     outputIndex: random.int(payload.transactions.length),

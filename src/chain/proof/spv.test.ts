@@ -11,7 +11,7 @@ import { TRANSITION_TEST_VERSION } from "../testing/test-versions.ts";
 import { DEVELOPMENT, MAINNET01 } from "../version/known-versions.ts";
 import { graphAt } from "../version/version.ts";
 import {
-  createOutputProof,
+  createSpvProof,
   decodeSpvProof,
   encodeSpvProof,
   encodeSpvProofJson,
@@ -49,7 +49,7 @@ function proofsOf(history: ChainwebHistory, random: Random, count: number): Case
     const target = history.at(targetChain, height);
     if (target === undefined) continue;
     const index = random.int(payload.transactions.length);
-    const proof = createOutputProof({
+    const proof = createSpvProof({
       version: history.version,
       payload,
       outputIndex: index,
@@ -116,7 +116,7 @@ describe("SPV proof shape", () => {
   )!;
   const payload = history.payloads.get(b64(source.payloadHash))!;
   const make = (target: BlockHeader, index = 1, sourceHeader = source) =>
-    createOutputProof({
+    createSpvProof({
       version: DEVELOPMENT,
       payload,
       outputIndex: index,
@@ -182,7 +182,7 @@ describe("SPV proof shape", () => {
     const target = history.at(5, source.height + 3)!;
     assert.throws(
       () =>
-        createOutputProof({
+        createSpvProof({
           version: DEVELOPMENT,
           payload,
           outputIndex: 0,

@@ -78,7 +78,7 @@ export function spvTargetHeight(
   return sourceHeight + sourceDistance + distance(targetGraph, targetChain, sourceChain);
 }
 
-export interface OutputProofInput {
+export interface SpvProofInput {
   readonly version: ChainwebVersion;
   /** The payload of the source block. */
   readonly payload: PayloadWithOutputs;
@@ -92,7 +92,7 @@ export interface OutputProofInput {
 }
 
 /** Creates the proof that the output of transaction `outputIndex` is in the target header. */
-export function createOutputProof(input: OutputProofInput): SpvProof {
+export function createSpvProof(input: SpvProofInput): SpvProof {
   const { payload, outputIndex, sourceHeader } = input;
   const output = payload.transactions[outputIndex]?.output;
   if (output === undefined) {
@@ -129,7 +129,7 @@ export function createOutputProof(input: OutputProofInput): SpvProof {
  * The header trees from the source header (exclusive) to the target header: up the source
  * chain by parent hashes, then across chains by adjacent hashes.
  */
-function headerTreesToTarget(input: OutputProofInput): ProofTree[] {
+function headerTreesToTarget(input: SpvProofInput): ProofTree[] {
   const { version, sourceHeader, targetHeader, lookupHeader } = input;
   const path = shortestPath(
     graphAt(version, targetHeader.height),
