@@ -1,8 +1,6 @@
 import { Base64UrlError, decodeBase64Url, encodeBase64Url } from "../../crypto/index.ts";
+import { HASH_BYTES } from "../header/binary.ts";
 import { CursorSyntaxError } from "./errors.ts";
-
-/** Length of a block hash in bytes. */
-export const BLOCK_HASH_BYTES = 32;
 
 /**
  * A page cursor (the `next` of a page): where the following page starts. `inclusive` starts at
@@ -37,9 +35,9 @@ export function parseCursor(text: string): Cursor {
     if (!(error instanceof Base64UrlError)) throw error;
     throw new CursorSyntaxError(`next item ${JSON.stringify(text)}: ${error.message}`);
   }
-  if (hash.length !== BLOCK_HASH_BYTES) {
+  if (hash.length !== HASH_BYTES) {
     throw new CursorSyntaxError(
-      `next item ${JSON.stringify(text)}: a block hash has ${BLOCK_HASH_BYTES} bytes, got ${hash.length}`,
+      `next item ${JSON.stringify(text)}: a block hash has ${HASH_BYTES} bytes, got ${hash.length}`,
     );
   }
   return { kind, hash };

@@ -1,7 +1,7 @@
 /** The chain database and the block endpoints' page queries. */
 export { isBraided } from "./braiding.ts";
 export { type Block, ChainDatabase, type HeaderLink } from "./chain-database.ts";
-export { BLOCK_HASH_BYTES, type Cursor, formatCursor, parseCursor } from "./cursor.ts";
+export { type Cursor, formatCursor, parseCursor } from "./cursor.ts";
 export {
   BlockNotFoundError,
   BranchBoundsError,
