@@ -4,6 +4,8 @@
  */
 import { PactError } from "../runtime/errors.ts";
 import type { RuntimeValue } from "../runtime/types.ts";
+import { pactValueToPretty } from "../values/show.ts";
+import type { PactObject, PactValue } from "../values/types.ts";
 import { argTypeName } from "./kinds.ts";
 
 /** A native called with arguments of types it has no case for (`NativeArgumentsError`). */
@@ -60,4 +62,14 @@ export function unknownException(message: string): PactError {
 /** A function passed to a native returned a function instead of a value. */
 export function expectedPactValueError(): PactError {
   return new PactError("execution", "Expected Pact Value, got closure or table reference");
+}
+
+/** A function that must decide a condition returned something other than a boolean. */
+export function expectedBoolError(v: PactValue): PactError {
+  return new PactError("execution", `expected bool value, got ${pactValueToPretty(v)}`);
+}
+
+/** `at` or `where` on a field the object does not have. */
+export function missingFieldError(field: string, o: PactObject): PactError {
+  return new PactError("execution", `Key "${field}" not found in object: ${pactValueToPretty(o)}`);
 }

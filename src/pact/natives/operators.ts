@@ -7,6 +7,7 @@
  */
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { Decimal, type RoundingMode } from "../values/decimal.ts";
+import { comparePactValues, pactValueEquals } from "../values/equality.ts";
 import { floorDiv, floorMod, integerShift } from "../values/integer.ts";
 import {
   decimalExp,
@@ -18,7 +19,6 @@ import {
   ResultTooLargeError,
 } from "../values/transcendental.ts";
 import type { PactObject, PactValue } from "../values/types.ts";
-import { compareOrderable, valuesEqual } from "./equality.ts";
 import {
   argsError,
   arithmeticError,
@@ -348,7 +348,7 @@ function equality(name: string, expected: boolean): NativeDef {
       const a = args[0]!;
       const b = args[1]!;
       if (!isPactValue(a) || !isPactValue(b)) throw argsError(name, args);
-      return valuesEqual(a as PactValue, b as PactValue) === expected;
+      return pactValueEquals(a as PactValue, b as PactValue) === expected;
     },
   };
 }
@@ -363,7 +363,8 @@ function ordering(name: string, holds: (ordering: number) => boolean): NativeDef
       const a = args[0]!;
       const b = args[1]!;
       if (typeof a === "bigint" && typeof b === "bigint") return holds(a < b ? -1 : a > b ? 1 : 0);
-      const o = compareOrderable(a, b);
+      if (!isPactValue(a) || !isPactValue(b)) throw argsError(name, args);
+      const o = comparePactValues(a, b);
       if (o === null) throw argsError(name, args);
       return holds(o);
     },

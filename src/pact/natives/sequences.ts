@@ -3,12 +3,12 @@
  * `length take drop reverse contains`.
  */
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
+import { pactValueEquals } from "../values/equality.ts";
+import { codePointLength, sliceCodePoints } from "../values/text.ts";
 import type { PactList, PactObject, PactValue } from "../values/types.ts";
-import { valuesEqual } from "./equality.ts";
 import { argsError } from "./errors.ts";
 import { isPactValue } from "./kinds.ts";
 import { BASIC_WORK_GAS } from "./operators.ts";
-import { codePointLength, dropCodePoints, reverseCodePoints, takeCodePoints } from "./text.ts";
 
 /**
  * The split point for `take`/`drop` with count `i` on a sequence of `length` elements: a
@@ -63,10 +63,11 @@ function takeOrDrop(name: "take" | "drop"): NativeDef {
       const seq = args[1]!;
       if (typeof i === "bigint") {
         if (typeof seq === "string") {
-          const at = splitPoint(i, codePointLength(seq));
+          const n = codePointLength(seq);
+          const at = splitPoint(i, n);
           // take keeps the front for a non-negative count and the back for a negative one.
           const front = take === i >= 0n;
-          return front ? takeCodePoints(seq, at) : dropCodePoints(seq, at);
+          return front ? sliceCodePoints(seq, 0, at) : sliceCodePoints(seq, at, n);
         }
         if (Array.isArray(seq)) {
           const at = splitPoint(i, seq.length);
@@ -89,13 +90,13 @@ const reverse: NativeDef = {
   impl(_ctx, args) {
     const a = args[0]!;
     if (Array.isArray(a)) return a.slice().reverse();
-    if (typeof a === "string") return reverseCodePoints(a);
+    if (typeof a === "string") return Array.from(a).reverse().join("");
     throw argsError("reverse", args);
   },
 };
 
 function listContains(list: PactList, v: PactValue): boolean {
-  for (const e of list) if (valuesEqual(v, e)) return true;
+  for (const e of list) if (pactValueEquals(v, e)) return true;
   return false;
 }
 

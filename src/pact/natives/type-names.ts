@@ -5,23 +5,10 @@
  */
 import type { RuntimeValue } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
+import { compareModuleNames } from "../values/json.ts";
+import { renderModuleName } from "../values/names.ts";
 import { PactTime } from "../values/time.ts";
-import type { ModRef, ModuleName, TableRef } from "../values/types.ts";
-import { compareStrings } from "./equality.ts";
-
-export function renderModuleName(m: ModuleName): string {
-  return m.namespace === null ? m.name : `${m.namespace}.${m.name}`;
-}
-
-/** Haskell's derived `Ord ModuleName`: by name, then namespace (none first). */
-function compareModuleNames(a: ModuleName, b: ModuleName): number {
-  const byName = compareStrings(a.name, b.name);
-  if (byName !== 0) return byName;
-  if (a.namespace === b.namespace) return 0;
-  if (a.namespace === null) return -1;
-  if (b.namespace === null) return 1;
-  return compareStrings(a.namespace, b.namespace);
-}
+import type { ModRef, TableRef } from "../values/types.ts";
 
 function modRefType(m: ModRef): string {
   const names = [...m.interfaces].sort(compareModuleNames).map(renderModuleName);
