@@ -14,7 +14,7 @@ import {
 } from "../difficulty/difficulty.ts";
 import { forkChainStepProblems, forkVoteCountProblem } from "../difficulty/fork-state.ts";
 import { adjacentChains, hasChain } from "../graph/graph.ts";
-import { genesisHeader, genesisParentHash } from "../header/genesis.ts";
+import { genesisHeader, genesisParentHash, isGenesisHeader } from "../header/genesis.ts";
 import { computeBlockHash, computePowHash, meetsTarget } from "../header/hash.ts";
 import type { BlockHeader } from "../header/types.ts";
 import {
@@ -80,7 +80,7 @@ export function validateHeader(input: HeaderValidationInput): ValidationResult {
   checkIntrinsic(input, fail);
   const { version, header } = input;
   if (failures.some((f) => f.kind === "UnknownChain")) return { ok: false, failures };
-  if (header.height === genesisHeight(version, header.chainId)) {
+  if (isGenesisHeader(version, header)) {
     checkGenesis(version, header, fail);
   } else {
     checkInductive(input, fail);
@@ -113,7 +113,7 @@ function checkIntrinsic({ version, header, now }: HeaderValidationInput, fail: F
   if (!equalBytes(computed, header.hash)) {
     fail("IncorrectHash", `header hash ${b64(header.hash)} should be ${b64(computed)}`);
   }
-  const isGenesis = header.height === genesisHeight(version, header.chainId);
+  const isGenesis = isGenesisHeader(version, header);
   if (!isGenesis && !version.cheats.disablePow) {
     const pow = computePowHash(header);
     if (!meetsTarget(pow, header.target)) {
@@ -304,8 +304,7 @@ function checkBraid(version: ChainwebVersion, parent: BlockHeader, a: BlockHeade
     );
     return;
   }
-  const isGenesis = (h: BlockHeader) => h.height === genesisHeight(version, h.chainId);
-  if (isGenesis(parent) || isGenesis(a)) return;
+  if (isGenesisHeader(version, parent) || isGenesisHeader(version, a)) return;
   const parentToA = parent.adjacents.get(a.chainId);
   if (parentToA !== undefined && !equalBytes(parentToA, a.parent)) {
     fail(

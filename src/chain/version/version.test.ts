@@ -14,7 +14,6 @@ import {
   genesisHeight,
   graphAt,
   graphForHeader,
-  isGenesisHeight,
 } from "./version.ts";
 
 describe("network versions", () => {
@@ -41,7 +40,7 @@ describe("network versions", () => {
   it("finds genesis heights", () => {
     assert.equal(genesisHeight(MAINNET01, 9), 0);
     assert.equal(genesisHeight(MAINNET01, 10), 852054);
-    assert.equal(isGenesisHeight(MAINNET01, 19, 852054), true);
+    assert.equal(genesisHeight(MAINNET01, 19), 852054);
     assert.equal(genesisHeight(DEVELOPMENT, 19), 0);
     assert.throws(
       () => genesisHeight(DEVELOPMENT, 20),

@@ -80,7 +80,3 @@ export function genesisHeight(version: ChainwebVersion, chainId: number): number
   }
   throw new ChainwebVersionError(`chain ${chainId} does not exist in version ${version.name}`);
 }
-
-export function isGenesisHeight(version: ChainwebVersion, chainId: number, height: number) {
-  return height === genesisHeight(version, chainId);
-}
