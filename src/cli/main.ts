@@ -1,30 +1,5 @@
 #!/usr/bin/env node
-/**
- * The `braid` command's entry point. A user error (bad input, a missing file, a failed check) is
- * one line on standard error and a non-zero exit; anything else is a bug and keeps its stack trace.
- */
-import { CommanderError } from "commander";
-import { CommandInputError } from "../command/errors.ts";
-import { UserError } from "./errors.ts";
-import { type CliIO, processIO } from "./io.ts";
-import { buildProgram } from "./program.ts";
+/** The `braid` command's entry point. */
+import { runCli } from "./run.ts";
 
-export async function main(argv: readonly string[], io: CliIO = processIO): Promise<number> {
-  try {
-    await buildProgram(io).parseAsync([...argv], { from: "user" });
-    return 0;
-  } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof UserError || err instanceof CommandInputError) {
-      io.warn(oneLine(err.message));
-      return err instanceof UserError ? err.exitCode : 1;
-    }
-    throw err;
-  }
-}
-
-function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, " ");
-}
-
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await runCli(process.argv.slice(2));

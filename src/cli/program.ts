@@ -6,16 +6,18 @@
 import { Command } from "commander";
 import { BRAID_VERSION, PACT_VERSION } from "../version.ts";
 import { addSigCommand } from "./commands/add-sig.ts";
+import { apiRequestMode } from "./commands/apireq.ts";
 import { combineSigsCommand } from "./commands/combine-sigs.ts";
 import { genkeyMode } from "./commands/genkey.ts";
 import { signCommand } from "./commands/sign.ts";
+import { unsignedMode } from "./commands/unsigned.ts";
 import { UserError } from "./errors.ts";
 import { hashOption } from "./hash-option.ts";
 import type { CliIO } from "./io.ts";
 import type { RootMode, RootOptions, Subcommand } from "./registry.ts";
 
 /** Options that decide what one invocation does; at most one may be given. */
-export const ROOT_MODES: readonly RootMode[] = [genkeyMode];
+export const ROOT_MODES: readonly RootMode[] = [genkeyMode, apiRequestMode, unsignedMode];
 
 export const SUBCOMMANDS: readonly Subcommand[] = [signCommand, addSigCommand, combineSigsCommand];
 
@@ -40,6 +42,7 @@ export function buildProgram(io: CliIO): Command {
   for (const mode of ROOT_MODES) mode.register(program);
   for (const subcommand of SUBCOMMANDS) subcommand.register(program, io);
   program.action(async (file: string | undefined, options: RootOptions) => {
+    for (const mode of ROOT_MODES) mode.validate?.(options);
     const selected = ROOT_MODES.filter((mode) => mode.selected(options));
     const [mode, other] = selected;
     if (other !== undefined) {

@@ -16,6 +16,11 @@ export interface RootMode {
   readonly usesFile?: boolean;
   /** Adds the mode's option(s) to the root command. */
   register(program: Command): void;
+  /**
+   * Called on every root invocation, whichever mode runs, to refuse options that only make sense
+   * with this mode (e.g. `-l` without `-a`).
+   */
+  validate?(options: RootOptions): void;
   /** Whether the parsed options select this mode. */
   selected(options: RootOptions): boolean;
   /** Runs the invocation; `file` is the positional FILE argument, if any. */

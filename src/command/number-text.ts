@@ -40,7 +40,15 @@ export function exactInteger(text: string, maxDigits: number): bigint | undefine
   return parts.negative ? -magnitude : magnitude;
 }
 
-/** Digits after the decimal point the value needs (0 for integers). */
-export function decimalPlaces(parts: NumberParts): number {
-  return parts.exponent < 0 ? -parts.exponent : 0;
+/**
+ * Most digits before the decimal point of a decimal field such as `gasPrice`. Pact has no bound;
+ * ours keeps `1e999999999` from becoming a billion-digit number. (More than 255 places is fine:
+ * Pact rounds those away.)
+ */
+export const MAX_DECIMAL_INTEGER_DIGITS = 255;
+
+/** Whether number text is a decimal Braid accepts in a decimal field. */
+export function isDecimalInRange(text: string): boolean {
+  const parts = numberParts(text);
+  return parts !== undefined && parts.digits.length + parts.exponent <= MAX_DECIMAL_INTEGER_DIGITS;
 }

@@ -5,16 +5,19 @@
  * Optional fields may be `null`, which Pact treats the same as absent.
  */
 import {
-  isJsonArray,
-  isJsonObject,
-  type Json,
   JsonNumber,
   type JsonObject,
   JsonSyntaxError,
-  jsonTypeName,
+  type JsonValue,
   parseJson,
-} from "./json.ts";
-import { decimalPlaces, exactInteger, numberParts } from "./number-text.ts";
+} from "../pact/values/json-text.ts";
+import { isJsonArray, isJsonObject, jsonTypeName } from "./json-shape.ts";
+import {
+  exactInteger,
+  isDecimalInRange,
+  MAX_DECIMAL_INTEGER_DIGITS,
+  numberParts,
+} from "./number-text.ts";
 import type {
   CommandPayload,
   CommandProblem,
@@ -29,17 +32,12 @@ import type {
   Verifier,
 } from "./types.ts";
 
-/** Most decimal places a Pact decimal holds (`gasPrice` beyond this is refused). */
-export const MAX_DECIMAL_PLACES = 255;
-/** Most digits before the decimal point accepted in `gasPrice`. */
-export const MAX_DECIMAL_INTEGER_DIGITS = 255;
-
 /** Parses `cmd`; returns `undefined` (with problems pushed) when anything is wrong. */
 export function parseCommandPayload(
   cmd: string,
   problems: CommandProblem[],
 ): CommandPayload | undefined {
-  let root: Json;
+  let root: JsonValue;
   try {
     root = parseJson(cmd);
   } catch (err) {
@@ -57,7 +55,7 @@ export function parseCommandPayload(
 class Reader {
   constructor(private readonly problems: CommandProblem[]) {}
 
-  readPayload(root: Json): CommandPayload | undefined {
+  readPayload(root: JsonValue): CommandPayload | undefined {
     const obj = this.object(root, "cmd");
     if (obj === undefined) return undefined;
     const payload = this.message(this.required(obj, "payload", "cmd"), "cmd.payload");
@@ -85,7 +83,10 @@ class Reader {
     return { payload, meta, signers, verifiers, networkId, nonce };
   }
 
-  private message(value: Json | undefined, path: string): ExecMessage | ContMessage | undefined {
+  private message(
+    value: JsonValue | undefined,
+    path: string,
+  ): ExecMessage | ContMessage | undefined {
     const obj = this.object(value, path);
     if (obj === undefined) return undefined;
     const exec = obj.get("exec");
@@ -98,7 +99,7 @@ class Reader {
     return this.fail("missing-field", `${path} must have an "exec" or a "cont" field`);
   }
 
-  private exec(value: Json, path: string): ExecMessage | undefined {
+  private exec(value: JsonValue, path: string): ExecMessage | undefined {
     const obj = this.object(value, path);
     if (obj === undefined) return undefined;
     const code = this.string(this.required(obj, "code", path), `${path}.code`);
@@ -106,7 +107,7 @@ class Reader {
     return { kind: "exec", code, data: obj.get("data") ?? null };
   }
 
-  private cont(value: Json, path: string): ContMessage | undefined {
+  private cont(value: JsonValue, path: string): ContMessage | undefined {
     const obj = this.object(value, path);
     if (obj === undefined) return undefined;
     const pactId = this.string(this.required(obj, "pactId", path), `${path}.pactId`);
@@ -126,7 +127,7 @@ class Reader {
     return { kind: "cont", pactId, step, rollback, data, proof };
   }
 
-  private meta(value: Json | undefined, path: string): PublicMeta | PrivateMeta | undefined {
+  private meta(value: JsonValue | undefined, path: string): PublicMeta | PrivateMeta | undefined {
     const obj = this.object(value, path);
     if (obj === undefined) return undefined;
     if (obj.has("address")) return this.privateMeta(obj, path);
@@ -170,7 +171,7 @@ class Reader {
     return { kind: "private", address: { from, to } };
   }
 
-  private signer(value: Json, path: string): Signer | undefined {
+  private signer(value: JsonValue, path: string): Signer | undefined {
     const obj = this.object(value, path);
     if (obj === undefined) return undefined;
     const pubKey = this.string(this.required(obj, "pubKey", path), `${path}.pubKey`);
@@ -187,7 +188,7 @@ class Reader {
     return { pubKey, scheme, addr, clist };
   }
 
-  private scheme(value: Json, path: string): SignatureScheme | null | undefined {
+  private scheme(value: JsonValue, path: string): SignatureScheme | null | undefined {
     if (value === null || value === "ED25519" || value === "WebAuthn") return value;
     return this.fail(
       "wrong-type",
@@ -195,7 +196,7 @@ class Reader {
     );
   }
 
-  private capability(value: Json, path: string): SigCapability | undefined {
+  private capability(value: JsonValue, path: string): SigCapability | undefined {
     const obj = this.object(value, path);
     if (obj === undefined) return undefined;
     const name = this.string(this.required(obj, "name", path), `${path}.name`);
@@ -204,7 +205,7 @@ class Reader {
     return { name, args };
   }
 
-  private verifier(value: Json, path: string): Verifier | undefined {
+  private verifier(value: JsonValue, path: string): Verifier | undefined {
     const obj = this.object(value, path);
     if (obj === undefined) return undefined;
     const name = this.string(this.required(obj, "name", path), `${path}.name`);
@@ -218,48 +219,48 @@ class Reader {
 
   // --- primitive fields ---
 
-  private required(obj: JsonObject, key: string, path: string): Json | undefined {
+  private required(obj: JsonObject, key: string, path: string): JsonValue | undefined {
     const value = obj.get(key);
     if (value === undefined) this.fail("missing-field", `${path} is missing the field "${key}"`);
     return value;
   }
 
-  private object(value: Json | undefined, path: string): JsonObject | undefined {
+  private object(value: JsonValue | undefined, path: string): JsonObject | undefined {
     if (value === undefined) return undefined;
     if (isJsonObject(value)) return value;
     return this.expected(path, "an object", value);
   }
 
   private list<T>(
-    value: Json | undefined,
+    value: JsonValue | undefined,
     path: string,
-    item: (value: Json, path: string) => T | undefined,
+    item: (value: JsonValue, path: string) => T | undefined,
   ): T[] | undefined {
     if (value === undefined) return undefined;
     if (!isJsonArray(value)) return this.expected(path, "an array", value);
     const out: T[] = [];
     let ok = true;
     for (let i = 0; i < value.length; i++) {
-      const parsed = item(value[i] as Json, `${path}[${i}]`);
+      const parsed = item(value[i] as JsonValue, `${path}[${i}]`);
       if (parsed === undefined) ok = false;
       else out.push(parsed);
     }
     return ok ? out : undefined;
   }
 
-  private string(value: Json | undefined, path: string): string | undefined {
+  private string(value: JsonValue | undefined, path: string): string | undefined {
     if (value === undefined) return undefined;
     if (typeof value === "string") return value;
     return this.expected(path, "a string", value);
   }
 
-  private nullableString(value: Json | undefined, path: string): string | null | undefined {
+  private nullableString(value: JsonValue | undefined, path: string): string | null | undefined {
     if (value === null) return null;
     if (value === undefined || typeof value === "string") return value;
     return this.expected(path, "a string or null", value);
   }
 
-  private boolean(value: Json | undefined, path: string): boolean | undefined {
+  private boolean(value: JsonValue | undefined, path: string): boolean | undefined {
     if (value === undefined) return undefined;
     if (typeof value === "boolean") return value;
     return this.expected(path, "true or false", value);
@@ -270,7 +271,7 @@ class Reader {
    * string (`"600"`) or as a Pact integer (`{"int": 600}`), so those are read too; a number with a
    * fractional part is refused rather than rounded.
    */
-  private integer(value: Json | undefined, path: string): number | undefined {
+  private integer(value: JsonValue | undefined, path: string): number | undefined {
     if (value === undefined) return undefined;
     let text: string | undefined;
     if (value instanceof JsonNumber) text = value.text;
@@ -292,7 +293,7 @@ class Reader {
   }
 
   /** An exact decimal: a JSON number, or a string holding a decimal literal such as `"0.00001"`. */
-  private decimal(value: Json | undefined, path: string): JsonNumber | undefined {
+  private decimal(value: JsonValue | undefined, path: string): JsonNumber | undefined {
     if (value === undefined) return undefined;
     let number: JsonNumber | undefined;
     if (value instanceof JsonNumber) number = value;
@@ -300,21 +301,16 @@ class Reader {
       number = new JsonNumber(value);
     }
     if (number === undefined) return this.expected(path, "a decimal number", value);
-    const parts = numberParts(number.text);
-    if (
-      parts === undefined ||
-      decimalPlaces(parts) > MAX_DECIMAL_PLACES ||
-      parts.digits.length + Math.max(parts.exponent, 0) > MAX_DECIMAL_INTEGER_DIGITS
-    ) {
+    if (!isDecimalInRange(number.text)) {
       return this.fail(
         "wrong-type",
-        `${path} must be a decimal with at most ${MAX_DECIMAL_PLACES} places, got ${describe(value)}`,
+        `${path} is out of range (at most ${MAX_DECIMAL_INTEGER_DIGITS} digits before the point), got ${describe(value)}`,
       );
     }
     return number;
   }
 
-  private expected(path: string, what: string, value: Json): undefined {
+  private expected(path: string, what: string, value: JsonValue): undefined {
     return this.fail("wrong-type", `${path} must be ${what}, got ${describe(value)}`);
   }
 
@@ -329,7 +325,7 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MAX_INTEGER_DIGITS = 17;
 
 /** The bad value for a message: its type, and its text when short. */
-function describe(value: Json): string {
+function describe(value: JsonValue): string {
   if (value === null || typeof value === "boolean") return String(value);
   if (typeof value === "string") return JSON.stringify(abbreviate(value));
   if (value instanceof JsonNumber) return abbreviate(value.text);

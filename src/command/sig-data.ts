@@ -18,9 +18,10 @@ import {
   sign,
   verify,
 } from "../crypto/index.ts";
+import { JsonNumber } from "../pact/values/json-text.ts";
 import { CommandInputError } from "./errors.ts";
 import { COMMAND_HASH_BYTES } from "./hash-algorithm.ts";
-import { isJsonObject, JsonNumber } from "./json.ts";
+import { isJsonObject } from "./json-shape.ts";
 import type { SigningKey } from "./key-file.ts";
 import { parseCommandPayload } from "./payload.ts";
 import type { CommandJson, CommandProblem, Signer } from "./types.ts";

@@ -2,8 +2,9 @@
  * The contract command: the JSON object `{cmd, hash, sigs}` a client sends, and the payload
  * inside its `cmd` string. Field names follow the wire; comments say where Pact's rules apply.
  */
+
+import type { JsonNumber, JsonValue } from "../pact/values/json-text.ts";
 import type { CommandHashAlgorithm } from "./hash-algorithm.ts";
-import type { Json, JsonNumber } from "./json.ts";
 
 /** A command as it travels: `cmd` is the signed JSON text and must never be re-serialised. */
 export interface CommandJson {
@@ -32,7 +33,7 @@ export interface ExecMessage {
   readonly kind: "exec";
   readonly code: string;
   /** The transaction data exactly as sent (`null` when absent); decoded to Pact values at run time. */
-  readonly data: Json;
+  readonly data: JsonValue;
 }
 
 export interface ContMessage {
@@ -40,7 +41,7 @@ export interface ContMessage {
   readonly pactId: string;
   readonly step: number;
   readonly rollback: boolean;
-  readonly data: Json;
+  readonly data: JsonValue;
   /** Cross-chain continuation proof (base64url text), or `null`. */
   readonly proof: string | null;
 }
@@ -79,12 +80,12 @@ export interface SigCapability {
   /** Qualified capability name, e.g. `coin.TRANSFER`. */
   readonly name: string;
   /** Arguments as sent (Pact value JSON). */
-  readonly args: readonly Json[];
+  readonly args: readonly JsonValue[];
 }
 
 export interface Verifier {
   readonly name: string;
-  readonly proof: Json;
+  readonly proof: JsonValue;
   readonly clist: readonly SigCapability[];
 }
 

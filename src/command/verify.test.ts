@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { encodeBase64Url, encodeHex, keyPairFromSeed, sign } from "../crypto/index.ts";
+import { JsonNumber } from "../pact/values/json-text.ts";
 import { type CommandHashAlgorithm, commandHash } from "./hash-algorithm.ts";
-import { JsonNumber } from "./json.ts";
 import type { CommandParseResult, CommandProblem, ParsedCommand } from "./types.ts";
 import { parseCommand } from "./verify.ts";
 
@@ -216,7 +216,7 @@ describe("parseCommand rejects", () => {
     assert.deepEqual(problems(parseCommand(body)), [
       {
         kind: "malformed-cmd",
-        message: "cmd is not valid JSON: unexpected end of JSON at position 11",
+        message: "cmd is not valid JSON: invalid JSON at offset 11: unexpected end of input",
       },
     ]);
   });

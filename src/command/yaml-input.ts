@@ -5,16 +5,9 @@
  * `CommandInputError` whose one-line message starts with the file name.
  */
 import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocument } from "yaml";
+import { JsonNumber, type JsonObject, type JsonValue } from "../pact/values/json-text.ts";
 import { CommandInputError } from "./errors.ts";
-import {
-  isJsonArray,
-  isJsonObject,
-  type Json,
-  type JsonArray,
-  JsonNumber,
-  type JsonObject,
-  jsonTypeName,
-} from "./json.ts";
+import { isJsonArray, isJsonObject, jsonTypeName } from "./json-shape.ts";
 
 /** Most YAML nodes read from one file (aliases count each time they are used). */
 export const MAX_YAML_NODES = 100_000;
@@ -22,7 +15,7 @@ export const MAX_YAML_NODES = 100_000;
 export const MAX_YAML_DEPTH = 256;
 
 /** Parses one YAML document; an empty file gives `null`. */
-export function parseYaml(text: string, source: string): Json {
+export function parseYaml(text: string, source: string): JsonValue {
   const doc = parseDocument(text, { uniqueKeys: true });
   const error = doc.errors[0];
   if (error !== undefined) {
@@ -38,7 +31,7 @@ function toJson(
   source: string,
   path: string,
   budget: { nodes: number; depth: number },
-): Json {
+): JsonValue {
   if (++budget.nodes > MAX_YAML_NODES) {
     throw new CommandInputError(`${source}: more than ${MAX_YAML_NODES} YAML nodes`);
   }
@@ -59,7 +52,7 @@ function nodeToJson(
   source: string,
   path: string,
   budget: { nodes: number; depth: number },
-): Json {
+): JsonValue {
   if (isAlias(node)) {
     const target = node.resolve(doc);
     if (target === undefined)
@@ -67,7 +60,7 @@ function nodeToJson(
     return toJson(target, doc, source, path, budget);
   }
   if (isMap(node)) {
-    const out = new Map<string, Json>();
+    const out = new Map<string, JsonValue>();
     for (const pair of node.items) {
       const key = pair.key;
       if (!isScalar(key) || key.value === null || typeof key.value === "object") {
@@ -146,7 +139,7 @@ export class YamlFields {
     readonly path: string,
   ) {}
 
-  static of(value: Json, source: string, path: string, what: string): YamlFields {
+  static of(value: JsonValue, source: string, path: string, what: string): YamlFields {
     if (!isJsonObject(value)) {
       const at = path === "" ? "" : `${path} `;
       throw new CommandInputError(
@@ -181,7 +174,7 @@ export class YamlFields {
   }
 
   /** The raw value, `undefined` when absent or null. */
-  get(key: string): Json | undefined {
+  get(key: string): JsonValue | undefined {
     return this.map.get(key) ?? undefined;
   }
 
@@ -216,7 +209,7 @@ export class YamlFields {
     return this.wrongType(key, "an integer", value);
   }
 
-  optionalList(key: string): JsonArray | undefined {
+  optionalList(key: string): JsonValue[] | undefined {
     const value = this.get(key);
     if (value === undefined || isJsonArray(value)) return value;
     return this.wrongType(key, "a list", value);
@@ -226,7 +219,7 @@ export class YamlFields {
     return this.fail(`missing ${JSON.stringify(this.name(key))}`);
   }
 
-  wrongType(key: string, what: string, value: Json): never {
+  wrongType(key: string, what: string, value: JsonValue): never {
     const shown =
       typeof value === "string" || value instanceof JsonNumber
         ? ` ${abbreviate(typeof value === "string" ? JSON.stringify(value) : value.text)}`

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { stringifyJson } from "./json.ts";
+import { JsonNumber, type JsonValue } from "../pact/values/json-text.ts";
 import {
   type ApiRequest,
   defaultNonce,
@@ -11,6 +11,16 @@ import {
 const ALICE = "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c";
 const ALICE_SECRET = "01".repeat(32);
 const BOB = "8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394";
+
+/** Compact JSON text of a parsed value, numbers exactly as read. */
+function stringifyJson(value: JsonValue | readonly JsonValue[]): string {
+  if (value instanceof JsonNumber) return value.text;
+  if (value instanceof Map) {
+    return `{${[...value].map(([k, v]) => `${JSON.stringify(k)}:${stringifyJson(v)}`).join(",")}}`;
+  }
+  if (Array.isArray(value)) return `[${value.map(stringifyJson).join(",")}]`;
+  return JSON.stringify(value);
+}
 
 const files: Record<string, string> = {
   "reqs/code.pact": '(format "{}" ["hi"])\n',
@@ -122,7 +132,7 @@ publicMeta: {chainId: "1", sender: alice, gasLimit: 1000, gasPrice: 1.0e-8, ttl:
   });
 
   it("read a hex key written only with digits as text", () => {
-    const digits = "0".repeat(63) + "1";
+    const digits = `${"0".repeat(63)}1`;
     const { keys } = read(`code: x\nkeyPairs:\n  - secret: ${digits}\n`);
     assert.equal(
       keys[0]?.publicHex,
@@ -189,7 +199,7 @@ describe("YAML request errors", () => {
     ["code: x\ndata: 1\ndataFile: d\n", 'reqs/req.yaml: give "data" or "dataFile", not both'],
     [
       "code: x\ndataFile: bad.json\n",
-      "reqs/req.yaml: dataFile bad.json is not valid JSON: expected a string key in object at position 1",
+      "reqs/req.yaml: dataFile bad.json is not valid JSON: invalid JSON at offset 1: expected a string key",
     ],
     [
       `code: x\nkeyPairs:\n  - public: ${BOB}\n    secret: ${ALICE_SECRET}\n`,
@@ -252,6 +262,10 @@ describe("YAML request errors", () => {
       'reqs/req.yaml: rollback must be true or false, got a string "no"',
     ],
     ["- code\n", "reqs/req.yaml: must be a mapping of request fields, got an array"],
+    [
+      "code: x\ndata: {n: 1e100001}\n",
+      "reqs/req.yaml: data is not a valid Pact value: JSON number exponent too large (max 100000): 1e100001",
+    ],
     [
       "code: x\ncode: y\n",
       "reqs/req.yaml: invalid YAML: Map keys must be unique at line 2, column 1",

@@ -12,10 +12,15 @@
  */
 import { dirname, isAbsolute, join } from "node:path";
 import { Base64UrlError, decodeBase64Url } from "../crypto/index.ts";
-import { type Json, JsonNumber, JsonSyntaxError, parseJson } from "./json.ts";
+import { decodePactValue } from "../pact/values/json.ts";
+import {
+  JsonNumber,
+  JsonSyntaxError,
+  type JsonValue,
+  parseJson,
+} from "../pact/values/json-text.ts";
 import { type SigningKey, signingKey } from "./key-file.ts";
-import { exactInteger, numberParts } from "./number-text.ts";
-import { MAX_DECIMAL_INTEGER_DIGITS, MAX_DECIMAL_PLACES } from "./payload.ts";
+import { exactInteger, isDecimalInRange, MAX_DECIMAL_INTEGER_DIGITS } from "./number-text.ts";
 import type {
   CommandPayload,
   ContMessage,
@@ -129,7 +134,11 @@ class RequestReader {
     if ((code === undefined) === (codeFile === undefined)) {
       top.fail('an exec request needs exactly one of "code" and "codeFile"');
     }
-    return { kind: "exec", code: code ?? this.readSibling(codeFile as string), data: this.data() };
+    return {
+      kind: "exec",
+      code: code ?? this.readSibling(codeFile as string),
+      data: this.pactValue(this.data(), "data"),
+    };
   }
 
   cont(): ContMessage {
@@ -157,13 +166,13 @@ class RequestReader {
       pactId,
       step: this.safeInteger(top, "step") ?? top.missing("step"),
       rollback: top.optionalBoolean("rollback") ?? top.missing("rollback"),
-      data: this.data(),
+      data: this.pactValue(this.data(), "data"),
       proof: top.optionalString("proof") ?? null,
     };
   }
 
   /** `data` (YAML) or `dataFile` (a JSON file), or neither (`null`). */
-  private data(): Json {
+  private data(): JsonValue {
     const { top } = this;
     if (top.has("data") && top.has("dataFile")) top.fail('give "data" or "dataFile", not both');
     const dataFile = top.optionalString("dataFile");
@@ -210,14 +219,9 @@ class RequestReader {
         : typeof value === "string" && /^-?[0-9]+(\.[0-9]+)?$/.test(value)
           ? new JsonNumber(value)
           : meta.wrongType("gasPrice", "a decimal number", value);
-    const parts = numberParts(number.text);
-    if (
-      parts === undefined ||
-      -parts.exponent > MAX_DECIMAL_PLACES ||
-      parts.digits.length + parts.exponent > MAX_DECIMAL_INTEGER_DIGITS
-    ) {
+    if (!isDecimalInRange(number.text)) {
       meta.fail(
-        `publicMeta.gasPrice must be a decimal with at most ${MAX_DECIMAL_PLACES} places, got ${number.text}`,
+        `publicMeta.gasPrice ${number.text} is out of range (at most ${MAX_DECIMAL_INTEGER_DIGITS} digits before the point)`,
       );
     }
     return number;
@@ -252,7 +256,7 @@ class RequestReader {
     return { signers: pairs.map((p) => p.signer), keys: pairs.map((p) => p.key) };
   }
 
-  private keyPair(item: Json, path: string): { signer: Signer; key: SigningKey } {
+  private keyPair(item: JsonValue, path: string): { signer: Signer; key: SigningKey } {
     const fields = YamlFields.of(item, this.source, path, "public, secret and caps");
     fields.onlyKeys(KEY_PAIR_KEYS, "a key pair");
     const scheme = fields.optionalString("scheme");
@@ -281,7 +285,7 @@ class RequestReader {
     return { signer, key };
   }
 
-  private signer(item: Json, path: string): Signer {
+  private signer(item: JsonValue, path: string): Signer {
     const fields = YamlFields.of(item, this.source, path, "public and caps");
     fields.onlyKeys(SIGNER_KEYS, "a signer");
     const scheme = fields.optionalString("scheme");
@@ -308,7 +312,8 @@ class RequestReader {
           `${path}.name must be a qualified capability name such as coin.TRANSFER, got ${JSON.stringify(name)}`,
         );
       }
-      return { name, args: cap.optionalList("args") ?? cap.missing("args") };
+      const args = cap.optionalList("args") ?? cap.missing("args");
+      return { name, args: args.map((arg, j) => this.pactValue(arg, `${path}.args[${j}]`)) };
     });
   }
 
@@ -320,10 +325,24 @@ class RequestReader {
       fields.onlyKeys(VERIFIER_KEYS, "a verifier");
       return {
         name: fields.string("name"),
-        proof: fields.get("proof") ?? fields.missing("proof"),
+        proof: this.pactValue(
+          fields.get("proof") ?? fields.missing("proof"),
+          `verifiers[${i}].proof`,
+        ),
         clist: this.caps(fields, "clist"),
       };
     });
+  }
+
+  /** Checks that JSON reads as a Pact value (as Pact decodes `data` and capability arguments). */
+  private pactValue(value: JsonValue, path: string): JsonValue {
+    try {
+      decodePactValue(value);
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+      this.top.fail(`${path} is not a valid Pact value: ${err.message}`);
+    }
+    return value;
   }
 
   private readSibling(file: string): string {

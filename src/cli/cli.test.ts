@@ -1,0 +1,257 @@
+/**
+ * The `braid` command run for real, in a child process (`node --import tsx src/cli/main.ts`):
+ * exact output bytes, exit codes, and one-line errors.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { parseKeyFile } from "../command/key-file.ts";
+import { parseSigData } from "../command/sig-data.ts";
+import { parseCommand } from "../command/verify.ts";
+import { BRAID_VERSION } from "../version.ts";
+
+const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
+/** The tsx loader by absolute URL, since the child runs in a temporary directory. */
+const TSX = import.meta.resolve("tsx");
+const dir = mkdtempSync(join(tmpdir(), "braid-cli-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function braid(args: string[], stdin = "") {
+  const result = spawnSync(process.execPath, ["--import", TSX, MAIN, ...args], {
+    cwd: dir,
+    input: stdin,
+    encoding: "utf8",
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function file(name: string, text: string): string {
+  writeFileSync(join(dir, name), text);
+  return name;
+}
+
+/** A user error: exit 1, nothing on stdout, exactly the given line on stderr. */
+function assertUserError(args: string[], line: string, stdin = ""): void {
+  const { code, stdout, stderr } = braid(args, stdin);
+  assert.deepEqual(
+    { code, stdout, stderr },
+    { code: 1, stdout: "", stderr: `braid: ${line}\n` },
+    args.join(" "),
+  );
+}
+
+const ALICE = "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c";
+const ALICE_SECRET = "01".repeat(32);
+const BOB = "8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394";
+const BOB_SECRET = "02".repeat(32);
+
+file("alice.yaml", `public: ${ALICE}\nsecret: ${ALICE_SECRET}\n`);
+file("bob.yaml", `public: ${BOB}\nsecret: ${BOB_SECRET}\n`);
+
+const REQUEST = `code: (coin.transfer "alice" "bob" 1.0)
+data:
+  account: alice
+  balance: 1.5
+  guard: {keys: [${ALICE}], pred: keys-all}
+keyPairs:
+  - public: ${ALICE}
+    secret: ${ALICE_SECRET}
+    caps:
+      - {name: coin.TRANSFER, args: [alice, bob, 1.0]}
+      - {name: coin.GAS, args: []}
+nonce: braid-test-1
+networkId: testnet04
+publicMeta:
+  chainId: "0"
+  sender: alice
+  gasLimit: 1200
+  gasPrice: 0.00000001
+  ttl: 600
+  creationTime: 1700000000
+`;
+const EXPECTED_CMD = `{"networkId":"testnet04","payload":{"exec":{"data":{"guard":{"pred":"keys-all","keys":["${ALICE}"]},"balance":1.5,"account":"alice"},"code":"(coin.transfer \\"alice\\" \\"bob\\" 1.0)"}},"signers":[{"pubKey":"${ALICE}","clist":[{"name":"coin.TRANSFER","args":["alice","bob",1]},{"name":"coin.GAS","args":[]}]}],"meta":{"creationTime":1700000000,"ttl":600,"gasLimit":1200,"chainId":"0","gasPrice":1.0e-8,"sender":"alice"},"nonce":"braid-test-1"}`;
+
+describe("braid basics", () => {
+  it("prints its version and help", () => {
+    assert.deepEqual(braid(["-v"]), {
+      code: 0,
+      stdout: `braid ${BRAID_VERSION} (pact 5.4)\n`,
+      stderr: "",
+    });
+    const help = braid(["--help"]);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: braid \[options\] \[command\] \[file\]\n/);
+    for (const option of [
+      "-g, --genkey",
+      "-a, --apireq <file>",
+      "-u, --unsigned <file>",
+      "--hash <algorithm>",
+      "add-sig",
+      "combine-sigs",
+      "sign",
+    ]) {
+      assert.ok(help.stdout.includes(option), option);
+    }
+  });
+
+  it("generates a key pair that is a valid key file", () => {
+    const { code, stdout, stderr } = braid(["-g"]);
+    assert.equal(code, 0);
+    assert.equal(stderr, "");
+    assert.match(stdout, /^public: [0-9a-f]{64}\nsecret: [0-9a-f]{64}\n$/);
+    const key = parseKeyFile(stdout, "generated");
+    assert.equal(stdout.slice(8, 72), key.publicHex);
+  });
+});
+
+describe("braid -a", () => {
+  file("req.yaml", REQUEST);
+
+  it("prints the /send body with a fixed cmd and its Blake2s-256 hash by default", () => {
+    const { code, stdout, stderr } = braid(["-a", "req.yaml"]);
+    assert.equal(stderr, "");
+    assert.equal(code, 0);
+    const body = JSON.parse(stdout);
+    assert.deepEqual(Object.keys(body), ["cmds"]);
+    assert.equal(body.cmds[0].cmd, EXPECTED_CMD);
+    assert.equal(body.cmds[0].hash, "xE5Pn6IkciW4cVtNsb9f9SF9TTPKzv5gq627ik81Shg");
+    const verified = parseCommand(body.cmds[0]);
+    assert.equal(verified.ok && verified.command.hashAlgorithm, "blake2s");
+    assert.equal(
+      stdout,
+      `{"cmds":[${JSON.stringify({ hash: body.cmds[0].hash, sigs: body.cmds[0].sigs, cmd: EXPECTED_CMD })}]}\n`,
+    );
+  });
+
+  it("with -l and --hash blake2b (options after the file) prints the bare command", () => {
+    const { code, stdout } = braid(["-a", "req.yaml", "--hash", "blake2b", "-l"]);
+    assert.equal(code, 0);
+    const command = JSON.parse(stdout);
+    assert.deepEqual(Object.keys(command), ["hash", "sigs", "cmd"]);
+    assert.equal(command.cmd, EXPECTED_CMD);
+    assert.equal(command.hash, "hBzT_RgZ89dYg5lwjP-i3O-fMMdd0NdtmrsvUebqJmE");
+    const verified = parseCommand(command);
+    assert.equal(verified.ok && verified.command.hashAlgorithm, "blake2b");
+  });
+});
+
+describe("braid -u, add-sig, combine-sigs", () => {
+  file(
+    "unsigned.yaml",
+    `code: (+ 1 2)\nsigners:\n  - public: ${ALICE}\n  - public: ${BOB}\n    caps: [{name: coin.GAS, args: []}]\nnonce: n-2\nnetworkId: testnet04\npublicMeta: {chainId: "1", sender: bob, gasLimit: 10, gasPrice: 0.1, ttl: 60, creationTime: 1700000001}\n`,
+  );
+  const cmd = `{"networkId":"testnet04","payload":{"exec":{"data":null,"code":"(+ 1 2)"}},"signers":[{"pubKey":"${ALICE}"},{"pubKey":"${BOB}","clist":[{"name":"coin.GAS","args":[]}]}],"meta":{"creationTime":1700000001,"ttl":60,"gasLimit":10,"chainId":"1","gasPrice":0.1,"sender":"bob"},"nonce":"n-2"}`;
+
+  it("round trips to a command that verifies", () => {
+    const unsigned = braid(["-u", "unsigned.yaml"]);
+    assert.equal(unsigned.code, 0);
+    const sigData = parseSigData(unsigned.stdout, "stdout");
+    assert.equal(sigData.cmd, cmd);
+    assert.equal(
+      unsigned.stdout,
+      `hash: ${sigData.hash}\nsigs:\n  ${ALICE}: null\n  ${BOB}: null\ncmd: '${cmd}'\n`,
+    );
+
+    // Alice signs first: still missing Bob's signature, so it stays YAML.
+    const byAlice = braid(["add-sig", "alice.yaml"], unsigned.stdout);
+    assert.equal(byAlice.code, 0);
+    assert.match(
+      byAlice.stdout,
+      new RegExp(
+        `^hash: ${sigData.hash}\nsigs:\n  ${ALICE}: [0-9a-f]{128}\n  ${BOB}: null\ncmd: '`,
+      ),
+    );
+    file("by-alice.yaml", byAlice.stdout);
+
+    // Bob signs the unsigned data on his own; combining both completes the command.
+    const byBob = braid(["add-sig", "bob.yaml"], unsigned.stdout);
+    file("by-bob.yaml", byBob.stdout);
+    const combined = braid(["combine-sigs", "by-alice.yaml", "by-bob.yaml"]);
+    assert.equal(combined.stderr, "");
+    assert.equal(combined.code, 0);
+    const body = JSON.parse(combined.stdout);
+    const result = parseCommand(body.cmds[0]);
+    assert.equal(result.ok, true);
+    assert.equal(body.cmds[0].cmd, cmd);
+
+    // Both keys at once, bare command with -l.
+    const both = braid(["add-sig", "-l", "alice.yaml", "bob.yaml"], unsigned.stdout);
+    assert.equal(both.stdout, `${JSON.stringify(body.cmds[0])}\n`);
+  });
+
+  it("signs a hash read from standard input", () => {
+    const hash = "Gz4w71eAhXolTE9Ka7hk7PzJG7mcsq8hT6HyzmzpwNA";
+    assert.deepEqual(braid(["sign", "alice.yaml"], `${hash}\n`), {
+      code: 0,
+      stdout: `${ALICE}: 14291c6100b263302b9d7731dc1127a4860e859ef6d91442a6e77d7bb8981d6ce9ad0902b59b6d2509b08547b215e5f313c8f2d422b9e8f82f33e23c71165609\n`,
+      stderr: "",
+    });
+  });
+
+  it("fails verification with the reason and exit 1", () => {
+    const unsigned = braid(["-u", "unsigned.yaml"]).stdout;
+    const tampered = unsigned.replace('"gasLimit":10', '"gasLimit":99');
+    assertUserError(
+      ["add-sig", "alice.yaml"],
+      `command verification failed: hash ${parseSigData(unsigned, "x").hash} is not the hash of cmd (neither Blake2s-256 nor Blake2b-256)`,
+      tampered,
+    );
+  });
+});
+
+describe("braid user errors are one line on stderr", () => {
+  file("bad.yaml", "code: [\n");
+  file("unknown.yaml", "code: x\nfoo: 1\n");
+  file("mismatch.yaml", `code: x\nkeyPairs:\n  - public: ${BOB}\n    secret: ${ALICE_SECRET}\n`);
+  file("nonhex.yaml", "code: x\nkeyPairs:\n  - secret: not-hex\n");
+  file("nonhex-key.yaml", "secret: zz\n");
+
+  it("missing file", () =>
+    assertUserError(["-a", "nope.yaml"], "cannot read nope.yaml: no such file"));
+  it("bad YAML", () =>
+    assertUserError(
+      ["-a", "bad.yaml"],
+      "bad.yaml: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1",
+    ));
+  it("unknown key", () =>
+    assertUserError(
+      ["-u", "unknown.yaml"],
+      'unknown.yaml: unknown key "foo" in an exec request; valid keys are: type, data, dataFile, keyPairs, signers, verifiers, nonce, networkId, publicMeta, code, codeFile',
+    ));
+  it("mismatched secret", () =>
+    assertUserError(
+      ["-a", "mismatch.yaml"],
+      `mismatch.yaml: keyPairs[0].public ${BOB} does not match the secret key, whose public key is ${ALICE}`,
+    ));
+  it("non-hex keys", () => {
+    assertUserError(
+      ["-a", "nonhex.yaml"],
+      'nonhex.yaml: keyPairs[0].secret is not hexadecimal: "not-hex"',
+    );
+    assertUserError(
+      ["sign", "nonhex-key.yaml"],
+      'nonhex-key.yaml: secret is not hexadecimal: "zz"',
+      "x",
+    );
+  });
+  it("bad options", () => {
+    assertUserError(["-x"], "unknown option '-x'");
+    assertUserError(
+      ["-l"],
+      "-l/--local is only used with -a/--apireq (or after add-sig/combine-sigs)",
+    );
+    assertUserError(
+      ["-g", "-a", "req.yaml"],
+      "-g/--genkey and -a/--apireq cannot be used together",
+    );
+    assertUserError(
+      ["-a", "req.yaml", "--hash", "md5"],
+      "option '--hash <algorithm>' argument 'md5' is invalid. Allowed choices are blake2s, blake2b.",
+    );
+    assertUserError(["add-sig"], "missing required argument 'keyfiles'");
+  });
+});
