@@ -9,6 +9,7 @@ import {
   divideRounded,
   MAX_DECIMAL_PLACES,
   parseNumberLiteral,
+  roundingPlaces,
 } from "./decimal.ts";
 
 const d = (text: string) => Decimal.parseLiteral(text);
@@ -143,6 +144,17 @@ describe("Decimal rounding", () => {
     assert.deepEqual(raw(d("-100.131").roundTo(2, "floor")), [-10014n, 2]);
     assert.deepEqual(raw(d("1.5").roundTo(3, "floor")), [1500n, 3]);
     assert.deepEqual(raw(d("0.0").roundTo(3, "round")), [0n, 3]);
+  });
+  it("rounding precision wraps like a Word8", () => {
+    assert.equal(roundingPlaces(3n), 3);
+    assert.equal(roundingPlaces(-1n), 255);
+    assert.equal(roundingPlaces(256n), 0);
+    assert.equal(roundingPlaces(300n), 44);
+  });
+  it("converts to the nearest JS number", () => {
+    assert.equal(d("0.1").toNumber(), 0.1);
+    assert.equal(d("-2.50").toNumber(), -2.5);
+    assert.equal(new Decimal(12345678901234567890123n, 3).toNumber(), 12345678901234567000);
   });
   it("divideRounded handles negative divisors", () => {
     assert.equal(divideRounded(5n, -2n, "round"), -2n);

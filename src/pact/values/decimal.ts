@@ -201,10 +201,23 @@ export class Decimal {
     return normalized(this.mantissa, this.places);
   }
 
+  /** The nearest JS number (correctly rounded). */
+  toNumber(): number {
+    return Number(this.toString());
+  }
+
   /** Haskell `show`: all places written, e.g. `1.50`, `-0.05`, `7`. */
   toString(): string {
     return showDecimal(this.mantissa, this.places);
   }
+}
+
+/**
+ * The places `(round x prec)`, `(floor x prec)` and `(ceiling x prec)` round to: Pact converts
+ * the integer precision to a Word8, so it wraps (-1 → 255, 256 → 0, 300 → 44).
+ */
+export function roundingPlaces(precision: bigint): number {
+  return Number(BigInt.asUintN(8, precision));
 }
 
 /** Builds mantissa·10^-places with trailing zeros removed (0 becomes 0 with no places). */

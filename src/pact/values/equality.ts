@@ -9,7 +9,7 @@
  * - `sort` uses {@link compareForSort}.
  */
 import { Decimal } from "./decimal.ts";
-import { compareCodePoints } from "./legacy-order.ts";
+import { compareCodePoints } from "./text.ts";
 import { PactTime } from "./time.ts";
 import type { Guard, ModuleName, PactList, PactObject, PactValue, TaggedValue } from "./types.ts";
 

@@ -2,13 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Decimal } from "./decimal.ts";
 import { pactValueEquals } from "./equality.ts";
-import {
-  decodePactValue,
-  encodePactValue,
-  makeKeySet,
-  pactValueHashInput,
-  parsePactValue,
-} from "./json.ts";
+import { decodePactValue, encodePactValue, pactValueHashInput, parsePactValue } from "./json.ts";
+import { makeKeySet } from "./keyset.ts";
 import { PactTime } from "./time.ts";
 import { parseIsoTime } from "./time-format.ts";
 import type {

@@ -9,10 +9,10 @@
  */
 import { Decimal, decimalToJson } from "./decimal.ts";
 import { JsonNumber, jsonString, parseJson } from "./json-text.ts";
-import { compareCodePoints, legacyKeyOrder } from "./legacy-order.ts";
+import { isKeySetPredicate, makeKeySet } from "./keyset.ts";
+import { legacyKeyOrder } from "./legacy-order.ts";
 import {
   canonicalHash,
-  isPredicateName,
   parseFullyQualifiedName,
   parseJsonTableName,
   parseModuleName,
@@ -21,6 +21,7 @@ import {
   renderQualifiedName,
 } from "./names.ts";
 import { jsonNumberToDecimal, jsonNumberToInteger, readHaskellInteger } from "./scientific.ts";
+import { compareCodePoints } from "./text.ts";
 import { PactTime } from "./time.ts";
 import { formatTime, HIGH_PRECISION_FORMAT, ISO8601_FORMAT, parseTime } from "./time-format.ts";
 import {
@@ -38,6 +39,9 @@ import {
   type TaggedValue,
   UNIT,
 } from "./types.ts";
+
+/** Re-exported for modules that import it from here; its home is ./keyset.ts. */
+export { makeKeySet };
 
 /** Integers beyond ±(2^53 − 1) are written as strings: `{"int":"…"}`. */
 export const MAX_SAFE_JSON_INTEGER = 9007199254740991n;
@@ -313,18 +317,8 @@ function decodeKeySet(o: ObjectView): KeySet | undefined {
   if (!Array.isArray(keys) || !keys.every((k) => typeof k === "string")) return undefined;
   const pred = optionalText(o, "pred");
   if (pred === undefined) return undefined;
-  if (pred !== null && !isPredicate(pred)) return undefined;
+  if (pred !== null && !isKeySetPredicate(pred)) return undefined;
   return makeKeySet(keys as string[], pred ?? "keys-all");
-}
-
-function isPredicate(p: string): boolean {
-  return p === "keys-all" || p === "keys-any" || p === "keys-2" || isPredicateName(p);
-}
-
-/** A keyset with its keys sorted by code point and without duplicates. */
-export function makeKeySet(keys: Iterable<string>, pred: string): KeySet {
-  const sorted = [...new Set(keys)].sort(compareCodePoints);
-  return { kind: "keyset", keys: sorted, pred };
 }
 
 function decodeGuard(o: ObjectView): Guard | undefined {

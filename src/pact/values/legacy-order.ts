@@ -8,6 +8,11 @@
  * with equal hashes keep their sorted (code point) order.
  */
 
+import { compareCodePoints } from "./text.ts";
+
+/** Re-exported for modules that import it from here; its home is ./text.ts. */
+export { compareCodePoints };
+
 // The 64-bit state as four 16-bit limbs, least significant first (exact in doubles).
 const SEED = BigInt.asUintN(64, -2578643520546668380n);
 const SEED_LIMBS = [0, 1, 2, 3].map((i) => Number((SEED >> BigInt(16 * i)) & 0xffffn));
@@ -74,24 +79,6 @@ function cachedOrderKey(key: string): string {
     cache.set(key, k);
   }
   return k;
-}
-
-/** Compares strings by Unicode code point (Haskell `Text` order), not by UTF-16 unit. */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      // Surrogates (0xD800–0xDFFF) encode code points above 0xFFFF, so they sort after every
-      // other unit of the same position.
-      const xs = x >= 0xd800 && x <= 0xdfff;
-      const ys = y >= 0xd800 && y <= 0xdfff;
-      if (xs !== ys) return xs ? 1 : -1;
-      return x < y ? -1 : 1;
-    }
-  }
-  return a.length - b.length;
 }
 
 /** The keys in Pact's JSON object order. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Decimal } from "./decimal.ts";
-import { makeKeySet } from "./json.ts";
+import { makeKeySet } from "./keyset.ts";
 import { pactValueToPretty, pactValueToText } from "./show.ts";
 import { PactTime } from "./time.ts";
 import { parseIsoTime } from "./time-format.ts";

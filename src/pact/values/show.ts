@@ -12,8 +12,8 @@
  */
 import { Decimal, decimalToPretty, decimalToShowText } from "./decimal.ts";
 import { cat, type Doc, encloseSep, hsep, list, render, text } from "./doc.ts";
-import { compareCodePoints } from "./legacy-order.ts";
 import { renderModuleName } from "./names.ts";
+import { compareCodePoints } from "./text.ts";
 import { PactTime } from "./time.ts";
 import { formatIsoTime } from "./time-format.ts";
 import type { Guard, PactList, PactObject, PactValue, TableRef, TaggedValue } from "./types.ts";
