@@ -9,17 +9,19 @@
  * - Block listing: every block of the chain (orphans included), ascending by height and, within
  *   a height, by hash bytes. `minheight`/`maxheight` bound it. A cursor restarts at its block
  *   (`inclusive`) or just after it (`exclusive`); if that position is below `minheight`, the
- *   page is empty. The listing is treated as the prefix of a growing stream: a page that
- *   reaches the current end carries `exclusive:<its last hash>` so a client can poll for new
- *   blocks; only an empty page has `next: null`.
+ *   page is empty. A page with more results after it has `next: inclusive:<first hash of the
+ *   next page>`; the last page has `next: null`, as the interface spec says. (The Chainweb node
+ *   instead ends with `exclusive:<last hash>`; a client that polls for new blocks can still
+ *   restart from the last hash it saw with an `exclusive:` cursor of its own.)
  * - Branch: the blocks that are an ancestor-or-self of some `upper` and not an ancestor-or-self
  *   of any `lower`, within the window, descending by height and, within a height, by
  *   descending hash bytes (the exact reverse of the listing order). A page with more results
  *   after it has `next: inclusive:<first hash of the next page>`, the last one `null`. A cursor
  *   that is stored but not among the branch's results gives an empty page.
  * - Errors: more than {@link MAX_BRANCH_BOUNDS} distinct upper (checked first) or lower bounds
- *   → {@link BranchBoundsError}; a cursor or an `upper` not stored on this chain →
- *   {@link BlockNotFoundError}. A `lower` not stored on this chain is ignored.
+ *   → {@link BranchBoundsError}; a cursor, an `upper` or a `lower` not stored on this chain →
+ *   {@link BlockNotFoundError}. (The Chainweb node ignores an unknown `lower`; Braid reports it,
+ *   since a mistyped bound would otherwise silently widen the branch.)
  */
 import { encodeBase64Url } from "../../crypto/index.ts";
 import { equalBytes } from "../bytes.ts";
@@ -66,12 +68,10 @@ export function blockPage(db: ChainDatabase, chainId: number, query: PageQuery):
   let rows = db.scanBlocks(chainId, from, window.max, window.limit + 1);
   if (rows.length > 0 && rows[0]!.header.height < window.min) rows = [];
   const items = rows.slice(0, window.limit);
-  let next: string | null = null;
-  if (rows.length > window.limit) {
-    next = formatCursor({ kind: "inclusive", hash: rows[window.limit]!.header.hash });
-  } else if (rows.length > 0) {
-    next = formatCursor({ kind: "exclusive", hash: rows[rows.length - 1]!.header.hash });
-  }
+  const next =
+    rows.length > window.limit
+      ? formatCursor({ kind: "inclusive", hash: rows[window.limit]!.header.hash })
+      : null;
   return { limit: items.length, items, next };
 }
 
@@ -89,10 +89,7 @@ export function branchPage(
   const window = readWindow(query);
   const cursor = query.next && storedOnChain(db, chainId, query.next.hash);
   const uppers = upperHashes.map((hash) => storedOnChain(db, chainId, hash));
-  const lowers = lowerHashes.flatMap((hash) => {
-    const link = db.link(hash);
-    return link !== undefined && link.chainId === chainId ? [link] : [];
-  });
+  const lowers = lowerHashes.map((hash) => storedOnChain(db, chainId, hash));
 
   let top = Math.min(window.max, Math.max(-1, ...uppers.map((u) => u.height)));
   if (cursor !== undefined) top = cursor.height <= top ? cursor.height : -1;
