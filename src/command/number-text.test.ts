@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { exactInteger, numberParts } from "./number-text.ts";
+import { exactInteger, isDecimalInRange, numberParts, readSafeInteger } from "./number-text.ts";
 
 describe("number text", () => {
   it("splits numbers into digits and a power of ten", () => {
@@ -18,5 +18,20 @@ describe("number text", () => {
     assert.equal(exactInteger("1.5", 17), undefined);
     assert.equal(exactInteger("1e999999999", 17), undefined);
     assert.equal(exactInteger("123456789012345678", 17), undefined);
+  });
+
+  it("reads safe integers, telling fractions from numbers too large", () => {
+    assert.equal(readSafeInteger("9007199254740991"), 9007199254740991);
+    assert.equal(readSafeInteger("-1.0e3"), -1000);
+    assert.equal(readSafeInteger("9007199254740992"), "out-of-range");
+    assert.equal(readSafeInteger("1e400"), "out-of-range");
+    assert.equal(readSafeInteger("1.5"), "not-integer");
+    assert.equal(readSafeInteger("x"), "not-integer");
+  });
+
+  it("bounds decimal fields by their integer digits only", () => {
+    assert.equal(isDecimalInRange("1e-300"), true);
+    assert.equal(isDecimalInRange(`1${"0".repeat(254)}`), true);
+    assert.equal(isDecimalInRange("1e255"), false);
   });
 });

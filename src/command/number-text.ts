@@ -28,6 +28,22 @@ export function numberParts(text: string): NumberParts | undefined {
   return { negative: sign === "-" && digits !== "", digits, exponent: digits === "" ? 0 : scale };
 }
 
+/** Digits of the longest integer that can be safe; anything longer is out of range unexpanded. */
+const SAFE_INTEGER_DIGITS = String(Number.MAX_SAFE_INTEGER).length;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The safe JavaScript integer a number text denotes (`1e3` and `1000.0` included), or why not:
+ * `"not-integer"` (a fraction, or not a number) or `"out-of-range"` (beyond ±(2^53 − 1)).
+ */
+export function readSafeInteger(text: string): number | "not-integer" | "out-of-range" {
+  const parts = numberParts(text);
+  if (parts === undefined || parts.exponent < 0) return "not-integer";
+  const exact = exactInteger(text, SAFE_INTEGER_DIGITS);
+  if (exact === undefined || exact > MAX_SAFE || exact < -MAX_SAFE) return "out-of-range";
+  return Number(exact);
+}
+
 /**
  * The exact integer a number text denotes, or `undefined` when it has a fractional part, is not a
  * number, or has more than `maxDigits` digits (which also keeps `1e999999999` from being expanded).

@@ -12,12 +12,7 @@ import {
   parseJson,
 } from "../pact/values/json-text.ts";
 import { isJsonArray, isJsonObject, jsonTypeName } from "./json-shape.ts";
-import {
-  exactInteger,
-  isDecimalInRange,
-  MAX_DECIMAL_INTEGER_DIGITS,
-  numberParts,
-} from "./number-text.ts";
+import { isDecimalInRange, MAX_DECIMAL_INTEGER_DIGITS, readSafeInteger } from "./number-text.ts";
 import type {
   CommandPayload,
   CommandProblem,
@@ -281,12 +276,12 @@ class Reader {
       if (inner instanceof JsonNumber) text = inner.text;
       else if (typeof inner === "string" && /^-?[0-9]+$/.test(inner)) text = inner;
     }
-    const exact = text === undefined ? undefined : exactInteger(text, MAX_INTEGER_DIGITS);
-    if (exact !== undefined && exact <= MAX_SAFE && exact >= -MAX_SAFE) return Number(exact);
-    if (text !== undefined && (numberParts(text)?.exponent ?? -1) >= 0) {
+    const read = text === undefined ? "not-integer" : readSafeInteger(text);
+    if (typeof read === "number") return read;
+    if (read === "out-of-range") {
       return this.fail(
         "wrong-type",
-        `${path} is out of range (at most ${MAX_SAFE} in size), got ${describe(value)}`,
+        `${path} is out of range (at most ${Number.MAX_SAFE_INTEGER} in size), got ${describe(value)}`,
       );
     }
     return this.expected(path, "an integer", value);
@@ -319,10 +314,6 @@ class Reader {
     return undefined;
   }
 }
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-/** Digits needed for any safe integer; longer integers are out of range without expanding them. */
-const MAX_INTEGER_DIGITS = 17;
 
 /** The bad value for a message: its type, and its text when short. */
 function describe(value: JsonValue): string {

@@ -20,7 +20,7 @@ import {
   parseJson,
 } from "../pact/values/json-text.ts";
 import { type SigningKey, signingKey } from "./key-file.ts";
-import { exactInteger, isDecimalInRange, MAX_DECIMAL_INTEGER_DIGITS } from "./number-text.ts";
+import { isDecimalInRange, MAX_DECIMAL_INTEGER_DIGITS, readSafeInteger } from "./number-text.ts";
 import type {
   CommandPayload,
   ContMessage,
@@ -230,13 +230,13 @@ class RequestReader {
   private safeInteger(fields: YamlFields, key: string): number | undefined {
     const value = fields.optionalInteger(key);
     if (value === undefined) return undefined;
-    const exact = exactInteger(value.text, 17);
-    if (exact === undefined || exact > MAX_SAFE || exact < -MAX_SAFE) {
+    const read = readSafeInteger(value.text);
+    if (typeof read !== "number") {
       fields.fail(
-        `${fields.name(key)} ${value.text} is out of range (at most ${MAX_SAFE} in size)`,
+        `${fields.name(key)} ${value.text} is out of range (at most ${Number.MAX_SAFE_INTEGER} in size)`,
       );
     }
-    return Number(exact);
+    return read;
   }
 
   /** `keyPairs` (signed request) or `signers` (unsigned request), as payload signers. */
@@ -350,7 +350,6 @@ class RequestReader {
   }
 }
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** `module.NAME` or `namespace.module.NAME`. */
 const QUALIFIED_NAME = /^[^.\s]+\.[^.\s]+(\.[^.\s]+)?$/;
 
