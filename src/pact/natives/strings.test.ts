@@ -82,6 +82,12 @@ describe("str-to-int", () => {
       "1".repeat(MAX_STR_TO_INT_LENGTH + 1),
     );
     assert.equal(call(STR_TO_INT, "0".repeat(MAX_STR_TO_INT_LENGTH)), 0n);
+    // The limit counts code points: 512 astral characters pass it and fail as digits.
+    fails(
+      "Decoding error: invalid digit: supported digits are 0-9, A-F",
+      STR_TO_INT,
+      "\u{1f600}".repeat(MAX_STR_TO_INT_LENGTH),
+    );
     fails(
       "Type error: failed to call native function str-to-int-base with argument(s) of type(s): string, string",
       STR_TO_INT,

@@ -7,6 +7,7 @@ import { Base64UrlError, decodeBase64Url, encodeBase64Url } from "../../crypto/b
 import { blake2b256 } from "../../crypto/hash.ts";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeDef } from "../runtime/types.ts";
+import { codePointLength } from "../values/text.ts";
 import { argsError, decodeError, nativeFailure } from "./errors.ts";
 import { BASIC_WORK_GAS } from "./operators.ts";
 import { typeName } from "./type-names.ts";
@@ -101,9 +102,7 @@ function parseInBase(base: number, text: string): bigint {
 }
 
 function checkLength(text: string): void {
-  // Code points, but a string of more than 512 UTF-16 units with at most 512 code points only
-  // arises with astral characters, which fail the digit check anyway.
-  if ([...text].length > MAX_STR_TO_INT_LENGTH) {
+  if (text.length > MAX_STR_TO_INT_LENGTH && codePointLength(text) > MAX_STR_TO_INT_LENGTH) {
     throw decodeError(`Invalid input, only up to ${MAX_STR_TO_INT_LENGTH} length supported`);
   }
 }
