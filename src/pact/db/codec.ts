@@ -1,0 +1,137 @@
+/**
+ * What each domain stores, as text, through the values' JSON codec (`values/json.ts`):
+ * - rows: the row object's JSON; on reading, the top level is always taken as an object (so a
+ *   row whose fields look like a keyset, e.g. `keys` and `pred`, stays a row) and each field is
+ *   decoded as a value;
+ * - keysets: the keyset's JSON;
+ * - namespaces: `{"admin":<guard>,"user":<guard>,"name":"…"}` (Pact's stable encoding);
+ * - modules: `{"hash":"…","code":"…"}`;
+ * - defpact state: the caller's text, unchanged.
+ * A stored text that does not decode raises `DbError` `decode-failure` naming the key.
+ */
+import { decodePactValue, encodePactValue, parsePactValue } from "../values/json.ts";
+import { type JsonValue, parseJson } from "../values/json-text.ts";
+import type { Guard, KeySet, PactObject, PactValue } from "../values/types.ts";
+import { decodeFailureError } from "./errors.ts";
+import type { NamespaceRecord, StoredModule } from "./types.ts";
+
+export function encodeRow(row: PactObject): string {
+  return encodePactValue(row);
+}
+
+export function decodeRow(text: string, key: string): PactObject {
+  const fields = parseObject(text, key);
+  const row = new Map<string, PactValue>();
+  for (const [name, value] of fields) row.set(name, decodeField(value, key));
+  return row;
+}
+
+/** `update`'s merge: the new fields over the old row. */
+export function mergeRows(update: PactObject, old: PactObject): PactObject {
+  let missing = false;
+  for (const name of old.keys()) {
+    if (!update.has(name)) {
+      missing = true;
+      break;
+    }
+  }
+  if (!missing) return update;
+  const merged = new Map(old);
+  for (const [name, value] of update) merged.set(name, value);
+  return merged;
+}
+
+export function encodeKeySet(keySet: KeySet): string {
+  return encodePactValue(keySet);
+}
+
+export function decodeKeySet(text: string, key: string): KeySet {
+  const value = parseValue(text, key);
+  if (!isGuard(value) || value.kind !== "keyset") throw decodeFailureError(key);
+  return value;
+}
+
+export function encodeNamespace(ns: NamespaceRecord): string {
+  return encodePactValue(
+    new Map<string, PactValue>([
+      ["admin", ns.admin],
+      ["user", ns.user],
+      ["name", ns.name],
+    ]),
+  );
+}
+
+export function decodeNamespace(text: string, key: string): NamespaceRecord {
+  const fields = parseObject(text, key);
+  const name = fields.get("name");
+  const user = decodeOptionalField(fields.get("user"), key);
+  const admin = decodeOptionalField(fields.get("admin"), key);
+  if (typeof name !== "string" || !isGuard(user) || !isGuard(admin)) throw decodeFailureError(key);
+  return { name, user, admin };
+}
+
+export function encodeModule(module: StoredModule): string {
+  return encodePactValue(
+    new Map<string, PactValue>([
+      ["hash", module.hash],
+      ["code", module.code],
+    ]),
+  );
+}
+
+export function decodeModule(text: string, key: string): StoredModule {
+  const fields = parseObject(text, key);
+  const hash = fields.get("hash");
+  const code = fields.get("code");
+  if (typeof hash !== "string" || typeof code !== "string") throw decodeFailureError(key);
+  return { hash, code };
+}
+
+function parseObject(text: string, key: string): Map<string, JsonValue> {
+  let json: JsonValue;
+  try {
+    json = parseJson(text);
+  } catch {
+    throw decodeFailureError(key);
+  }
+  if (!(json instanceof Map)) throw decodeFailureError(key);
+  return json;
+}
+
+function parseValue(text: string, key: string): PactValue {
+  try {
+    return parsePactValue(text);
+  } catch {
+    throw decodeFailureError(key);
+  }
+}
+
+function decodeField(json: JsonValue, key: string): PactValue {
+  try {
+    return decodePactValue(json);
+  } catch {
+    throw decodeFailureError(key);
+  }
+}
+
+function decodeOptionalField(json: JsonValue | undefined, key: string): PactValue | undefined {
+  return json === undefined ? undefined : decodeField(json, key);
+}
+
+const GUARD_KINDS = new Set([
+  "keyset",
+  "keyset-ref",
+  "user-guard",
+  "capability-guard",
+  "module-guard",
+  "pact-guard",
+]);
+
+function isGuard(value: PactValue | undefined): value is Guard {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "kind" in value &&
+    GUARD_KINDS.has((value as { kind: string }).kind)
+  );
+}

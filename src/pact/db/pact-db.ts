@@ -1,0 +1,338 @@
+/**
+ * Pact's database semantics over any backend store, written once so the memory and SQLite
+ * backends behave alike:
+ * - insert fails on an existing row, update on a missing one; update and write merge the given
+ *   fields into an existing row (Chainweb's behaviour);
+ * - a transaction's writes carry its id; commit hands back its tx log and moves to the next id;
+ *   a rollback, or a commit in `local` mode, leaves no write behind;
+ * - writes outside a transaction apply at once, atomically, under the current id (Pact's REPL);
+ * - blocks (`PactStateDb`): one store transaction per block, a savepoint per command, every
+ *   write tagged with the block height; reads as of a block; rewinds.
+ */
+import { encodeModuleName } from "../values/json.ts";
+import { renderModuleName } from "../values/names.ts";
+import type { KeySet, ModuleName, PactObject } from "../values/types.ts";
+import {
+  decodeKeySet,
+  decodeModule,
+  decodeNamespace,
+  decodeRow,
+  encodeKeySet,
+  encodeModule,
+  encodeNamespace,
+  encodeRow,
+  mergeRows,
+} from "./codec.ts";
+import {
+  blockSequenceError,
+  noSuchBlockError,
+  noSuchTableError,
+  notInTxError,
+  rowExistsError,
+  rowMissingError,
+  tableExistsError,
+  txAlreadyBegunError,
+} from "./errors.ts";
+import { OverlayStore } from "./overlay-store.ts";
+import type { StoreReader, VersionedStore, WritableStore } from "./store.ts";
+import {
+  type BlockRecord,
+  DEFPACTS_DOMAIN,
+  type ExecutionMode,
+  KEYSETS_DOMAIN,
+  MODULES_DOMAIN,
+  NAMESPACES_DOMAIN,
+  type NamespaceRecord,
+  type PactDb,
+  type PactDbView,
+  type StoredModule,
+  type TxLogEntry,
+  USER_TABLES_LOG_DOMAIN,
+  type VersionedPactDb,
+  type WriteMode,
+} from "./types.ts";
+
+/** The storage name of a user table, `<module>_<table>` (Pact's `renderTableName`). */
+export function userTableName(module: ModuleName, table: string): string {
+  return `${renderModuleName(module)}_${table}`;
+}
+
+/** Decoded reads of one state. */
+export class StoreView implements PactDbView {
+  constructor(protected readonly reader: StoreReader) {}
+
+  tableExists(table: string): boolean {
+    return this.reader.hasDomain(table);
+  }
+
+  readRow(table: string, key: string): PactObject | null {
+    this.checkTable(table);
+    const text = this.reader.get(table, key);
+    return text === undefined ? null : decodeRow(text, key);
+  }
+
+  rowKeys(table: string): string[] {
+    this.checkTable(table);
+    return this.reader.keys(table);
+  }
+
+  rows(table: string): Array<readonly [string, PactObject]> {
+    this.checkTable(table);
+    return this.reader.entries(table).map(([key, text]) => [key, decodeRow(text, key)] as const);
+  }
+
+  readModule(name: string): StoredModule | null {
+    const text = this.reader.get(MODULES_DOMAIN, name);
+    return text === undefined ? null : decodeModule(text, name);
+  }
+
+  moduleNames(): string[] {
+    return this.reader.keys(MODULES_DOMAIN);
+  }
+
+  readKeySet(name: string): KeySet | null {
+    const text = this.reader.get(KEYSETS_DOMAIN, name);
+    return text === undefined ? null : decodeKeySet(text, name);
+  }
+
+  keySetNames(): string[] {
+    return this.reader.keys(KEYSETS_DOMAIN);
+  }
+
+  readNamespace(name: string): NamespaceRecord | null {
+    const text = this.reader.get(NAMESPACES_DOMAIN, name);
+    return text === undefined ? null : decodeNamespace(text, name);
+  }
+
+  namespaceNames(): string[] {
+    return this.reader.keys(NAMESPACES_DOMAIN);
+  }
+
+  readDefPact(pactId: string): string | null {
+    return this.reader.get(DEFPACTS_DOMAIN, pactId) ?? null;
+  }
+
+  defPactIds(): string[] {
+    return this.reader.keys(DEFPACTS_DOMAIN);
+  }
+
+  protected checkTable(table: string): void {
+    if (!this.reader.hasDomain(table)) throw noSuchTableError(table);
+  }
+}
+
+interface OpenTx {
+  readonly mode: ExecutionMode;
+  readonly log: TxLogEntry[];
+}
+
+/** Reads, writes and transactions over a writable store. */
+export class StorePactDb extends StoreView implements PactDb {
+  protected tx: OpenTx | null = null;
+  protected nextTxId: number;
+
+  constructor(
+    protected readonly store: WritableStore,
+    /** The block height writes are tagged with. */
+    private readonly heightOfWrites = 0,
+  ) {
+    super(store);
+    this.nextTxId = store.loadNextTxId();
+  }
+
+  get inTx(): boolean {
+    return this.tx !== null;
+  }
+
+  get txId(): number {
+    return this.nextTxId;
+  }
+
+  createTable(module: ModuleName, name: string): void {
+    const table = userTableName(module, name);
+    if (this.store.hasDomain(table)) throw tableExistsError(table);
+    this.atomically(() => this.store.createDomain(table, this.nextTxId, this.writeHeight()));
+    this.tx?.log.push({
+      domain: USER_TABLES_LOG_DOMAIN,
+      key: name,
+      value: `{"utModule":${encodeModuleName(module)}}`,
+    });
+  }
+
+  writeRow(mode: WriteMode, table: string, key: string, row: PactObject): void {
+    this.checkTable(table);
+    const old = this.store.get(table, key);
+    if (old !== undefined && mode === "insert") throw rowExistsError(table, key);
+    if (old === undefined && mode === "update") throw rowMissingError(table, key);
+    const stored = old === undefined ? row : mergeRows(row, decodeRow(old, key));
+    this.put(table, key, encodeRow(stored));
+  }
+
+  writeModule(name: string, module: StoredModule): void {
+    this.put(MODULES_DOMAIN, name, encodeModule(module));
+  }
+
+  writeKeySet(name: string, keySet: KeySet): void {
+    this.put(KEYSETS_DOMAIN, name, encodeKeySet(keySet));
+  }
+
+  writeNamespace(namespace: NamespaceRecord): void {
+    this.put(NAMESPACES_DOMAIN, namespace.name, encodeNamespace(namespace));
+  }
+
+  writeDefPact(pactId: string, state: string): void {
+    this.put(DEFPACTS_DOMAIN, pactId, state);
+  }
+
+  beginTx(mode: ExecutionMode = "transactional"): number {
+    if (this.tx !== null) throw txAlreadyBegunError(this.nextTxId);
+    this.store.begin();
+    this.tx = { mode, log: [] };
+    return this.nextTxId;
+  }
+
+  commitTx(): TxLogEntry[] {
+    const tx = this.tx;
+    if (tx === null) throw notInTxError("commit");
+    this.tx = null;
+    if (tx.mode === "local") {
+      this.store.rollback();
+      return tx.log;
+    }
+    const next = this.nextTxId + 1;
+    if (this.store.depth === 1) this.store.saveNextTxId(next);
+    this.store.commit();
+    this.nextTxId = next;
+    return tx.log;
+  }
+
+  rollbackTx(): void {
+    if (this.tx === null) throw notInTxError("rollback");
+    this.tx = null;
+    this.store.rollback();
+  }
+
+  protected writeHeight(): number {
+    return this.heightOfWrites;
+  }
+
+  private put(domain: string, key: string, value: string): void {
+    this.atomically(() => this.store.put(domain, key, value, this.nextTxId, this.writeHeight()));
+    this.tx?.log.push({ domain, key, value });
+  }
+
+  /** Runs a write inside the open transaction, or alone in a transaction of its own. */
+  private atomically(write: () => void): void {
+    if (this.tx !== null) {
+      write();
+      return;
+    }
+    this.store.begin();
+    try {
+      write();
+    } catch (error) {
+      this.store.rollback();
+      throw error;
+    }
+    this.store.commit();
+  }
+}
+
+/** A block being executed. */
+interface OpenBlock {
+  readonly height: number;
+  readonly firstTxId: number;
+}
+
+/** The full contract state database: `PactDb` plus blocks, versions and rewinds. */
+export class PactStateDb extends StorePactDb implements VersionedPactDb {
+  private block: OpenBlock | null = null;
+  private latest: BlockRecord | undefined;
+
+  constructor(private readonly versions: VersionedStore) {
+    super(versions);
+    this.latest = versions.latestBlock();
+  }
+
+  get blockHeight(): number | null {
+    return this.block?.height ?? null;
+  }
+
+  beginBlock(height: number): void {
+    if (this.block !== null) throw blockSequenceError(`block ${this.block.height} is still open`);
+    if (this.tx !== null) throw blockSequenceError("a transaction is open outside any block");
+    if (this.latest !== undefined && height !== this.latest.height + 1)
+      throw blockSequenceError(
+        `block ${height} does not follow the latest block ${this.latest.height}; rewind first`,
+      );
+    this.store.begin();
+    this.block = { height, firstTxId: this.nextTxId };
+  }
+
+  commitBlock(hash: Uint8Array = new Uint8Array(0)): BlockRecord {
+    const block = this.block;
+    if (block === null) throw blockSequenceError("no block is open");
+    if (this.tx !== null)
+      throw blockSequenceError(`a transaction of block ${block.height} is open`);
+    const record: BlockRecord = { height: block.height, endTxId: this.nextTxId, hash };
+    this.versions.recordBlock(record);
+    this.store.saveNextTxId(this.nextTxId);
+    this.store.commit();
+    this.block = null;
+    this.latest = record;
+    return record;
+  }
+
+  abortBlock(): void {
+    const block = this.block;
+    if (block === null) throw blockSequenceError("no block is open");
+    while (this.store.depth > 0) this.store.rollback();
+    this.tx = null;
+    this.block = null;
+    this.nextTxId = block.firstTxId;
+  }
+
+  latestBlock(): BlockRecord | null {
+    return this.latest ?? null;
+  }
+
+  blockAt(height: number): BlockRecord | null {
+    return this.versions.block(height) ?? null;
+  }
+
+  asOf(height: number): PactDbView {
+    return new StoreView(this.versions.readerBefore(this.recordedBlock(height).endTxId));
+  }
+
+  scratchAt(height: number): PactDb {
+    const { endTxId } = this.recordedBlock(height);
+    return new StorePactDb(
+      new OverlayStore(this.versions.readerBefore(endTxId), endTxId),
+      height + 1,
+    );
+  }
+
+  rewindTo(height: number): void {
+    if (this.block !== null || this.tx !== null)
+      throw blockSequenceError("cannot rewind while a block or transaction is open");
+    const target = this.recordedBlock(height);
+    this.versions.rewind(height, target.endTxId);
+    this.nextTxId = target.endTxId;
+    this.latest = target;
+  }
+
+  close(): void {
+    this.versions.close();
+  }
+
+  /** Writes belong to the open block, or else to the block after the latest one. */
+  protected override writeHeight(): number {
+    return this.block?.height ?? (this.latest === undefined ? 0 : this.latest.height + 1);
+  }
+
+  private recordedBlock(height: number): BlockRecord {
+    const block = this.versions.block(height);
+    if (block === undefined) throw noSuchBlockError(height);
+    return block;
+  }
+}

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import Database from "better-sqlite3";
+import { openSqlitePactDb } from "./index.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "braid-pact-db-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const COIN = { namespace: null, name: "coin" };
+
+describe("sqlite pact db: files", () => {
+  it("finds tables, rows, blocks, versions and the tx counter after reopening", () => {
+    const path = join(dir, "reopen.sqlite");
+    const first = openSqlitePactDb(path);
+    first.beginBlock(1);
+    first.beginTx();
+    first.createTable(COIN, "accounts");
+    first.writeRow("insert", "coin_accounts", "alice", new Map([["balance", 10n]]));
+    first.commitTx();
+    first.commitBlock(new Uint8Array([1, 2, 3]));
+    first.beginTx();
+    first.writeRow("update", "coin_accounts", "alice", new Map([["balance", 20n]]));
+    first.writeModule("coin", { hash: "h", code: "c" });
+    first.commitTx();
+    first.close();
+
+    const again = openSqlitePactDb(path);
+    assert.equal(again.txId, 2);
+    assert.deepEqual(again.latestBlock(), {
+      height: 1,
+      endTxId: 1,
+      hash: new Uint8Array([1, 2, 3]),
+    });
+    assert.equal(again.tableExists("coin_accounts"), true);
+    assert.equal(again.readRow("coin_accounts", "alice")?.get("balance"), 20n);
+    assert.equal(again.asOf(1).readRow("coin_accounts", "alice")?.get("balance"), 10n);
+    assert.deepEqual(again.readModule("coin"), { hash: "h", code: "c" });
+    again.beginTx();
+    assert.throws(() => again.createTable(COIN, "accounts"), { code: "table-exists" });
+    again.rollbackTx();
+    again.close();
+  });
+
+  it("uses WAL and applies configured pragmas", () => {
+    const path = join(dir, "pragmas.sqlite");
+    openSqlitePactDb(path, { pragmas: ["user_version = 7"] }).close();
+    const raw = new Database(path, { readonly: true });
+    assert.equal(raw.pragma("journal_mode", { simple: true }), "wal");
+    assert.equal(raw.pragma("user_version", { simple: true }), 7);
+    raw.close();
+  });
+
+  it("refuses a file of another schema version", () => {
+    const path = join(dir, "version.sqlite");
+    openSqlitePactDb(path).close();
+    const raw = new Database(path);
+    raw.prepare("UPDATE meta SET value = '99' WHERE key = 'schema_version'").run();
+    raw.close();
+    assert.throws(() => openSqlitePactDb(path), {
+      message: `${path}: contract state schema version 99, expected 1`,
+    });
+  });
+
+  it("never turns table names or keys into SQL tables", () => {
+    const path = join(dir, "injection.sqlite");
+    const db = openSqlitePactDb(path);
+    db.createTable({ namespace: null, name: "m" }, 't"; DROP TABLE latest; --');
+    db.writeRow("insert", 'm_t"; DROP TABLE latest; --', "x');--", new Map([["v", "1"]]));
+    db.close();
+    const raw = new Database(path, { readonly: true });
+    const tables = raw
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all();
+    assert.deepEqual(tables, ["blocks", "domains", "history", "latest", "meta"]);
+    assert.deepEqual(raw.prepare("SELECT key FROM latest").pluck().all(), ["x');--"]);
+    raw.close();
+  });
+});

@@ -1,0 +1,323 @@
+/**
+ * The SQLite backend (better-sqlite3; schema in schema.ts). Every statement is prepared once
+ * when the store opens, and every name and key is a bound parameter. Nested transactions are
+ * `BEGIN IMMEDIATE` outermost and savepoints inside, so a block is one database transaction
+ * with a savepoint per command.
+ */
+import Database from "better-sqlite3";
+import {
+  REWIND_SCRATCH_SQL,
+  STATE_SCHEMA_SQL,
+  STATE_SCHEMA_VERSION,
+  SYSTEM_DOMAIN_IDS,
+} from "./schema.ts";
+import type { StoreReader, VersionedStore } from "./store.ts";
+import type { BlockRecord } from "./types.ts";
+
+export interface SqliteStoreOptions {
+  /**
+   * Extra pragmas, applied after the defaults (`journal_mode = WAL`, `synchronous = NORMAL`),
+   * e.g. `["cache_size = -65536", "synchronous = FULL"]`. They come from the node's
+   * configuration, never from a contract.
+   */
+  readonly pragmas?: readonly string[];
+}
+
+/** With WAL, NORMAL syncs at checkpoints only: a crash cannot corrupt the file. */
+const DEFAULT_PRAGMAS = ["journal_mode = WAL", "synchronous = NORMAL"];
+
+type Row = [string, string];
+
+export class SqliteStore implements VersionedStore {
+  private readonly db: Database.Database;
+  /** User table name → domain id, for the latest state; cleared when a rollback may drop one. */
+  private readonly domainIds = new Map<string, number>(SYSTEM_DOMAIN_IDS);
+  private level = 0;
+
+  private readonly beginStmt: Database.Statement;
+  private readonly commitStmt: Database.Statement;
+  private readonly rollbackStmt: Database.Statement;
+  private readonly savepointStmt: Database.Statement;
+  private readonly releaseStmt: Database.Statement;
+  private readonly rollbackToStmt: Database.Statement;
+  private readonly domainIdStmt: Database.Statement;
+  private readonly insertDomainStmt: Database.Statement;
+  private readonly getStmt: Database.Statement;
+  private readonly keysStmt: Database.Statement;
+  private readonly entriesStmt: Database.Statement;
+  private readonly insertHistoryStmt: Database.Statement;
+  private readonly upsertLatestStmt: Database.Statement;
+  private readonly getMetaStmt: Database.Statement;
+  private readonly setMetaStmt: Database.Statement;
+  private readonly insertBlockStmt: Database.Statement;
+  private readonly blockStmt: Database.Statement;
+  private readonly latestBlockStmt: Database.Statement;
+  private readonly before: BeforeStatements;
+  private readonly rewindTx: (height: number, txIdBound: number) => void;
+
+  /** Opens (creating if needed) the state at `path`, or an in-memory one for ":memory:". */
+  constructor(path: string, options: SqliteStoreOptions = {}) {
+    this.db = new Database(path);
+    try {
+      for (const pragma of [...DEFAULT_PRAGMAS, ...(options.pragmas ?? [])]) this.db.pragma(pragma);
+      this.db.exec(STATE_SCHEMA_SQL);
+      this.db.exec(REWIND_SCRATCH_SQL);
+      this.checkSchemaVersion(path);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+    const db = this.db;
+    this.beginStmt = db.prepare("BEGIN IMMEDIATE");
+    this.commitStmt = db.prepare("COMMIT");
+    this.rollbackStmt = db.prepare("ROLLBACK");
+    this.savepointStmt = db.prepare("SAVEPOINT level");
+    this.releaseStmt = db.prepare("RELEASE level");
+    this.rollbackToStmt = db.prepare("ROLLBACK TO level");
+    this.domainIdStmt = db.prepare("SELECT id FROM domains WHERE name = ?").pluck();
+    this.insertDomainStmt = db.prepare("INSERT INTO domains (name, txid, height) VALUES (?, ?, ?)");
+    this.getStmt = db.prepare("SELECT value FROM latest WHERE domain = ? AND key = ?").pluck();
+    this.keysStmt = db.prepare("SELECT key FROM latest WHERE domain = ? ORDER BY key").pluck();
+    this.entriesStmt = db
+      .prepare("SELECT key, value FROM latest WHERE domain = ? ORDER BY key")
+      .raw();
+    this.insertHistoryStmt = db.prepare(
+      "INSERT OR REPLACE INTO history (domain, key, txid, height, value) VALUES (?, ?, ?, ?, ?)",
+    );
+    this.upsertLatestStmt = db.prepare(
+      "INSERT OR REPLACE INTO latest (domain, key, txid, value) VALUES (?, ?, ?, ?)",
+    );
+    this.getMetaStmt = db.prepare("SELECT value FROM meta WHERE key = ?").pluck();
+    this.setMetaStmt = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    this.insertBlockStmt = db.prepare(
+      "INSERT INTO blocks (height, end_txid, hash) VALUES (?, ?, ?)",
+    );
+    this.blockStmt = db.prepare("SELECT height, end_txid, hash FROM blocks WHERE height = ?").raw();
+    this.latestBlockStmt = db
+      .prepare("SELECT height, end_txid, hash FROM blocks ORDER BY height DESC LIMIT 1")
+      .raw();
+    this.before = {
+      domainId: db.prepare("SELECT id FROM domains WHERE name = ? AND txid < ?").pluck(),
+      get: db
+        .prepare(
+          `SELECT value FROM history WHERE domain = ? AND key = ? AND txid < ?
+           ORDER BY txid DESC LIMIT 1`,
+        )
+        .pluck(),
+      keys: db
+        .prepare("SELECT DISTINCT key FROM history WHERE domain = ? AND txid < ? ORDER BY key")
+        .pluck(),
+      // SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
+      entries: db
+        .prepare(
+          `SELECT key, value, max(txid) FROM history WHERE domain = ? AND txid < ?
+           GROUP BY key ORDER BY key`,
+        )
+        .raw(),
+    };
+    this.rewindTx = this.prepareRewind();
+  }
+
+  hasDomain(domain: string): boolean {
+    return this.domainId(domain) !== undefined;
+  }
+
+  get(domain: string, key: string): string | undefined {
+    const id = this.domainId(domain);
+    return id === undefined ? undefined : (this.getStmt.get(id, key) as string | undefined);
+  }
+
+  keys(domain: string): string[] {
+    const id = this.domainId(domain);
+    return id === undefined ? [] : (this.keysStmt.all(id) as string[]);
+  }
+
+  entries(domain: string): Array<[string, string]> {
+    const id = this.domainId(domain);
+    return id === undefined ? [] : (this.entriesStmt.all(id) as Row[]);
+  }
+
+  createDomain(domain: string, txId: number, height: number): void {
+    const id = Number(this.insertDomainStmt.run(domain, txId, height).lastInsertRowid);
+    this.domainIds.set(domain, id);
+  }
+
+  put(domain: string, key: string, value: string, txId: number, height: number): void {
+    const id = this.domainId(domain);
+    if (id === undefined) throw new Error(`domain ${domain} does not exist`);
+    this.insertHistoryStmt.run(id, key, txId, height, value);
+    this.upsertLatestStmt.run(id, key, txId, value);
+  }
+
+  get depth(): number {
+    return this.level;
+  }
+
+  begin(): void {
+    (this.level === 0 ? this.beginStmt : this.savepointStmt).run();
+    this.level++;
+  }
+
+  commit(): void {
+    if (this.level === 0) throw new Error("commit without a transaction");
+    (this.level === 1 ? this.commitStmt : this.releaseStmt).run();
+    this.level--;
+  }
+
+  rollback(): void {
+    if (this.level === 0) throw new Error("rollback without a transaction");
+    if (this.level === 1) this.rollbackStmt.run();
+    else {
+      this.rollbackToStmt.run();
+      this.releaseStmt.run();
+    }
+    this.level--;
+    this.forgetUserDomains();
+  }
+
+  saveNextTxId(txId: number): void {
+    this.setMetaStmt.run("next_txid", String(txId));
+  }
+
+  loadNextTxId(): number {
+    const saved = this.getMetaStmt.get("next_txid") as string | undefined;
+    return saved === undefined ? 0 : Number(saved);
+  }
+
+  readerBefore(txIdBound: number): StoreReader {
+    return new SqliteReaderBefore(this.before, txIdBound);
+  }
+
+  recordBlock(block: BlockRecord): void {
+    this.insertBlockStmt.run(block.height, block.endTxId, Buffer.from(block.hash));
+  }
+
+  block(height: number): BlockRecord | undefined {
+    const row = this.blockStmt.get(height) as BlockRow | undefined;
+    return row === undefined ? undefined : toBlockRecord(row);
+  }
+
+  latestBlock(): BlockRecord | undefined {
+    const row = this.latestBlockStmt.get() as BlockRow | undefined;
+    return row === undefined ? undefined : toBlockRecord(row);
+  }
+
+  rewind(height: number, txIdBound: number): void {
+    if (this.level !== 0) throw new Error("rewind inside a transaction");
+    this.rewindTx(height, txIdBound);
+    this.forgetUserDomains();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private domainId(domain: string): number | undefined {
+    const cached = this.domainIds.get(domain);
+    if (cached !== undefined) return cached;
+    const id = this.domainIdStmt.get(domain) as number | undefined;
+    if (id !== undefined) this.domainIds.set(domain, id);
+    return id;
+  }
+
+  private forgetUserDomains(): void {
+    this.domainIds.clear();
+    for (const [name, id] of SYSTEM_DOMAIN_IDS) this.domainIds.set(name, id);
+  }
+
+  private prepareRewind(): (height: number, txIdBound: number) => void {
+    const db = this.db;
+    const collect = db.prepare(
+      "INSERT OR IGNORE INTO temp.rewound (domain, key) SELECT domain, key FROM history WHERE txid >= ?",
+    );
+    const deleteHistory = db.prepare("DELETE FROM history WHERE txid >= ?");
+    const deleteLatest = db.prepare(
+      "DELETE FROM latest WHERE (domain, key) IN (SELECT domain, key FROM temp.rewound)",
+    );
+    // CROSS JOIN keeps the scratch table as the outer loop (one seek per rewound key).
+    const restoreLatest = db.prepare(
+      `INSERT INTO latest (domain, key, txid, value)
+       SELECT h.domain, h.key, h.txid, h.value
+       FROM temp.rewound AS r CROSS JOIN history AS h ON h.domain = r.domain AND h.key = r.key
+       WHERE h.txid = (SELECT max(txid) FROM history WHERE domain = r.domain AND key = r.key)`,
+    );
+    const clearScratch = db.prepare("DELETE FROM temp.rewound");
+    const deleteDomains = db.prepare("DELETE FROM domains WHERE txid >= ?");
+    const deleteBlocks = db.prepare("DELETE FROM blocks WHERE height > ?");
+    return db.transaction((height: number, txIdBound: number) => {
+      collect.run(txIdBound);
+      deleteHistory.run(txIdBound);
+      deleteLatest.run();
+      restoreLatest.run();
+      clearScratch.run();
+      deleteDomains.run(txIdBound);
+      deleteBlocks.run(height);
+      this.saveNextTxId(txIdBound);
+    });
+  }
+
+  private checkSchemaVersion(path: string): void {
+    const stored = this.db
+      .prepare("SELECT value FROM meta WHERE key = 'schema_version'")
+      .pluck()
+      .get();
+    if (stored === undefined) {
+      this.db
+        .prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)")
+        .run(String(STATE_SCHEMA_VERSION));
+    } else if (stored !== String(STATE_SCHEMA_VERSION)) {
+      throw new Error(
+        `${path}: contract state schema version ${String(stored)}, expected ${STATE_SCHEMA_VERSION}`,
+      );
+    }
+  }
+}
+
+interface BeforeStatements {
+  readonly domainId: Database.Statement;
+  readonly get: Database.Statement;
+  readonly keys: Database.Statement;
+  readonly entries: Database.Statement;
+}
+
+type BlockRow = [number, number, Buffer];
+
+function toBlockRecord([height, endTxId, hash]: BlockRow): BlockRecord {
+  return { height, endTxId, hash: new Uint8Array(hash) };
+}
+
+/** Reads of the state before a transaction id, from `history`. */
+class SqliteReaderBefore implements StoreReader {
+  constructor(
+    private readonly stmts: BeforeStatements,
+    private readonly bound: number,
+  ) {}
+
+  hasDomain(domain: string): boolean {
+    return this.domainId(domain) !== undefined;
+  }
+
+  get(domain: string, key: string): string | undefined {
+    const id = this.domainId(domain);
+    return id === undefined
+      ? undefined
+      : (this.stmts.get.get(id, key, this.bound) as string | undefined);
+  }
+
+  keys(domain: string): string[] {
+    const id = this.domainId(domain);
+    return id === undefined ? [] : (this.stmts.keys.all(id, this.bound) as string[]);
+  }
+
+  entries(domain: string): Array<[string, string]> {
+    const id = this.domainId(domain);
+    if (id === undefined) return [];
+    return (this.stmts.entries.all(id, this.bound) as Array<[string, string, number]>).map(
+      ([key, value]) => [key, value],
+    );
+  }
+
+  private domainId(domain: string): number | undefined {
+    return this.stmts.domainId.get(domain, this.bound) as number | undefined;
+  }
+}
