@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Decimal } from "./decimal.ts";
 import { makeKeySet } from "./keyset.ts";
-import { pactValueToPretty, pactValueToText } from "./show.ts";
+import { pactValueToAbbrev, pactValueToPretty, pactValueToText } from "./show.ts";
 import { PactTime } from "./time.ts";
 import { parseIsoTime } from "./time-format.ts";
 import type { Guard, PactValue, TableRef } from "./types.ts";
@@ -195,6 +195,55 @@ describe("pretty (REPL) form", () => {
     assert.equal(
       pactValueToPretty({ kind: "user-guard", fun: "m.f", args: ["a\nb"] }),
       'UserGuard {fun: m.f,args: ["a b"]}',
+    );
+  });
+});
+
+describe("abbreviated form (stack frame arguments)", () => {
+  it("cuts long strings, numbers and collections", () => {
+    assert.equal(pactValueToAbbrev("short string!!"), '"short string!!"');
+    assert.equal(pactValueToAbbrev("exactly 15 char"), '"exactly 15 c..."');
+    assert.equal(pactValueToAbbrev(123456789012n), "123456789012");
+    assert.equal(pactValueToAbbrev(1234567890123n), "123456789012...");
+    assert.equal(pactValueToAbbrev(d("12345678901234.0")), "12345678901234.0");
+    assert.equal(pactValueToAbbrev(d("1.23456789012345")), "1.2345678901...");
+    assert.equal(pactValueToAbbrev([1n, 2n, 3n]), "[1 2 3]");
+    assert.equal(
+      pactValueToAbbrev([1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 10n, 11n]),
+      "[1 2 3 4 5 6 ...]",
+    );
+    assert.equal(pactValueToAbbrev(new Map<string, PactValue>([["a", 1n]])), '{"a": 1}');
+    assert.equal(
+      pactValueToAbbrev(
+        new Map<string, PactValue>([
+          ["account", "bob"],
+          ["b", 1n],
+        ]),
+      ),
+      '{"account": "...}',
+    );
+  });
+  it("writes times with fractions and tokens with their module hash", () => {
+    assert.equal(
+      pactValueToAbbrev(new PactTime(1469188800123456n)),
+      "2016-07-22 12:00:00.123456 UTC",
+    );
+    assert.equal(
+      pactValueToAbbrev({
+        kind: "cap-token",
+        name: "coin.TRANSFER",
+        moduleHash: "h",
+        args: ["alice", d("1.0")],
+      }),
+      '(coin.TRANSFER.{h} "alice" 1.0)',
+    );
+    assert.equal(
+      pactValueToAbbrev(makeKeySet(["k"], "keys-all")),
+      "KeySet {keys: [k],pred: keys-all}",
+    );
+    assert.equal(
+      pactValueToAbbrev({ kind: "user-guard", fun: "m.f", args: ["a very long string"] }),
+      'UserGuard {fun: m.f,args: ["a very long ..."]}',
     );
   });
 });

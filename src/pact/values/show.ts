@@ -15,7 +15,7 @@ import { cat, type Doc, encloseSep, hsep, list, render, text } from "./doc.ts";
 import { renderModuleName } from "./names.ts";
 import { compareCodePoints } from "./text.ts";
 import { PactTime } from "./time.ts";
-import { formatIsoTime } from "./time-format.ts";
+import { formatIsoTime, showTime } from "./time-format.ts";
 import type { Guard, PactList, PactObject, PactValue, TableRef, TaggedValue } from "./types.ts";
 
 function isList(v: PactValue): v is PactList {
@@ -156,4 +156,84 @@ function prettyDoc(v: PactValue): Doc {
     default:
       return prettyGuard(t);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Abbreviated form (arguments in stack frames of error messages)
+
+/** Renders a doc and cuts it to `limit` − 3 code points plus `...` when longer than that. */
+function abbreviate(limit: number, doc: Doc): Doc {
+  const rendered = render(doc);
+  const chars = Array.from(rendered);
+  if (chars.length <= limit - 3) return text(rendered);
+  return text(`${chars.slice(0, limit - 3).join("")}...`);
+}
+
+function abbrevGuard(g: Guard): Doc {
+  switch (g.kind) {
+    case "user-guard":
+      return record("UserGuard", [
+        text(`fun: ${g.fun}`),
+        cat("args: ", list(g.args.map(abbrevDoc))),
+      ]);
+    case "capability-guard":
+      return record("CapabilityGuard", [
+        text(`name: ${g.name}`),
+        cat("args: ", list(g.args.map(abbrevDoc))),
+        text(`pactId: ${g.pactId ?? ""}`),
+      ]);
+    default:
+      return prettyGuard(g);
+  }
+}
+
+function abbrevDoc(v: PactValue): Doc {
+  switch (typeof v) {
+    case "string": {
+      const chars = Array.from(v);
+      return text(chars.length < 15 ? `"${v}"` : `"${chars.slice(0, 12).join("")}..."`);
+    }
+    case "boolean":
+      return v ? "true" : "false";
+    case "bigint":
+      return abbreviate(15, v.toString());
+  }
+  if (v instanceof Decimal)
+    return v.isIntegral() ? decimalToPretty(v) : abbreviate(15, v.toString());
+  if (v instanceof PactTime) return showTime(v);
+  if (isList(v)) return cat("[", abbreviate(15, hsep(v.slice(0, 10).map(abbrevDoc))), "]");
+  if (v instanceof Map) {
+    const fields: Doc[] = [];
+    sortedEntries(v).forEach(([k, x], i) => {
+      if (i > 0) fields.push(",");
+      fields.push(text(`"${k}"`), ": ", prettyDoc(x));
+    });
+    return cat("{", abbreviate(15, cat(...fields)), "}");
+  }
+  const t = v as TaggedValue;
+  switch (t.kind) {
+    case "cap-token":
+      return cat(
+        "(",
+        text(`${t.name}.{${t.moduleHash}}`),
+        ...t.args.flatMap((a) => [" ", abbrevDoc(a)]),
+        ")",
+      );
+    case "table":
+      return abbreviate(20, text(tableName(t)));
+    case "unit":
+    case "modref":
+      return prettyDoc(t);
+    default:
+      return abbrevGuard(t);
+  }
+}
+
+/**
+ * The abbreviated form Pact uses for arguments in stack frames: strings of 15 or more code
+ * points and other long renderings cut to 12 plus `...`, at most 10 list elements, times as
+ * `2016-07-22 12:00:00 UTC`, capability tokens as `(m.C.{hash} args…)`.
+ */
+export function pactValueToAbbrev(v: PactValue): string {
+  return render(abbrevDoc(v));
 }
