@@ -3,6 +3,7 @@
  * (see `onChainErrorType`); `message` is the text the REPL shows and `expect-failure` matches on.
  */
 import type { Span } from "../syntax/span.ts";
+import type { PactValue } from "../values/types.ts";
 
 /**
  * - `syntax`: lexer and parser errors.
@@ -17,7 +18,12 @@ export type PactErrorKind = "syntax" | "desugar" | "execution" | "user" | "gas";
 export interface StackFrame {
   /** Fully qualified function name, e.g. `coin.transfer`. */
   readonly name: string;
+  /** Where the function was called from. */
   readonly span: Span | undefined;
+  /** The file of `span`, when known (the REPL can load several files). */
+  readonly file?: string;
+  /** The arguments the function was called with (shown in rendered errors). */
+  readonly args?: readonly PactValue[];
 }
 
 export class PactError extends Error {
@@ -28,6 +34,8 @@ export class PactError extends Error {
     /** Where the error arose, when known; the evaluator fills it in from the call site. */
     public span: Span | undefined = undefined,
     public callStack: readonly StackFrame[] = [],
+    /** The file of `span`, when known; the evaluator fills it in together with `span`. */
+    public file: string | undefined = undefined,
   ) {
     super(message);
   }

@@ -1,0 +1,71 @@
+/**
+ * The execution environment of one transaction (Pact's `EvalEnv`): the transaction's data and
+ * signatures, the chain it runs on, its hash, execution flags, the gas meter and the database.
+ * The REPL changes it in place (`env-data`, `env-sigs`, …).
+ */
+import { blake2b256, encodeBase64Url } from "../../crypto/index.ts";
+import { Decimal } from "../values/decimal.ts";
+import { PactTime } from "../values/time.ts";
+import type { CapToken, PactValue } from "../values/types.ts";
+import { MemoryPactDb, type PactDb } from "./db.ts";
+import { FreeGasMeter, type GasMeter } from "./gas.ts";
+
+/** What `chain-data` returns (Pact's `PublicData`). */
+export interface ChainData {
+  chainId: string;
+  sender: string;
+  gasLimit: bigint;
+  gasPrice: Decimal;
+  blockHeight: bigint;
+  blockTime: PactTime;
+  prevBlockHash: string;
+}
+
+export type ExecutionMode = "transactional" | "local";
+
+export interface ExecutionEnv {
+  /** The transaction data `read-msg` and friends read: an object, or unit when there is none. */
+  data: PactValue;
+  /** Signer public keys and, for each, the capabilities its signature is scoped to (empty: any). */
+  signers: Map<string, readonly CapToken[]>;
+  /** Verifier names and the capabilities they grant. */
+  verifiers: Map<string, readonly CapToken[]>;
+  chainData: ChainData;
+  /** The transaction hash (unpadded base64url). */
+  txHash: string;
+  /** Execution flags (`env-exec-config`), e.g. `DisablePact44`. */
+  flags: Set<string>;
+  mode: ExecutionMode;
+  gas: GasMeter;
+  db: PactDb;
+}
+
+/** Pact's default hash: Blake2b-256 of the empty string. */
+export const DEFAULT_TX_HASH = encodeBase64Url(blake2b256(""));
+
+export function defaultChainData(): ChainData {
+  return {
+    chainId: "",
+    sender: "",
+    gasLimit: 0n,
+    gasPrice: Decimal.ZERO,
+    blockHeight: 0n,
+    blockTime: new PactTime(0n),
+    prevBlockHash: "",
+  };
+}
+
+/** The REPL's starting environment: empty data, no signers, free gas, in-memory storage. */
+export function defaultEnv(db: PactDb = new MemoryPactDb()): ExecutionEnv {
+  return {
+    data: new Map(),
+    signers: new Map(),
+    verifiers: new Map(),
+    chainData: defaultChainData(),
+    txHash: DEFAULT_TX_HASH,
+    flags: new Set(),
+    mode: "transactional",
+    gas: new FreeGasMeter(),
+    db,
+  };
+}

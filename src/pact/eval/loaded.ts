@@ -1,0 +1,52 @@
+/**
+ * The names a transaction has in scope at the top level (Pact's `Loaded`): modules read so far,
+ * bare names brought in by `use`, module definitions and REPL definitions, and the current
+ * namespace. It is the name resolver for top-level compilation.
+ */
+import type { NameResolver } from "../compile/context.ts";
+import type { Definition, LoadedModule } from "../compile/definitions.ts";
+import { REPL_MODULE_HASH, renderModuleName } from "../compile/names.ts";
+import type { ModuleName } from "../values/types.ts";
+import type { PactDb } from "./db.ts";
+
+export class LoadedNames implements NameResolver {
+  /** Modules and interfaces read in this transaction, by rendered name. */
+  readonly modules = new Map<string, LoadedModule>();
+  /** Bare names visible at the top level. */
+  readonly toplevel = new Map<string, Definition>();
+  namespace: string | null = null;
+  readonly current = null;
+
+  constructor(private readonly db: () => PactDb) {}
+
+  bare(name: string): Definition | undefined {
+    return this.toplevel.get(name);
+  }
+
+  module(name: ModuleName): LoadedModule | undefined {
+    const key = renderModuleName(name);
+    const cached = this.modules.get(key);
+    if (cached !== undefined) return cached;
+    const stored = this.db().modules.read(key);
+    if (stored !== undefined) this.modules.set(key, stored);
+    return stored;
+  }
+
+  /** Makes a just-defined module current and its members visible at the top level. */
+  install(module: LoadedModule): void {
+    this.modules.set(module.info.rendered, module);
+    for (const [name, def] of module.defs) this.toplevel.set(name, def);
+  }
+
+  /**
+   * Forgets what the transaction loaded (at the end of a REPL transaction); only the REPL's own
+   * top-level definitions stay.
+   */
+  reset(): void {
+    this.modules.clear();
+    for (const [name, def] of this.toplevel) {
+      if (def.module.hash !== REPL_MODULE_HASH) this.toplevel.delete(name);
+    }
+    this.namespace = null;
+  }
+}

@@ -1,0 +1,431 @@
+/**
+ * The state of one execution (Pact's `EvalState` plus the evaluator's machinery): the environment,
+ * the call stack, capabilities, events, the names loaded at the top level, and the one place that
+ * applies function values. Compiled code (src/pact/eval/codegen.ts) calls into it.
+ */
+import {
+  type DefCapDef,
+  DefConstDef,
+  type DefPactDef,
+  type DefunDef,
+  FnTag,
+  type Frame,
+  type LoadedModule,
+} from "../compile/definitions.ts";
+import type { LambdaInfo } from "../compile/ir.ts";
+import { renderModuleName } from "../compile/names.ts";
+import { expectedPactValueError } from "../natives/errors.ts";
+import { PactError, type PactErrorKind, type StackFrame } from "../runtime/errors.ts";
+import { type Callable, isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
+import type { CapToken, ModRef, PactValue } from "../values/types.ts";
+import {
+  CallSite,
+  type LambdaClosure,
+  type NativeFunction,
+  PartialClosure,
+  type TaggedCallable,
+} from "./callables.ts";
+import { CapState } from "./caps.ts";
+import { bodyCode, codegenLambda } from "./codegen.ts";
+import type { ExecutionEnv } from "./env.ts";
+import { LoadedNames } from "./loaded.ts";
+import { matchesType, typecheckError } from "./typecheck.ts";
+
+/**
+ * How deeply function applications may nest. Pact forbids recursion, so real code stays shallow
+ * (coin transfers nest under 20 calls); only lambdas applied to themselves can go deeper. The
+ * limit turns such runaway code into a clean error long before the JavaScript stack runs out.
+ */
+export const MAX_CALL_DEPTH = 400;
+
+/** What database access the code being evaluated may have (Pact's `Purity`). */
+export enum Purity {
+  /** Reads and writes. */
+  Impure = 0,
+  /** Reads only: `enforce` conditions, `try` bodies, user guards. */
+  ReadOnly = 1,
+  /** No user-table access: constants, module governance. */
+  SysOnly = 2,
+}
+
+/** An event emitted by a capability (`@event`, `@managed`) or `emit-event`. */
+export interface PactEvent {
+  /** The capability's name without the module, e.g. `TRANSFER`. */
+  readonly name: string;
+  readonly params: readonly PactValue[];
+  readonly module: import("../values/types.ts").ModuleName;
+  readonly moduleHash: string;
+}
+
+/**
+ * Starts and continues defpacts. The state layer provides it; without one, applying a defpact is
+ * an error.
+ */
+export interface DefPactEngine {
+  init(rt: Runtime, def: DefPactDef, args: readonly PactValue[], site: CallSite): RuntimeValue;
+}
+
+const TOO_MANY_ARGS = "Attempted to apply a closure to too many arguments";
+
+/**
+ * Checks keysets named in module governance. The state layer provides it (keysets live in the
+ * database); without one, naming a keyset is an error, as for a keyset that does not exist.
+ */
+export interface KeysetAuthority {
+  enforceKeysetName(rt: Runtime, name: string, site: CallSite): void;
+}
+
+/** Receives coverage counts from code compiled with coverage on. */
+export interface CoverageSink {
+  hit(file: string, line: number): void;
+  /** A call of the function `name` (declared in `file`). */
+  enter(file: string, name: string): void;
+}
+
+export class Runtime {
+  readonly loaded: LoadedNames;
+  caps = new CapState();
+  events: PactEvent[] = [];
+  purity: Purity = Purity.Impure;
+  /** Depth of nested defcap body evaluations (forms like `with-capability` are illegal there). */
+  inCap = 0;
+  defpacts: DefPactEngine | null = null;
+  coverage: CoverageSink | null = null;
+  keysets: KeysetAuthority | null = null;
+
+  // The Pact call stack (defuns, defcaps, defpacts), kept in parallel arrays to avoid allocation.
+  private stackFns: (DefunDef | DefCapDef | DefPactDef)[] = [];
+  private stackArgs: (readonly RuntimeValue[])[] = [];
+  private stackSites: CallSite[] = [];
+  private stackTop = 0;
+  /** Nesting of all function applications (lambdas included). */
+  private depth = 0;
+
+  constructor(public env: ExecutionEnv) {
+    this.loaded = new LoadedNames(() => this.env.db);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Errors
+
+  /** An error raised by the evaluator at `site`, with the current call stack. */
+  error(kind: PactErrorKind, message: string, site: CallSite): PactError {
+    return new PactError(kind, message, site.span, this.stack(), site.file);
+  }
+
+  /** Gives an error raised by a native the location and stack of the call, if it has none. */
+  locate(e: unknown, site: CallSite): unknown {
+    if (e instanceof PactError) {
+      if (e.span === undefined) {
+        e.span = site.span;
+        e.file = site.file;
+        e.callStack = this.stack();
+      }
+      return e;
+    }
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      return this.error("execution", `Maximum call depth exceeded`, site);
+    }
+    return e;
+  }
+
+  /** The current call stack, innermost first. */
+  stack(): StackFrame[] {
+    const frames: StackFrame[] = [];
+    for (let i = this.stackTop - 1; i >= 0; i--) {
+      const site = this.stackSites[i]!;
+      frames.push({
+        name: this.stackFns[i]!.fullyQualifiedName,
+        span: site.span,
+        file: site.file,
+        args: this.stackArgs[i] as PactValue[],
+      });
+    }
+    return frames;
+  }
+
+  /** The module of the innermost function on the stack (the "calling module"), if any. */
+  callingModule(): string | null {
+    return this.stackTop === 0 ? null : this.stackFns[this.stackTop - 1]!.module.rendered;
+  }
+
+  /** Whether a function of module `rendered` is anywhere on the stack. */
+  calledByModule(rendered: string): boolean {
+    for (let i = 0; i < this.stackTop; i++)
+      if (this.stackFns[i]!.module.rendered === rendered) return true;
+    return false;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Applying functions
+
+  /**
+   * Applies a function value, as natives do (`map`, `fold`, …) and as a call in code does after
+   * checking that the function is not a partial application.
+   */
+  apply(fn: Callable, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
+    const f = fn as TaggedCallable;
+    const n = args.length;
+    switch (f.tag) {
+      case FnTag.Defun: {
+        const def = f as unknown as DefunDef;
+        if (n === def.arity) return this.callDefun(def, args, site);
+        return this.partial(f, def.arity, args, def.params, site);
+      }
+      case FnTag.Lambda: {
+        const lam = f as unknown as LambdaClosure;
+        if (n === lam.arity) return this.callLambda(lam, args, site);
+        return this.partial(f, lam.arity, args, lam.lambda.params, site);
+      }
+      case FnTag.Native: {
+        const nf = f as unknown as NativeFunction;
+        return this.applyNative(nf.native, nf, args, site);
+      }
+      case FnTag.Partial:
+        return this.applyPartial(f as unknown as PartialClosure, args, site);
+      case FnTag.DefCap: {
+        const cap = f as unknown as DefCapDef;
+        if (n !== cap.arity) throw this.error("execution", TOO_MANY_ARGS, site);
+        return this.capToken(cap, args, site);
+      }
+      case FnTag.DefPact: {
+        const pact = f as unknown as DefPactDef;
+        if (n !== pact.arity) throw this.error("execution", TOO_MANY_ARGS, site);
+        const values = this.checkArgs(pact.params, args, site);
+        if (this.defpacts === null) {
+          throw this.error("execution", "defpacts are not available in this environment", site);
+        }
+        return this.defpacts.init(this, pact, values, site);
+      }
+      default:
+        throw this.error("execution", "Cannot apply value to non-closure", site);
+    }
+  }
+
+  /** Fewer arguments than the function needs: none gives the function back, some a partial. */
+  private partial(
+    f: TaggedCallable,
+    arity: number,
+    args: readonly RuntimeValue[],
+    params: LambdaInfo["params"],
+    site: CallSite,
+  ): RuntimeValue {
+    if (args.length > arity) throw this.error("execution", TOO_MANY_ARGS, site);
+    if (args.length === 0) return f;
+    this.checkArgs(params, args, site);
+    return new PartialClosure(f, args, arity);
+  }
+
+  private applyPartial(
+    p: PartialClosure,
+    more: readonly RuntimeValue[],
+    site: CallSite,
+  ): RuntimeValue {
+    const target = p.target;
+    if (target.tag === FnTag.Native) {
+      const nf = target as unknown as NativeFunction;
+      return this.applyNative(nf.native, nf, [...p.args, ...more], site);
+    }
+    if (more.length > p.arity) throw this.error("execution", TOO_MANY_ARGS, site);
+    const params =
+      target.tag === FnTag.Defun
+        ? (target as unknown as DefunDef).params
+        : (target as unknown as LambdaClosure).lambda.params;
+    this.checkArgs(params.slice(p.args.length), more, site);
+    const all = [...p.args, ...more];
+    if (more.length < p.arity)
+      return new PartialClosure(target, all, all.length + p.arity - more.length);
+    if (target.tag === FnTag.Defun) return this.callDefun(target as unknown as DefunDef, all, site);
+    return this.callLambda(target as unknown as LambdaClosure, all, site);
+  }
+
+  /** A native applied to `args` (all of them, partial ones included). */
+  applyNative(
+    native: NativeDef,
+    fn: NativeFunction,
+    args: readonly RuntimeValue[],
+    site: CallSite,
+  ): RuntimeValue {
+    const n = args.length;
+    if (n > native.maxArgs) throw this.error("execution", TOO_MANY_ARGS, site);
+    if (n < native.minArgs) {
+      if (n === 0) return fn;
+      return new PartialClosure(fn, args, native.minArgs);
+    }
+    return this.invokeNative(native, args, fn.site);
+  }
+
+  /** Runs a native's implementation with its flat gas cost charged first. */
+  invokeNative(native: NativeDef, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
+    this.env.gas.charge(native.gas);
+    site.rt = this;
+    try {
+      return native.impl(site, args);
+    } catch (e) {
+      throw this.locate(e, site);
+    }
+  }
+
+  /** Checks arguments given to a user function: values only, of the declared types. */
+  checkArgs(
+    params: LambdaInfo["params"],
+    args: readonly RuntimeValue[],
+    site: CallSite,
+  ): PactValue[] {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (isCallable(a)) throw this.locate(expectedPactValueError(), site);
+      const t = params[i]?.type;
+      if (t != null && !matchesType(a, t)) throw this.locate(typecheckError(a, t), site);
+    }
+    return args as PactValue[];
+  }
+
+  callDefun(def: DefunDef, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
+    this.checkArgs(def.params, args, site);
+    const frame: Frame = new Array(def.frameSize);
+    frame[0] = null;
+    for (let i = 0; i < args.length; i++) frame[i + 1] = args[i];
+    const code = def.code ?? bodyCode(def);
+    // The same bookkeeping as `withFrame`, inlined: this is the hot path of every call.
+    if (def.active) throw this.recursionError(def, site);
+    if (this.depth >= MAX_CALL_DEPTH) throw this.depthError(site);
+    const top = this.stackTop;
+    this.stackFns[top] = def;
+    this.stackArgs[top] = args;
+    this.stackSites[top] = site;
+    this.stackTop = top + 1;
+    this.depth++;
+    def.active = true;
+    let result: RuntimeValue;
+    try {
+      result = code(this, frame);
+    } finally {
+      def.active = false;
+      this.depth--;
+      this.stackTop = top;
+    }
+    if (isCallable(result)) throw this.locate(expectedPactValueError(), site);
+    const rt = def.returnType;
+    if (rt !== null && !this.env.flags.has("DisableRuntimeRTC") && !matchesType(result, rt)) {
+      throw this.locate(typecheckError(result, rt), site);
+    }
+    return result;
+  }
+
+  /**
+   * Runs `body` as a call of `fn`: pushes a stack frame, rejects recursion and runaway nesting,
+   * and always pops again.
+   */
+  withFrame<T>(
+    fn: DefunDef | DefCapDef | DefPactDef,
+    args: readonly RuntimeValue[],
+    site: CallSite,
+    body: () => T,
+  ): T {
+    if (fn.active) throw this.recursionError(fn, site);
+    if (this.depth >= MAX_CALL_DEPTH) throw this.depthError(site);
+    const top = this.stackTop;
+    this.stackFns[top] = fn;
+    this.stackArgs[top] = args;
+    this.stackSites[top] = site;
+    this.stackTop = top + 1;
+    this.depth++;
+    fn.active = true;
+    try {
+      return body();
+    } finally {
+      fn.active = false;
+      this.depth--;
+      this.stackTop = top;
+    }
+  }
+
+  callLambda(lam: LambdaClosure, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
+    if (this.depth >= MAX_CALL_DEPTH) throw this.depthError(site);
+    const info = lam.lambda;
+    const frame: Frame = new Array(info.frameSize);
+    frame[0] = lam.parent;
+    for (let i = 0; i < args.length; i++) frame[i + 1] = args[i];
+    const code = info.code ?? codegenLambda(info, site.file);
+    this.depth++;
+    let result: RuntimeValue;
+    try {
+      result = code(this, frame);
+    } finally {
+      this.depth--;
+    }
+    if (info.params.length === 0 && isCallable(result)) {
+      throw this.locate(expectedPactValueError(), site);
+    }
+    return result;
+  }
+
+  private recursionError(fn: DefunDef | DefCapDef | DefPactDef, site: CallSite): PactError {
+    return this.error(
+      "execution",
+      `Recursion detected by the runtime. Recursing in function: ${fn.qualifiedName}`,
+      site,
+    );
+  }
+
+  private depthError(site: CallSite): PactError {
+    return this.error("execution", `Maximum call depth (${MAX_CALL_DEPTH}) exceeded`, site);
+  }
+
+  /** `(M.CAP args)`: a capability token. */
+  capToken(cap: DefCapDef, args: readonly RuntimeValue[], site: CallSite): CapToken {
+    const values = this.checkArgs(cap.params, args, site);
+    return {
+      kind: "cap-token",
+      name: cap.qualifiedName,
+      moduleHash: cap.module.hash,
+      args: values,
+    };
+  }
+
+  /** Requires the keyset `name` to be satisfied by the transaction's signatures. */
+  enforceKeysetName(name: string, site: CallSite): void {
+    if (this.keysets === null) {
+      throw this.error("execution", `Cannot find keyset in database: '${name}`, site);
+    }
+    this.keysets.enforceKeysetName(this, name, site);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Names at run time
+
+  /** A module by name (from this transaction's cache or storage); an error when unknown. */
+  getModule(module: import("../values/types.ts").ModuleName, site: CallSite): LoadedModule {
+    const found = this.loaded.module(module);
+    if (found === undefined) {
+      throw this.error("execution", `Cannot find module: ${renderModuleName(module)}`, site);
+    }
+    return found;
+  }
+
+  /** `ref::member`: the member of the module a module reference points to. */
+  dynamicMember(ref: RuntimeValue, refName: string, member: string, site: CallSite): RuntimeValue {
+    if (typeof ref !== "object" || ref === null || (ref as { kind?: unknown }).kind !== "modref") {
+      throw this.error(
+        "execution",
+        `Attempted to use ${refName} as dynamic name, but it is not a modref`,
+        site,
+      );
+    }
+    const module = this.getModule((ref as ModRef).module, site);
+    const def = module.defs.get(member);
+    if (def === undefined || module.kind !== "module" || def.defKind === "defschema") {
+      throw this.error(
+        "execution",
+        `Module member does not exist ${renderModuleName(module.info.name)}.${member}.{${module.info.hash}}`,
+        site,
+      );
+    }
+    if (def instanceof DefConstDef) return def.value!;
+    if (def.defKind === "deftable") return def.table;
+    return def as DefunDef | DefCapDef | DefPactDef;
+  }
+}
+
+export { CallSite };
