@@ -158,6 +158,15 @@ class Reader {
   private string(): string {
     const t = this.text;
     let p = this.pos + 1;
+    // fast path: no escapes or control characters before the closing quote
+    const close = t.indexOf('"', p);
+    if (close >= 0) {
+      const body = t.slice(p, close);
+      if (!NEEDS_ESCAPE.test(body)) {
+        this.pos = close + 1;
+        return body;
+      }
+    }
     let out = "";
     let start = p;
     for (;;) {

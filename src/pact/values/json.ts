@@ -111,7 +111,7 @@ function encodeObject(o: PactObject): string {
   let out = "{";
   for (const key of legacyKeyOrder(o.keys())) {
     if (out.length > 1) out += ",";
-    out += `${jsonString(key)}:${encodePactValue(o.get(key) as PactValue)}`;
+    out += `${jsonString(key)}:${encodePactValue(field(o, key) as PactValue)}`;
   }
   return `${out}}`;
 }
@@ -218,18 +218,25 @@ export function encodeType(t: PactType): string {
  */
 type Input = unknown;
 
-interface ObjectView {
-  get(key: string): Input | undefined;
-  readonly keys: Iterable<string>;
-}
+/** A JSON object as either reader gives it. */
+type ObjectView = ReadonlyMap<string, Input> | Readonly<Record<string, Input>>;
 
 function asObject(j: Input): ObjectView | null {
-  if (j instanceof Map) return { get: (k) => j.get(k), keys: j.keys() };
+  if (j instanceof Map) return j;
   if (typeof j === "object" && j !== null && !Array.isArray(j) && !(j instanceof JsonNumber)) {
-    const o = j as Record<string, Input>;
-    return { get: (k) => (Object.hasOwn(o, k) ? o[k] : undefined), keys: Object.keys(o) };
+    return j as Record<string, Input>;
   }
   return null;
+}
+
+function field(o: ObjectView, key: string): Input | undefined {
+  if (o instanceof Map) return o.get(key);
+  const r = o as Readonly<Record<string, Input>>;
+  return Object.hasOwn(r, key) ? r[key] : undefined;
+}
+
+function fieldNames(o: ObjectView): Iterable<string> {
+  return o instanceof Map ? o.keys() : Object.keys(o);
 }
 
 function isNumber(j: Input): j is JsonNumber | number {
@@ -264,13 +271,13 @@ function decodeLiteral(j: Input): PactValue | undefined {
   if (isNumber(j)) return jsonNumberToDecimal(j);
   const o = asObject(j);
   if (o === null) return undefined;
-  const int = o.get("int");
+  const int = field(o, "int");
   if (isNumber(int)) return jsonNumberToInteger(int);
   if (typeof int === "string") {
     const i = readHaskellInteger(int);
     if (i !== null) return i;
   }
-  const dec = o.get("decimal");
+  const dec = field(o, "decimal");
   if (typeof dec === "string") return Decimal.read(dec) ?? undefined;
   return undefined;
 }
@@ -285,7 +292,7 @@ function text(j: Input): string | undefined {
 
 /** An optional text field (`.:?`): absent or null is null, a non-string fails. */
 function optionalText(o: ObjectView, key: string): string | null | undefined {
-  const v = o.get(key);
+  const v = field(o, key);
   if (v === undefined || v === null) return null;
   return typeof v === "string" ? v : undefined;
 }
@@ -294,7 +301,7 @@ function decodeModuleName(j: Input): ModuleName | undefined {
   const o = asObject(j);
   if (o === null) return undefined;
   const namespace = optionalText(o, "namespace");
-  const name = text(o.get("name"));
+  const name = text(field(o, "name"));
   if (namespace === undefined || name === undefined || parseModuleName(name) === null)
     return undefined;
   return { namespace, name };
@@ -313,7 +320,7 @@ function decodeModuleNameSet(j: Input): ModuleName[] | undefined {
 }
 
 function decodeKeySet(o: ObjectView): KeySet | undefined {
-  const keys = o.get("keys");
+  const keys = field(o, "keys");
   if (!Array.isArray(keys) || !keys.every((k) => typeof k === "string")) return undefined;
   const pred = optionalText(o, "pred");
   if (pred === undefined) return undefined;
@@ -325,38 +332,38 @@ function decodeGuard(o: ObjectView): Guard | undefined {
   const ks = decodeKeySet(o);
   if (ks !== undefined) return ks;
 
-  const ref = o.get("keysetref");
+  const ref = field(o, "keysetref");
   if (typeof ref === "string") return { kind: "keyset-ref", namespace: null, name: ref };
   const refObject = ref === undefined ? null : asObject(ref);
   if (refObject !== null) {
     const ns = optionalText(refObject, "ns");
-    const ksn = text(refObject.get("ksn"));
+    const ksn = text(field(refObject, "ksn"));
     if (ns !== undefined && ksn !== undefined)
       return { kind: "keyset-ref", namespace: ns, name: ksn };
   }
 
-  const fun = text(o.get("fun"));
+  const fun = text(field(o, "fun"));
   if (fun !== undefined && parseQualifiedName(fun) !== null) {
-    const args = decodeList(o.get("args"));
+    const args = decodeList(field(o, "args"));
     if (args !== undefined) return { kind: "user-guard", fun, args };
   }
 
-  const cgName = text(o.get("cgName"));
+  const cgName = text(field(o, "cgName"));
   if (cgName !== undefined && parseQualifiedName(cgName) !== null) {
-    const args = decodeList(o.get("cgArgs"));
+    const args = decodeList(field(o, "cgArgs"));
     const pactId = optionalText(o, "cgPactId");
     if (args !== undefined && pactId !== undefined) {
       return { kind: "capability-guard", name: cgName, args, pactId };
     }
   }
 
-  const module = decodeModuleName(o.get("moduleName"));
-  const moduleGuardName = text(o.get("name"));
+  const module = decodeModuleName(field(o, "moduleName"));
+  const moduleGuardName = text(field(o, "name"));
   if (module !== undefined && moduleGuardName !== undefined) {
     return { kind: "module-guard", module, name: moduleGuardName };
   }
 
-  const pactId = text(o.get("pactId"));
+  const pactId = text(field(o, "pactId"));
   if (pactId !== undefined && moduleGuardName !== undefined) {
     return { kind: "pact-guard", pactId, name: moduleGuardName };
   }
@@ -364,39 +371,39 @@ function decodeGuard(o: ObjectView): Guard | undefined {
 }
 
 function decodeModRef(o: ObjectView): ModRef | undefined {
-  const module = decodeModuleName(o.get("refName"));
+  const module = decodeModuleName(field(o, "refName"));
   if (module === undefined) return undefined;
-  const spec = o.get("refSpec");
+  const spec = field(o, "refSpec");
   const interfaces = spec === undefined || spec === null ? [] : decodeModuleNameSet(spec);
   if (interfaces === undefined) return undefined;
   return { kind: "modref", module, interfaces };
 }
 
 function decodeTime(o: ObjectView): PactTime | undefined {
-  const t = text(o.get("time"));
+  const t = text(field(o, "time"));
   const parsed = t === undefined ? null : parseTime(ISO8601_FORMAT, t);
   if (parsed !== null) return parsed;
-  const tp = text(o.get("timep"));
+  const tp = text(field(o, "timep"));
   return (tp === undefined ? null : parseTime(HIGH_PRECISION_FORMAT, tp)) ?? undefined;
 }
 
 function decodeCapToken(o: ObjectView): CapToken | undefined {
-  const name = text(o.get("#ctName"));
+  const name = text(field(o, "#ctName"));
   const fqn = name === undefined ? null : parseFullyQualifiedName(name);
   if (fqn === null) return undefined;
-  const args = decodeList(o.get("#ctArgs"));
+  const args = decodeList(field(o, "#ctArgs"));
   if (args === undefined) return undefined;
   return { kind: "cap-token", name: renderQualifiedName(fqn), moduleHash: fqn.hash, args };
 }
 
 function decodeTable(o: ObjectView): TableRef | undefined {
-  const nameText = text(o.get(":tableName"));
+  const nameText = text(field(o, ":tableName"));
   const table = nameText === undefined ? null : parseJsonTableName(nameText);
   if (table === null) return undefined;
-  const hashText = text(o.get(":moduleHash"));
+  const hashText = text(field(o, ":moduleHash"));
   const moduleHash = hashText === undefined ? null : canonicalHash(hashText);
   if (moduleHash === null) return undefined;
-  const schema = decodeSchema(o.get(":schema"));
+  const schema = decodeSchema(field(o, ":schema"));
   if (schema === undefined) return undefined;
   return { kind: "table", module: table.module, name: table.name, moduleHash, schema };
 }
@@ -404,13 +411,13 @@ function decodeTable(o: ObjectView): TableRef | undefined {
 function decodeSchema(j: Input): Schema | undefined {
   const o = asObject(j);
   if (o === null) return undefined;
-  const name = text(o.get("sc_name"));
-  const fieldsObject = asObject(o.get("sc_fields"));
+  const name = text(field(o, "sc_name"));
+  const fieldsObject = asObject(field(o, "sc_fields"));
   if (name === undefined || parseQualifiedName(name) === null || fieldsObject === null)
     return undefined;
   const fields = new Map<string, PactType>();
-  for (const key of fieldsObject.keys) {
-    const t = decodeType(fieldsObject.get(key));
+  for (const key of fieldNames(fieldsObject)) {
+    const t = decodeType(field(fieldsObject, key));
     if (t === undefined) return undefined;
     fields.set(key, t);
   }
@@ -435,22 +442,22 @@ function decodeType(j: Input): PactType | undefined {
   if (typeof j === "string") return SIMPLE_TYPES.has(j) ? (j as PactType) : undefined;
   const o = asObject(j);
   if (o === null) return undefined;
-  const list = o.get("tylist");
+  const list = field(o, "tylist");
   if (list !== undefined) {
     const element = decodeType(list);
     if (element !== undefined) return { kind: "list", element };
   }
-  const object = o.get("tyobject");
+  const object = field(o, "tyobject");
   if (object !== undefined) {
     const schema = decodeSchema(object);
     if (schema !== undefined) return { kind: "object", schema };
   }
-  const modref = o.get("tymodref");
+  const modref = field(o, "tymodref");
   if (modref !== undefined) {
     const interfaces = decodeModuleNameSet(modref);
     if (interfaces !== undefined) return { kind: "modref", interfaces };
   }
-  const table = o.get("tytable");
+  const table = field(o, "tytable");
   if (table !== undefined) {
     const schema = decodeSchema(table);
     if (schema !== undefined) return { kind: "table", schema };
@@ -460,6 +467,6 @@ function decodeType(j: Input): PactType | undefined {
 
 function decodeObject(o: ObjectView): PactObject {
   const result = new Map<string, PactValue>();
-  for (const key of o.keys) result.set(key, decodePactValue(o.get(key)));
+  for (const key of fieldNames(o)) result.set(key, decodePactValue(field(o, key)));
   return result;
 }

@@ -51,6 +51,8 @@ function numberText(n: number): string {
 export function jsonNumberToDecimal(n: JsonNumber | number): Decimal {
   const s = parseScientific(n);
   if (s.exponent >= 0) return Decimal.fromInteger(s.digits * pow10(s.exponent));
+  // exact when it fits in 255 places (the common case): no rounding, just trailing zeros
+  if (-s.exponent <= MAX_DECIMAL_PLACES) return new Decimal(s.digits, -s.exponent).normalize();
   return Decimal.fromRational(s.digits, pow10(-s.exponent));
 }
 

@@ -419,6 +419,17 @@ const ZONES: readonly (readonly [string, number])[] = [
 ];
 
 const textEncoder = new TextEncoder();
+const encodedNames = new Map<string, Uint8Array>();
+
+/** UTF-8 bytes of format literals and names (a small, fixed set in practice), cached. */
+function utf8(text: string): Uint8Array {
+  let bytes = encodedNames.get(text);
+  if (bytes === undefined) {
+    bytes = textEncoder.encode(text);
+    if (encodedNames.size < 1024) encodedNames.set(text, bytes);
+  }
+  return bytes;
+}
 
 /** ASCII white space as attoparsec's `isSpace` sees it. */
 function isSpaceByte(b: number | undefined): boolean {
@@ -462,7 +473,9 @@ class TimeParser {
     const start = i;
     while (isDigitByte(this.input[i])) i++;
     if (i === start) return null;
-    const v = BigInt.asIntN(64, BigInt(new TextDecoder().decode(this.input.subarray(start, i))));
+    let digits = "";
+    for (let k = start; k < i; k++) digits += String.fromCharCode(this.input[k] as number);
+    const v = BigInt.asIntN(64, BigInt(digits));
     return { value: negative ? BigInt.asIntN(64, -v) : v, end: i };
   }
 
@@ -479,7 +492,7 @@ class TimeParser {
   }
 
   private matchesText(pos: number, text: string, caseInsensitive: boolean): number | null {
-    const bytes = textEncoder.encode(text);
+    const bytes = utf8(text);
     if (pos + bytes.length > this.input.length) return null;
     for (let k = 0; k < bytes.length; k++) {
       let b = this.input[pos + k] as number;
@@ -523,15 +536,15 @@ class TimeParser {
       const ch = spec[i] as string;
       if (ch === "%" && i + 1 < spec.length) {
         const c = spec[i + 1] as string;
-        const rest = spec.slice(i + 2);
+        const next = i + 2;
         const expansion = PARSE_AGGREGATES[c];
         if (expansion !== undefined) {
-          spec = expansion + rest;
+          spec = expansion + spec.slice(next);
           i = 0;
           continue;
         }
         if (c === "-" || c === "_" || c === "0") {
-          spec = `%${rest}`;
+          spec = `%${spec.slice(next)}`;
           i = 0;
           continue;
         }
@@ -560,16 +573,16 @@ class TimeParser {
             for (const width of [2, 1]) {
               const v = this.fixedDecimal(pos, width, true);
               if (v === null) continue;
-              const next = { ...s };
+              const branch = { ...s };
               if (c === "e") {
-                next.dayOfMonth = v;
-                next.flags |= FLAG_GREGORIAN;
+                branch.dayOfMonth = v;
+                branch.flags |= FLAG_GREGORIAN;
               } else {
-                next.hour = v;
-                next.flags =
-                  c === "l" ? next.flags | FLAG_TWELVE_HOUR : next.flags & ~FLAG_TWELVE_HOUR;
+                branch.hour = v;
+                branch.flags =
+                  c === "l" ? branch.flags | FLAG_TWELVE_HOUR : branch.flags & ~FLAG_TWELVE_HOUR;
               }
-              const done = this.run(rest, pos + width, next);
+              const done = this.run(spec.slice(next), pos + width, branch);
               if (done !== null) return done;
             }
             return null;
@@ -615,12 +628,12 @@ class TimeParser {
             // A greedy signed year first; if the rest then fails, exactly four digits.
             const greedy = this.signedDecimal(pos);
             if (greedy !== null) {
-              const done = this.afterYear(rest, greedy.end, s, greedy.value);
+              const done = this.afterYear(spec.slice(next), greedy.end, s, greedy.value);
               if (done !== null) return done;
             }
             const four = this.fixedDecimal(pos, 4, false);
             if (four === null) return null;
-            return this.afterYear(rest, pos + 4, s, BigInt(four));
+            return this.afterYear(spec.slice(next), pos + 4, s, BigInt(four));
           }
           case "B":
           case "b":
@@ -691,8 +704,7 @@ class TimeParser {
           default:
             return null;
         }
-        spec = rest;
-        i = 0;
+        i = next;
         continue;
       }
       if (isSpaceChar(ch)) {
@@ -702,6 +714,12 @@ class TimeParser {
         continue;
       }
       const cp = spec.codePointAt(i) as number;
+      if (cp < 0x80) {
+        if (this.input[pos] !== cp) return null;
+        pos++;
+        i++;
+        continue;
+      }
       const literal = String.fromCodePoint(cp);
       const end = this.matchesText(pos, literal, false);
       if (end === null) return null;
