@@ -112,12 +112,6 @@ export function floatToDecimal(f: BinaryFloat): Decimal {
   return Decimal.fromRational(m, 1n << BigInt(places));
 }
 
-/** The value as a JS number (±Infinity or ±0 outside the double range), for estimates. */
-export function floatToNumber(f: BinaryFloat): number {
-  const v = Number(f.mantissa) * 2 ** f.exponent;
-  return f.negative ? -v : v;
-}
-
 /** log2 |f| approximately (|f| > 0), finite even where the value is not. */
 export function floatLog2(f: BinaryFloat): number {
   const bits = bitLength(f.mantissa);
@@ -130,23 +124,4 @@ export function floatEquals(a: BinaryFloat, b: BinaryFloat): boolean {
   const x = oddForm(a);
   const y = oddForm(b);
   return x.negative === y.negative && x.mantissa === y.mantissa && x.exponent === y.exponent;
-}
-
-/** The exact IEEE double with this value, when it is one (for tests and estimates). */
-export function floatFromNumber(x: number): BinaryFloat {
-  if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${x}`);
-  if (x === 0) return FLOAT_ZERO;
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, x);
-  const hi = view.getUint32(0);
-  const lo = view.getUint32(4);
-  const biased = (hi >>> 20) & 0x7ff;
-  let mantissa = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  let exponent: number;
-  if (biased === 0) exponent = -1074;
-  else {
-    mantissa |= 1n << 52n;
-    exponent = biased - 1075;
-  }
-  return oddForm({ negative: x < 0, mantissa, exponent });
 }

@@ -19,10 +19,6 @@ const FULLY_QUALIFIED_NAME = new RegExp(
 /** The bytes of a module hash (BLAKE2b-256). */
 export const MODULE_HASH_BYTES = 32;
 
-export function isIdentifier(text: string): boolean {
-  return IDENT_ONLY.test(text);
-}
-
 /** `m` or `ns.m`. */
 export function parseModuleName(text: string): ModuleName | null {
   const m = MODULE_NAME.exec(text);
