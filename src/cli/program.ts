@@ -7,8 +7,10 @@ import { Command } from "commander";
 import { BRAID_VERSION, PACT_VERSION } from "../version.ts";
 import { addSigCommand } from "./commands/add-sig.ts";
 import { apiRequestMode } from "./commands/apireq.ts";
+import { builtinsMode } from "./commands/builtins.ts";
 import { combineSigsCommand } from "./commands/combine-sigs.ts";
 import { genkeyMode } from "./commands/genkey.ts";
+import { pactFileMode } from "./commands/pact-file.ts";
 import { signCommand } from "./commands/sign.ts";
 import { unsignedMode } from "./commands/unsigned.ts";
 import { UserError } from "./errors.ts";
@@ -17,7 +19,13 @@ import type { CliIO } from "./io.ts";
 import type { RootMode, RootOptions, Subcommand } from "./registry.ts";
 
 /** Options that decide what one invocation does; at most one may be given. */
-export const ROOT_MODES: readonly RootMode[] = [genkeyMode, apiRequestMode, unsignedMode];
+export const ROOT_MODES: readonly RootMode[] = [
+  genkeyMode,
+  apiRequestMode,
+  unsignedMode,
+  builtinsMode,
+  pactFileMode,
+];
 
 export const SUBCOMMANDS: readonly Subcommand[] = [signCommand, addSigCommand, combineSigsCommand];
 

@@ -30,8 +30,11 @@ export enum FnTag {
 /** The identity of a module or interface shared by all its members. */
 export interface ModuleInfo {
   readonly name: ModuleName;
-  /** The module hash (base64url); `#repl` for REPL top-level definitions. */
-  readonly hash: string;
+  /**
+   * The module hash (base64url); `#repl` for REPL top-level definitions. Set once the module is
+   * compiled (it covers the versions of the modules it uses).
+   */
+  hash: string;
   /** `ns.m` or `m`. */
   readonly rendered: string;
 }
@@ -156,11 +159,25 @@ export class DefSchemaDef extends MemberBase {
 
 export class DefTableDef extends MemberBase {
   readonly defKind = "deftable";
-  /** The table value (it carries the defining module's hash and the schema). */
-  readonly table: TableRef;
-  constructor(module: ModuleInfo, name: string, source: DefSource, schema: Schema) {
+  private value: TableRef | undefined = undefined;
+  constructor(
+    module: ModuleInfo,
+    name: string,
+    source: DefSource,
+    readonly schema: Schema,
+  ) {
     super(module, name, source);
-    this.table = { kind: "table", module: module.name, name, moduleHash: module.hash, schema };
+  }
+  /** The table value (it carries the defining module's hash, known once compiled, and the schema). */
+  get table(): TableRef {
+    this.value ??= {
+      kind: "table",
+      module: this.module.name,
+      name: this.name,
+      moduleHash: this.module.hash,
+      schema: this.schema,
+    };
+    return this.value;
   }
 }
 
@@ -222,6 +239,8 @@ export interface ModuleData {
   /** The module's source text (what `describe-module` shows and the hash covers). */
   readonly code: string;
   readonly source: DefSource;
+  /** Top-level names (from `use` or the REPL) the code refers to, kept to reload it from storage. */
+  readonly toplevelNames: ReadonlyMap<string, Definition>;
 }
 
 export interface InterfaceData {
@@ -231,6 +250,7 @@ export interface InterfaceData {
   readonly imports: readonly Import[];
   readonly code: string;
   readonly source: DefSource;
+  readonly toplevelNames: ReadonlyMap<string, Definition>;
 }
 
 export type LoadedModule = ModuleData | InterfaceData;

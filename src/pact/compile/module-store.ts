@@ -1,8 +1,7 @@
 /**
  * Where defined modules and interfaces live between top-level forms and transactions. The
- * compiler reads modules through this interface; the in-memory store below serves the REPL, and
- * the database layer provides a persistent one (it stores each module's code and recompiles it, or
- * keeps compiled modules cached by hash).
+ * compiler and evaluator read modules only through this interface; src/pact/eval/module-store.ts
+ * keeps them in the contract database (memory or SQLite) with compiled modules cached by hash.
  */
 import type { LoadedModule } from "./definitions.ts";
 
@@ -13,30 +12,4 @@ export interface ModuleStore {
   write(module: LoadedModule): void;
   /** Every stored name, sorted (for `list-modules`). */
   names(): readonly string[];
-}
-
-/** Modules in a Map; `snapshot`/`restore` give the transaction layer cheap rollback. */
-export class MemoryModuleStore implements ModuleStore {
-  private modules = new Map<string, LoadedModule>();
-
-  read(name: string): LoadedModule | undefined {
-    return this.modules.get(name);
-  }
-
-  write(module: LoadedModule): void {
-    this.modules.set(module.info.rendered, module);
-  }
-
-  names(): readonly string[] {
-    return [...this.modules.keys()].sort();
-  }
-
-  /** The current contents, to restore on rollback. */
-  snapshot(): ReadonlyMap<string, LoadedModule> {
-    return new Map(this.modules);
-  }
-
-  restore(snapshot: ReadonlyMap<string, LoadedModule>): void {
-    this.modules = new Map(snapshot);
-  }
 }

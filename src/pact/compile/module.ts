@@ -59,17 +59,24 @@ import { resolveSchema, resolveType } from "./type-resolve.ts";
 import { sameType } from "./types.ts";
 
 /**
- * The module hash: Blake2b-256 of the module's source text, unpadded base64url. (Pact hashes a
- * CBOR encoding of the compiled module; Braid hashes the code that the compiled module comes from.)
+ * The module hash: Blake2b-256, unpadded base64url, of the module's source text followed by one
+ * line `name:hash` per other module it uses (sorted). (Pact hashes a CBOR encoding of the compiled
+ * module; Braid hashes the code and the exact versions of the modules that code is bound to, so
+ * the same text compiled against another version of a dependency gets another hash.)
  */
-export function moduleHash(code: string): string {
-  return encodeBase64Url(blake2b256(code));
+export function moduleHash(code: string, dependencies: ReadonlyMap<string, string>): string {
+  const deps = [...dependencies].map(([name, hash]) => `${name}:${hash}`).sort();
+  return encodeBase64Url(blake2b256([code, ...deps].join("\n")));
 }
 
 /** Names in scope inside a module: its members compiled so far, then imports, then the top level. */
 class ModuleScope implements NameResolver {
   readonly binds = new Map<string, Definition>();
   readonly members = new Map<string, Definition>();
+  /** Top-level names the code used. */
+  readonly toplevelUsed = new Map<string, Definition>();
+  /** The modules the code used, by rendered name, with their hashes. */
+  readonly dependencies = new Map<string, string>();
   readonly current: CurrentModule;
   constructor(
     private readonly parent: NameResolver,
@@ -92,10 +99,19 @@ class ModuleScope implements NameResolver {
     return this.parent.namespace;
   }
   bare(name: string): Definition | undefined {
-    return this.binds.get(name) ?? this.parent.bare(name);
+    const own = this.binds.get(name);
+    if (own !== undefined) return own;
+    const top = this.parent.bare(name);
+    if (top !== undefined) {
+      this.toplevelUsed.set(name, top);
+      this.dependencies.set(top.module.rendered, top.module.hash);
+    }
+    return top;
   }
   module(name: ModuleName) {
-    return this.parent.module(name);
+    const found = this.parent.module(name);
+    if (found !== undefined) this.dependencies.set(found.info.rendered, found.info.hash);
+    return found;
   }
   add(def: Definition): void {
     this.binds.set(def.name, def);
@@ -115,7 +131,7 @@ function sourceOf(unit: CompileUnit, span: Span, nameSpan: Span, doc: string | n
 export function compileModule(m: Module, unit: CompileUnit): ModuleData {
   const name = mangle(m.name, unit);
   const code = unit.source.slice(m.span.start, m.span.end);
-  const info = moduleInfo(name, moduleHash(code));
+  const info = moduleInfo(name, "");
   const scope = new ModuleScope(unit.names, name, "module", []);
   const inner: CompileUnit = { ...unit, names: scope };
 
@@ -161,6 +177,8 @@ export function compileModule(m: Module, unit: CompileUnit): ModuleData {
     governance.kind === "keyset"
       ? governance
       : { kind: "capability", cap: defs.get(governance.name) as DefCapDef };
+  scope.dependencies.delete(info.rendered);
+  info.hash = moduleHash(code, scope.dependencies);
   return {
     kind: "module",
     info,
@@ -171,13 +189,14 @@ export function compileModule(m: Module, unit: CompileUnit): ModuleData {
     implements: interfaces.map((i) => i.info.name),
     code,
     source: sourceOf(unit, m.span, m.nameSpan, docOf(m.annotations)),
+    toplevelNames: scope.toplevelUsed,
   };
 }
 
 export function compileInterface(i: Interface, unit: CompileUnit): InterfaceData {
   const name = mangle(i.name, unit);
   const code = unit.source.slice(i.span.start, i.span.end);
-  const info = moduleInfo(name, moduleHash(code));
+  const info = moduleInfo(name, "");
   const scope = new ModuleScope(unit.names, name, "interface", []);
   const inner: CompileUnit = { ...unit, names: scope };
   const imports = i.imports.map((u: Use) => toImport(u, unit));
@@ -191,6 +210,8 @@ export function compileInterface(i: Interface, unit: CompileUnit): InterfaceData
     scope.add(def);
     defs.set(def.name, def);
   }
+  scope.dependencies.delete(info.rendered);
+  info.hash = moduleHash(code, scope.dependencies);
   return {
     kind: "interface",
     info,
@@ -198,6 +219,7 @@ export function compileInterface(i: Interface, unit: CompileUnit): InterfaceData
     imports,
     code,
     source: sourceOf(unit, i.span, i.nameSpan, docOf(i.annotations)),
+    toplevelNames: scope.toplevelUsed,
   };
 }
 

@@ -4,11 +4,14 @@
  * The REPL changes it in place (`env-data`, `env-sigs`, …).
  */
 import { blake2b256, encodeBase64Url } from "../../crypto/index.ts";
+import type { ModuleStore } from "../compile/module-store.ts";
+import { type ExecutionMode, openMemoryPactDb, type PactDb } from "../db/index.ts";
+import type { NativeDef } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
 import type { CapToken, PactValue } from "../values/types.ts";
-import { MemoryPactDb, type PactDb } from "./db.ts";
 import { FreeGasMeter, type GasMeter } from "./gas.ts";
+import { DbModuleStore } from "./module-store.ts";
 
 /** What `chain-data` returns (Pact's `PublicData`). */
 export interface ChainData {
@@ -21,7 +24,7 @@ export interface ChainData {
   prevBlockHash: string;
 }
 
-export type ExecutionMode = "transactional" | "local";
+export type { ExecutionMode };
 
 export interface ExecutionEnv {
   /** The transaction data `read-msg` and friends read: an object, or unit when there is none. */
@@ -37,7 +40,10 @@ export interface ExecutionEnv {
   flags: Set<string>;
   mode: ExecutionMode;
   gas: GasMeter;
+  /** The contract state. */
   db: PactDb;
+  /** Modules and interfaces (kept in `db`). */
+  modules: ModuleStore;
 }
 
 /** Pact's default hash: Blake2b-256 of the empty string. */
@@ -55,8 +61,14 @@ export function defaultChainData(): ChainData {
   };
 }
 
-/** The REPL's starting environment: empty data, no signers, free gas, in-memory storage. */
-export function defaultEnv(db: PactDb = new MemoryPactDb()): ExecutionEnv {
+/**
+ * The REPL's starting environment: empty data, no signers, free gas, in-memory storage. `natives`
+ * are those stored modules are compiled against when they are reloaded.
+ */
+export function defaultEnv(
+  natives: ReadonlyMap<string, NativeDef>,
+  db: PactDb = openMemoryPactDb(),
+): ExecutionEnv {
   return {
     data: new Map(),
     signers: new Map(),
@@ -67,5 +79,6 @@ export function defaultEnv(db: PactDb = new MemoryPactDb()): ExecutionEnv {
     mode: "transactional",
     gas: new FreeGasMeter(),
     db,
+    modules: new DbModuleStore(db, natives),
   };
 }

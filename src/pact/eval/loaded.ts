@@ -5,9 +5,9 @@
  */
 import type { NameResolver } from "../compile/context.ts";
 import type { Definition, LoadedModule } from "../compile/definitions.ts";
+import type { ModuleStore } from "../compile/module-store.ts";
 import { REPL_MODULE_HASH, renderModuleName } from "../compile/names.ts";
 import type { ModuleName } from "../values/types.ts";
-import type { PactDb } from "./db.ts";
 
 export class LoadedNames implements NameResolver {
   /** Modules and interfaces read in this transaction, by rendered name. */
@@ -17,7 +17,7 @@ export class LoadedNames implements NameResolver {
   namespace: string | null = null;
   readonly current = null;
 
-  constructor(private readonly db: () => PactDb) {}
+  constructor(private readonly store: () => ModuleStore) {}
 
   bare(name: string): Definition | undefined {
     return this.toplevel.get(name);
@@ -27,7 +27,7 @@ export class LoadedNames implements NameResolver {
     const key = renderModuleName(name);
     const cached = this.modules.get(key);
     if (cached !== undefined) return cached;
-    const stored = this.db().modules.read(key);
+    const stored = this.store().read(key);
     if (stored !== undefined) this.modules.set(key, stored);
     return stored;
   }

@@ -102,7 +102,7 @@ export class Runtime {
   private depth = 0;
 
   constructor(public env: ExecutionEnv) {
-    this.loaded = new LoadedNames(() => this.env.db);
+    this.loaded = new LoadedNames(() => this.env.modules);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -228,6 +228,6 @@ export function defineInterface(rt: Runtime, form: Interface, unit: CompileUnit)
 }
 
 function install(rt: Runtime, module: LoadedModule): void {
-  rt.env.db.modules.write(module);
+  rt.env.modules.write(module);
   rt.loaded.install(module);
 }

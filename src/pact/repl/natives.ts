@@ -8,6 +8,7 @@
 
 import { PACT_VERSION } from "../../version.ts";
 import type { SuspendingNativeDef } from "../compile/context.ts";
+import { DbError } from "../db/index.ts";
 import { type CallSite, fileOf, runtimeOf } from "../eval/callables.ts";
 import { acquire, defCapOf, installCapability } from "../eval/capabilities.ts";
 import { abbrevPretty, pretty } from "../eval/display.ts";
@@ -288,17 +289,19 @@ export function replNatives(session: ReplSession): NativeDef[] {
     }),
     native("begin-tx", 0, 1, (ctx, args) => {
       const name = args.length === 0 ? null : str("begin-tx", args, 0);
-      const id = runtimeOf(ctx).env.db.beginTx();
-      if (id === null) throw userFailure("tx-function failure Begin Tx");
+      const db = runtimeOf(ctx).env.db;
+      // Pact's REPL database refuses a second transaction without an error of its own.
+      if (db.inTx) throw userFailure("tx-function failure Begin Tx");
+      const id = db.beginTx(runtimeOf(ctx).env.mode);
       session.tx = { id, name };
       return `Begin Tx ${id}${name === null ? "" : ` ${name}`}`;
     }),
     native("commit-tx", 0, 0, (ctx) => {
-      runtimeOf(ctx).env.db.commitTx();
+      dbOperation(() => runtimeOf(ctx).env.db.commitTx());
       return endTx("Commit Tx");
     }),
     native("rollback-tx", 0, 0, (ctx) => {
-      runtimeOf(ctx).env.db.rollbackTx();
+      dbOperation(() => runtimeOf(ctx).env.db.rollbackTx());
       return endTx("Rollback Tx");
     }),
     native("sig-keyset", 0, 0, (ctx) => makeKeySet(runtimeOf(ctx).env.signers.keys(), "keys-all")),
@@ -440,6 +443,16 @@ export function replNatives(session: ReplSession): NativeDef[] {
     session.resetTxState();
     if (tx === null) throw userFailure(`tx-function failure ${verb}`);
     return `${verb} ${tx.id}${tx.name === null ? "" : ` ${tx.name}`}`;
+  }
+}
+
+/** Runs a database operation, reporting its failure as Pact does (`DbOpFailure`). */
+function dbOperation(op: () => unknown): void {
+  try {
+    op();
+  } catch (e) {
+    if (!(e instanceof DbError)) throw e;
+    throw new PactError("execution", `Error during database operation: ${e.message}`);
   }
 }
 

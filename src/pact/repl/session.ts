@@ -6,7 +6,6 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { CompileUnit } from "../compile/context.ts";
 import { CapState } from "../eval/caps.ts";
-import { MemoryPactDb } from "../eval/db.ts";
 import { defaultEnv } from "../eval/env.ts";
 import { ENV_NATIVES } from "../eval/env-natives.ts";
 import { Runtime } from "../eval/runtime.ts";
@@ -82,7 +81,7 @@ export class ReplSession {
   }
 
   private freshRuntime(): Runtime {
-    const rt = new Runtime(defaultEnv(new MemoryPactDb()));
+    const rt = new Runtime(defaultEnv(this.fullNatives));
     rt.coverage = this.coverage;
     return rt;
   }
@@ -90,6 +89,11 @@ export class ReplSession {
   /** The natives code compiled now resolves against. */
   get natives(): ReadonlyMap<string, NativeDef> {
     return this.currentNatives;
+  }
+
+  /** Every native a `.repl` file can use. */
+  nativeNames(): string[] {
+    return [...this.fullNatives.keys()];
   }
 
   /** The REPL natives' names (for `-b` and module checks). */

@@ -1,0 +1,83 @@
+/**
+ * `braid FILE` runs a `.repl` or `.pact` file (`-t` trace, `-c` coverage, `-r` find the script of
+ * a `.pact` file); `braid` with no arguments starts the interactive REPL. This is the default mode:
+ * it runs whenever no other root mode is selected.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { CommanderError } from "commander";
+import { runInteractive } from "../../pact/repl/interactive.ts";
+import { findScript, runFile } from "../../pact/repl/run-file.ts";
+import { UserError } from "../errors.ts";
+import type { CliIO } from "../io.ts";
+import { ROOT_MODES } from "../program.ts";
+import type { RootMode, RootOptions } from "../registry.ts";
+
+const FILE_FLAGS: readonly [keyof RootOptions & string, string][] = [
+  ["trace", "-t/--trace"],
+  ["coverage", "-c/--coverage"],
+  ["findscript", "-r/--findscript"],
+];
+
+/** Exits with `code` without a further message (the output has been written). */
+function exit(code: number): never {
+  throw new CommanderError(code, "braid.exit", "");
+}
+
+export const pactFileMode: RootMode = {
+  flag: "FILE",
+  usesFile: true,
+  register(program) {
+    program
+      .option("-t, --trace", "with FILE: show every top-level result and print with its location")
+      .option(
+        "-c, --coverage",
+        "with FILE: write an lcov report to coverage/lcov.info next to FILE",
+      )
+      .option("-r, --findscript", "with a .pact FILE: run the .repl script that tests it");
+  },
+  validate(options) {
+    if (pactFileMode.selected(options)) return;
+    for (const [key, flag] of FILE_FLAGS) {
+      if (options[key] === true) throw new UserError(`${flag} is only used with a FILE to run`);
+    }
+  },
+  selected: (options) => !ROOT_MODES.some((m) => m !== pactFileMode && m.selected(options)),
+  async run(options, file, io) {
+    if (file === undefined) {
+      for (const [key, flag] of FILE_FLAGS) {
+        if (options[key] === true) throw new UserError(`${flag} needs a FILE to run`);
+      }
+      await runInteractive({
+        input: process.stdin,
+        output: process.stdout,
+        readFile: (path) => io.readFile(path),
+        historyFile: ".pc-history",
+        terminal: process.stdin.isTTY === true,
+      });
+      return;
+    }
+    const script =
+      options.findscript === true && file.endsWith(".pact") ? (findScript(file) ?? file) : file;
+    const code = runFile(
+      script,
+      { trace: options.trace === true, coverage: options.coverage === true },
+      fileIO(io),
+    );
+    if (code !== 0) exit(code);
+  },
+};
+
+function fileIO(io: CliIO) {
+  return {
+    stdout: (text: string) => io.out(text),
+    stderr: (text: string) => {
+      process.stderr.write(text);
+    },
+    readFile: (path: string) => io.readFile(path),
+    writeFile: (path: string, text: string) => {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+    },
+  };
+}

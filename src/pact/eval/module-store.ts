@@ -1,0 +1,142 @@
+/**
+ * Modules in the contract database. A module is stored as JSON holding its source text, where it
+ * came from (so a reloaded module reports the same lines), the values of its constants (evaluated
+ * once, at definition), and the top-level names its code was bound to. Compiled modules are
+ * cached per database by name and hash, so a module is compiled once per process; a module not in
+ * the cache (after a restart) is compiled again from its stored form.
+ */
+import type { NameResolver } from "../compile/context.ts";
+import { DefConstDef, type Definition, type LoadedModule } from "../compile/definitions.ts";
+import { compileInterface, compileModule } from "../compile/module.ts";
+import type { ModuleStore } from "../compile/module-store.ts";
+import { renderModuleName } from "../compile/names.ts";
+import type { PactDb } from "../db/index.ts";
+import type { NativeDef } from "../runtime/types.ts";
+import { parseProgram } from "../syntax/parser.ts";
+import { encodePactValue, parsePactValue } from "../values/json.ts";
+import type { ModuleName } from "../values/types.ts";
+
+/** Bumped when the stored form changes. */
+export const MODULE_FORMAT_VERSION = 1;
+
+interface StoredForm {
+  readonly v: number;
+  readonly namespace: string | null;
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly code: string;
+  /** Top-level name → [module, member, module hash]. */
+  readonly names: Record<string, [string, string, string]>;
+  /** Constant name → its value in Pact's JSON encoding. */
+  readonly consts: Record<string, string>;
+}
+
+const caches = new WeakMap<PactDb, Map<string, LoadedModule>>();
+
+function cacheOf(db: PactDb): Map<string, LoadedModule> {
+  let cache = caches.get(db);
+  if (cache === undefined) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+export class DbModuleStore implements ModuleStore {
+  constructor(
+    readonly db: PactDb,
+    /** The natives a stored module's code is compiled against when it is reloaded. */
+    private readonly natives: ReadonlyMap<string, NativeDef>,
+  ) {}
+
+  read(name: string): LoadedModule | undefined {
+    const stored = this.db.readModule(name);
+    if (stored === null) return undefined;
+    const cache = cacheOf(this.db);
+    const key = `${name}:${stored.hash}`;
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached;
+    const module = this.decode(stored.code, stored.hash);
+    cache.set(key, module);
+    return module;
+  }
+
+  write(module: LoadedModule): void {
+    const name = module.info.rendered;
+    this.db.writeModule(name, { hash: module.info.hash, code: encodeStored(module) });
+    cacheOf(this.db).set(`${name}:${module.info.hash}`, module);
+  }
+
+  names(): readonly string[] {
+    return this.db.moduleNames();
+  }
+
+  /** Compiles a stored module again, with its constants' stored values. */
+  private decode(text: string, hash: string): LoadedModule {
+    const form = JSON.parse(text) as StoredForm;
+    if (form.v !== MODULE_FORMAT_VERSION) {
+      throw new Error(`unsupported stored module format ${String(form.v)}`);
+    }
+    // Padding puts the code at its original line and column, so spans match the source file.
+    const source = `${"\n".repeat(form.line)}${" ".repeat(form.col)}${form.code}`;
+    const [tree] = parseProgram(source, form.file);
+    const names: NameResolver = {
+      namespace: form.namespace,
+      current: null,
+      module: (n: ModuleName) => this.read(renderModuleName(n)),
+      bare: (n: string) => this.boundName(form.names[n]),
+    };
+    const unit = { file: form.file, source, natives: this.natives, names, coverage: null };
+    const module =
+      tree?.kind === "module"
+        ? compileModule(tree, unit)
+        : tree?.kind === "interface"
+          ? compileInterface(tree, unit)
+          : undefined;
+    if (module === undefined) throw new Error("stored module code is not a module");
+    module.info.hash = hash;
+    for (const def of module.defs.values()) {
+      if (def instanceof DefConstDef) {
+        const value = form.consts[def.name];
+        if (value !== undefined) {
+          def.value = parsePactValue(value);
+          def.init = undefined;
+        }
+      }
+    }
+    return module;
+  }
+
+  /** A top-level name a stored module was bound to: that member of the module's current version. */
+  private boundName(entry: [string, string, string] | undefined): Definition | undefined {
+    if (entry === undefined) return undefined;
+    const [module, member] = entry;
+    return this.read(module)?.defs.get(member);
+  }
+}
+
+function encodeStored(module: LoadedModule): string {
+  const names: Record<string, [string, string, string]> = {};
+  for (const [n, def] of module.toplevelNames) {
+    names[n] = [def.module.rendered, def.name, def.module.hash];
+  }
+  const consts: Record<string, string> = {};
+  for (const def of module.defs.values()) {
+    if (def instanceof DefConstDef && def.value !== undefined) {
+      consts[def.name] = encodePactValue(def.value);
+    }
+  }
+  const span = module.source.span;
+  const form: StoredForm = {
+    v: MODULE_FORMAT_VERSION,
+    namespace: module.info.name.namespace,
+    file: module.source.file,
+    line: span.line,
+    col: span.col,
+    code: module.code,
+    names,
+    consts,
+  };
+  return JSON.stringify(form);
+}
