@@ -20,30 +20,35 @@ function u32le(value: number): Uint8Array {
   return out;
 }
 
-export function genesisParentHash(version: ChainwebVersion, chainId: number): Uint8Array {
-  return merkleRoot([
+/** Remembers one value per version and chain (versions are immutable data). */
+function perVersionAndChain<T>(make: (version: ChainwebVersion, chainId: number) => T) {
+  const cache = new WeakMap<ChainwebVersion, Map<number, T>>();
+  return (version: ChainwebVersion, chainId: number): T => {
+    let values = cache.get(version);
+    if (values === undefined) {
+      values = new Map();
+      cache.set(version, values);
+    }
+    let value = values.get(chainId);
+    if (value === undefined) {
+      value = make(version, chainId);
+      values.set(chainId, value);
+    }
+    return value;
+  };
+}
+
+/** The parent hash of a chain's genesis block (computed once per version and chain; do not mutate). */
+export const genesisParentHash = perVersionAndChain((version, chainId) =>
+  merkleRoot([
     merkleLeaf(GENESIS_MARKER),
     merkleLeaf(u32le(version.code)),
     merkleLeaf(u32le(chainId)),
-  ]);
-}
-
-const cache = new WeakMap<ChainwebVersion, Map<number, BlockHeader>>();
+  ]),
+);
 
 /** The genesis header of a chain (computed once per version and chain). */
-export function genesisHeader(version: ChainwebVersion, chainId: number): BlockHeader {
-  let headers = cache.get(version);
-  if (headers === undefined) {
-    headers = new Map();
-    cache.set(version, headers);
-  }
-  let header = headers.get(chainId);
-  if (header === undefined) {
-    header = makeGenesisHeader(version, chainId);
-    headers.set(chainId, header);
-  }
-  return header;
-}
+export const genesisHeader = perVersionAndChain(makeGenesisHeader);
 
 function makeGenesisHeader(version: ChainwebVersion, chainId: number): BlockHeader {
   const height = genesisHeight(version, chainId);
