@@ -73,6 +73,12 @@ abstract class FunctionBase extends MemberBase implements Callable {
   readonly arity: number;
   /** Set while the function runs: Pact rejects a function that calls itself (even indirectly). */
   active = false;
+  /**
+   * The evaluator's compiled checks of the parameters (null for an untyped one) and of the return
+   * value; set on first call.
+   */
+  argChecks: readonly (((v: RuntimeValue) => boolean) | null)[] | undefined = undefined;
+  returnCheck: ((v: RuntimeValue) => boolean) | null | undefined = undefined;
   constructor(
     module: ModuleInfo,
     name: string,

@@ -29,7 +29,7 @@ import { CapState } from "./caps.ts";
 import { bodyCode, codegenLambda } from "./codegen.ts";
 import type { ExecutionEnv } from "./env.ts";
 import { LoadedNames } from "./loaded.ts";
-import { matchesType, typecheckError } from "./typecheck.ts";
+import { matchesType, type TypeCheck, typeCheck, typecheckError } from "./typecheck.ts";
 
 /**
  * How deeply function applications may nest. Pact forbids recursion, so real code stays shallow
@@ -282,7 +282,12 @@ export class Runtime {
   }
 
   callDefun(def: DefunDef, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
-    this.checkArgs(def.params, args, site);
+    const checks = def.argChecks ?? prepareChecks(def);
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      const check = checks[i];
+      if (check != null ? !check(a) : isCallable(a)) this.checkArgs(def.params, args, site);
+    }
     const frame: Frame = new Array(def.frameSize);
     frame[0] = null;
     for (let i = 0; i < args.length; i++) frame[i + 1] = args[i];
@@ -305,10 +310,13 @@ export class Runtime {
       this.depth--;
       this.stackTop = top;
     }
-    if (isCallable(result)) throw this.locate(expectedPactValueError(), site);
-    const rt = def.returnType;
-    if (rt !== null && !this.env.flags.has("DisableRuntimeRTC") && !matchesType(result, rt)) {
-      throw this.locate(typecheckError(result, rt), site);
+    const returnCheck = def.returnCheck;
+    if (returnCheck == null ? isCallable(result) : !returnCheck(result)) {
+      if (isCallable(result)) throw this.locate(expectedPactValueError(), site);
+      // Pact's flag `DisableRuntimeRTC` turns the return type check off.
+      if (!this.env.flags.has("DisableRuntimeRTC")) {
+        throw this.locate(typecheckError(result, def.returnType!), site);
+      }
     }
     return result;
   }
@@ -426,6 +434,14 @@ export class Runtime {
     if (def.defKind === "deftable") return def.table;
     return def as DefunDef | DefCapDef | DefPactDef;
   }
+}
+
+/** Compiles a function's parameter and return checks once. */
+function prepareChecks(def: DefunDef): readonly (TypeCheck | null)[] {
+  const checks = def.params.map((p) => (p.type === null ? null : typeCheck(p.type)));
+  def.argChecks = checks;
+  def.returnCheck = def.returnType === null ? null : typeCheck(def.returnType);
+  return checks;
 }
 
 export { CallSite };

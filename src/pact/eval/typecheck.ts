@@ -5,6 +5,7 @@
 import { renderType } from "../compile/types.ts";
 import { argTypeName } from "../natives/kinds.ts";
 import { PactError } from "../runtime/errors.ts";
+import { isCallable, type RuntimeValue } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
 import type { ModRef, PactType, PactValue, Schema, TableRef } from "../values/types.ts";
@@ -71,6 +72,34 @@ function sameSchema(a: Schema, b: Schema): boolean {
     if (other === undefined || renderType(other) !== renderType(type)) return false;
   }
   return true;
+}
+
+/** A compiled check of one declared type; false for functions too. */
+export type TypeCheck = (v: RuntimeValue) => boolean;
+
+const isUnit = (v: RuntimeValue) =>
+  typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "unit";
+
+/** The check for `t`, specialised for the primitive types (the common case on hot paths). */
+export function typeCheck(t: PactType): TypeCheck {
+  switch (t) {
+    case "integer":
+      return (v) => typeof v === "bigint";
+    case "string":
+      return (v) => typeof v === "string";
+    case "bool":
+      return (v) => typeof v === "boolean";
+    case "decimal":
+      return (v) => v instanceof Decimal;
+    case "time":
+      return (v) => v instanceof PactTime;
+    case "unit":
+      return isUnit;
+    case "*":
+      return (v) => !isCallable(v);
+    default:
+      return (v) => !isCallable(v) && matchesType(v, t);
+  }
 }
 
 /** Pact's `RunTimeTypecheckFailure` (the space before the comma is Pact's). */
