@@ -255,11 +255,11 @@ export class Runtime {
     return this.invokeNative(native, args, fn.site);
   }
 
-  /** Runs a native's implementation with its flat gas cost charged first. */
+  /** Runs a native's implementation with its flat gas cost charged first (none: no charge). */
   invokeNative(native: NativeDef, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
-    this.env.gas.charge(native.gas);
     site.rt = this;
     try {
+      if (native.gas !== 0) this.env.gas.charge(native.gas);
       return native.impl(site, args);
     } catch (e) {
       throw this.locate(e, site);
