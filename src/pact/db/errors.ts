@@ -16,8 +16,7 @@ export type DbErrorCode =
   | "decode-failure"
   // block API misuse
   | "block-sequence"
-  | "no-such-block"
-  | "closed";
+  | "no-such-block";
 
 /** Row keys in on-chain messages are cut to this many characters (then "..."). */
 export const ON_CHAIN_KEY_CHARS = 10;

@@ -196,7 +196,7 @@ for (const [backend, open] of backends) {
       const evil = "x'); DROP TABLE history; --";
       db.createTable({ namespace: null, name: "m" }, evil);
       const table = `m_${evil}`;
-      const key = "'; DELETE FROM latest; --";
+      const key = "'; DELETE FROM history; --";
       db.writeRow("insert", table, key, row({ v: "1' OR '1'='1" }));
       db.writeRow("insert", table, "other", row({ v: "2" }));
       assert.deepEqual(db.rowKeys(table), [key, "other"]);
@@ -392,8 +392,11 @@ for (const [backend, open] of backends) {
       db.commitTx();
       db.beginTx();
       db.writeRow("insert", ACCOUNTS, "b", row({ v: 1n }));
+      assert.deepEqual(plain(db.readRow(ACCOUNTS, "b")), { v: 1n });
       db.abortBlock();
       assert.deepEqual(db.rowKeys(ACCOUNTS), []);
+      assert.equal(db.readRow(ACCOUNTS, "a"), null);
+      assert.equal(db.readRow(ACCOUNTS, "b"), null);
       assert.equal(db.txId, 0);
       assert.equal(db.inTx, false);
       assert.equal(db.latestBlock(), null);

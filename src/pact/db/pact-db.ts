@@ -34,6 +34,7 @@ import {
   txAlreadyBegunError,
 } from "./errors.ts";
 import { OverlayStore } from "./overlay-store.ts";
+import { RowCache } from "./row-cache.ts";
 import type { StoreReader, VersionedStore, WritableStore } from "./store.ts";
 import {
   type BlockRecord,
@@ -130,6 +131,7 @@ interface OpenTx {
 export class StorePactDb extends StoreView implements PactDb {
   protected tx: OpenTx | null = null;
   protected nextTxId: number;
+  protected readonly rowCache = new RowCache();
 
   constructor(
     protected readonly store: WritableStore,
@@ -159,13 +161,24 @@ export class StorePactDb extends StoreView implements PactDb {
     });
   }
 
-  writeRow(mode: WriteMode, table: string, key: string, row: PactObject): void {
+  override readRow(table: string, key: string): PactObject | null {
     this.checkTable(table);
-    const old = this.store.get(table, key);
-    if (old !== undefined && mode === "insert") throw rowExistsError(table, key);
-    if (old === undefined && mode === "update") throw rowMissingError(table, key);
-    const stored = old === undefined ? row : mergeRows(row, decodeRow(old, key));
+    const cached = this.rowCache.get(table, key);
+    if (cached !== undefined) return cached;
+    const text = this.store.get(table, key);
+    const row = text === undefined ? null : decodeRow(text, key);
+    this.rowCache.set(table, key, row);
+    return row;
+  }
+
+  /** Writes a row; the caller must not change `row` afterwards (it may be cached as is). */
+  writeRow(mode: WriteMode, table: string, key: string, row: PactObject): void {
+    const old = this.readRow(table, key);
+    if (old !== null && mode === "insert") throw rowExistsError(table, key);
+    if (old === null && mode === "update") throw rowMissingError(table, key);
+    const stored = old === null ? row : mergeRows(row, old);
     this.put(table, key, encodeRow(stored));
+    this.rowCache.set(table, key, stored);
   }
 
   writeModule(name: string, module: StoredModule): void {
@@ -196,7 +209,7 @@ export class StorePactDb extends StoreView implements PactDb {
     if (tx === null) throw notInTxError("commit");
     this.tx = null;
     if (tx.mode === "local") {
-      this.store.rollback();
+      this.undo();
       return tx.log;
     }
     const next = this.nextTxId + 1;
@@ -209,11 +222,17 @@ export class StorePactDb extends StoreView implements PactDb {
   rollbackTx(): void {
     if (this.tx === null) throw notInTxError("rollback");
     this.tx = null;
-    this.store.rollback();
+    this.undo();
   }
 
   protected writeHeight(): number {
     return this.heightOfWrites;
+  }
+
+  /** Discards the innermost store level, and the cached rows it may have changed. */
+  protected undo(): void {
+    this.rowCache.clear();
+    this.store.rollback();
   }
 
   private put(domain: string, key: string, value: string): void {
@@ -231,7 +250,7 @@ export class StorePactDb extends StoreView implements PactDb {
     try {
       write();
     } catch (error) {
-      this.store.rollback();
+      this.undo();
       throw error;
     }
     this.store.commit();
@@ -286,7 +305,7 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
   abortBlock(): void {
     const block = this.block;
     if (block === null) throw blockSequenceError("no block is open");
-    while (this.store.depth > 0) this.store.rollback();
+    while (this.store.depth > 0) this.undo();
     this.tx = null;
     this.block = null;
     this.nextTxId = block.firstTxId;
@@ -317,6 +336,7 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
       throw blockSequenceError("cannot rewind while a block or transaction is open");
     const target = this.recordedBlock(height);
     this.versions.rewind(height, target.endTxId);
+    this.rowCache.clear();
     this.nextTxId = target.endTxId;
     this.latest = target;
   }

@@ -64,19 +64,40 @@ describe("sqlite pact db: files", () => {
     });
   });
 
+  it("reports a stored row that does not decode, naming its key", () => {
+    const path = join(dir, "corrupt.sqlite");
+    const db = openSqlitePactDb(path);
+    db.createTable(COIN, "accounts");
+    db.writeRow("insert", "coin_accounts", "alice", new Map([["balance", 10n]]));
+    db.writeRow("insert", "coin_accounts", "bob", new Map([["balance", 10n]]));
+    db.close();
+    const raw = new Database(path);
+    raw.prepare("UPDATE history SET value = '[1]' WHERE key = 'alice'").run();
+    raw.prepare("UPDATE history SET value = '{\"balance\":' WHERE key = 'bob'").run();
+    raw.close();
+    const again = openSqlitePactDb(path);
+    for (const key of ["alice", "bob"])
+      assert.throws(() => again.readRow("coin_accounts", key), {
+        code: "decode-failure",
+        message: `Failed to deserialize but found value at key:${key}`,
+        onChainMessage: `Deserialization failed for the value at key: ${key}`,
+      });
+    again.close();
+  });
+
   it("never turns table names or keys into SQL tables", () => {
     const path = join(dir, "injection.sqlite");
     const db = openSqlitePactDb(path);
-    db.createTable({ namespace: null, name: "m" }, 't"; DROP TABLE latest; --');
-    db.writeRow("insert", 'm_t"; DROP TABLE latest; --', "x');--", new Map([["v", "1"]]));
+    db.createTable({ namespace: null, name: "m" }, 't"; DROP TABLE history; --');
+    db.writeRow("insert", 'm_t"; DROP TABLE history; --', "x');--", new Map([["v", "1"]]));
     db.close();
     const raw = new Database(path, { readonly: true });
     const tables = raw
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       .pluck()
       .all();
-    assert.deepEqual(tables, ["blocks", "domains", "history", "latest", "meta"]);
-    assert.deepEqual(raw.prepare("SELECT key FROM latest").pluck().all(), ["x');--"]);
+    assert.deepEqual(tables, ["blocks", "domains", "history", "meta"]);
+    assert.deepEqual(raw.prepare("SELECT key FROM history").pluck().all(), ["x');--"]);
     raw.close();
   });
 });

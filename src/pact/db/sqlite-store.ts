@@ -5,28 +5,34 @@
  * with a savepoint per command.
  */
 import Database from "better-sqlite3";
-import {
-  REWIND_SCRATCH_SQL,
-  STATE_SCHEMA_SQL,
-  STATE_SCHEMA_VERSION,
-  SYSTEM_DOMAIN_IDS,
-} from "./schema.ts";
+import { STATE_SCHEMA_SQL, STATE_SCHEMA_VERSION, SYSTEM_DOMAIN_IDS } from "./schema.ts";
 import type { StoreReader, VersionedStore } from "./store.ts";
 import type { BlockRecord } from "./types.ts";
 
 export interface SqliteStoreOptions {
   /**
-   * Extra pragmas, applied after the defaults (`journal_mode = WAL`, `synchronous = NORMAL`),
+   * Extra pragmas, applied after the defaults (`journal_mode = WAL`, `synchronous = NORMAL`,
+   * `wal_autocheckpoint` = {@link WAL_CHECKPOINT_PAGES}),
    * e.g. `["cache_size = -65536", "synchronous = FULL"]`. They come from the node's
    * configuration, never from a contract.
    */
   readonly pragmas?: readonly string[];
 }
 
-/** With WAL, NORMAL syncs at checkpoints only: a crash cannot corrupt the file. */
-const DEFAULT_PRAGMAS = ["journal_mode = WAL", "synchronous = NORMAL"];
+/**
+ * Pages the write-ahead log may hold before SQLite copies them back into the database file
+ * (SQLite's default is 1000, about 4 MB). Checkpoints sync the disk; spacing them out lets
+ * pages changed by several blocks be written back once. Measured on block execution: half the
+ * time per transfer of the default. The log file grows to about this many pages (~40 MB).
+ */
+export const WAL_CHECKPOINT_PAGES = 10_000;
 
-type Row = [string, string];
+/** With WAL, NORMAL syncs at checkpoints only: a crash cannot corrupt the file. */
+const DEFAULT_PRAGMAS = [
+  "journal_mode = WAL",
+  "synchronous = NORMAL",
+  `wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`,
+];
 
 export class SqliteStore implements VersionedStore {
   private readonly db: Database.Database;
@@ -42,17 +48,14 @@ export class SqliteStore implements VersionedStore {
   private readonly rollbackToStmt: Database.Statement;
   private readonly domainIdStmt: Database.Statement;
   private readonly insertDomainStmt: Database.Statement;
-  private readonly getStmt: Database.Statement;
-  private readonly keysStmt: Database.Statement;
-  private readonly entriesStmt: Database.Statement;
-  private readonly insertHistoryStmt: Database.Statement;
-  private readonly upsertLatestStmt: Database.Statement;
+  private readonly rowStmts: RowStatements;
+  private readonly domainIdBeforeStmt: Database.Statement;
+  private readonly insertStmt: Database.Statement;
   private readonly getMetaStmt: Database.Statement;
   private readonly setMetaStmt: Database.Statement;
   private readonly insertBlockStmt: Database.Statement;
   private readonly blockStmt: Database.Statement;
   private readonly latestBlockStmt: Database.Statement;
-  private readonly before: BeforeStatements;
   private readonly rewindTx: (height: number, txIdBound: number) => void;
 
   /** Opens (creating if needed) the state at `path`, or an in-memory one for ":memory:". */
@@ -61,7 +64,6 @@ export class SqliteStore implements VersionedStore {
     try {
       for (const pragma of [...DEFAULT_PRAGMAS, ...(options.pragmas ?? [])]) this.db.pragma(pragma);
       this.db.exec(STATE_SCHEMA_SQL);
-      this.db.exec(REWIND_SCRATCH_SQL);
       this.checkSchemaVersion(path);
     } catch (error) {
       this.db.close();
@@ -76,16 +78,8 @@ export class SqliteStore implements VersionedStore {
     this.rollbackToStmt = db.prepare("ROLLBACK TO level");
     this.domainIdStmt = db.prepare("SELECT id FROM domains WHERE name = ?").pluck();
     this.insertDomainStmt = db.prepare("INSERT INTO domains (name, txid, height) VALUES (?, ?, ?)");
-    this.getStmt = db.prepare("SELECT value FROM latest WHERE domain = ? AND key = ?").pluck();
-    this.keysStmt = db.prepare("SELECT key FROM latest WHERE domain = ? ORDER BY key").pluck();
-    this.entriesStmt = db
-      .prepare("SELECT key, value FROM latest WHERE domain = ? ORDER BY key")
-      .raw();
-    this.insertHistoryStmt = db.prepare(
+    this.insertStmt = db.prepare(
       "INSERT OR REPLACE INTO history (domain, key, txid, height, value) VALUES (?, ?, ?, ?, ?)",
-    );
-    this.upsertLatestStmt = db.prepare(
-      "INSERT OR REPLACE INTO latest (domain, key, txid, value) VALUES (?, ?, ?, ?)",
     );
     this.getMetaStmt = db.prepare("SELECT value FROM meta WHERE key = ?").pluck();
     this.setMetaStmt = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
@@ -96,8 +90,10 @@ export class SqliteStore implements VersionedStore {
     this.latestBlockStmt = db
       .prepare("SELECT height, end_txid, hash FROM blocks ORDER BY height DESC LIMIT 1")
       .raw();
-    this.before = {
-      domainId: db.prepare("SELECT id FROM domains WHERE name = ? AND txid < ?").pluck(),
+    this.domainIdBeforeStmt = db
+      .prepare("SELECT id FROM domains WHERE name = ? AND txid < ?")
+      .pluck();
+    this.rowStmts = {
       get: db
         .prepare(
           `SELECT value FROM history WHERE domain = ? AND key = ? AND txid < ?
@@ -124,17 +120,17 @@ export class SqliteStore implements VersionedStore {
 
   get(domain: string, key: string): string | undefined {
     const id = this.domainId(domain);
-    return id === undefined ? undefined : (this.getStmt.get(id, key) as string | undefined);
+    return id === undefined ? undefined : getRow(this.rowStmts, id, key, LATEST);
   }
 
   keys(domain: string): string[] {
     const id = this.domainId(domain);
-    return id === undefined ? [] : (this.keysStmt.all(id) as string[]);
+    return id === undefined ? [] : listKeys(this.rowStmts, id, LATEST);
   }
 
   entries(domain: string): Array<[string, string]> {
     const id = this.domainId(domain);
-    return id === undefined ? [] : (this.entriesStmt.all(id) as Row[]);
+    return id === undefined ? [] : listEntries(this.rowStmts, id, LATEST);
   }
 
   createDomain(domain: string, txId: number, height: number): void {
@@ -145,8 +141,7 @@ export class SqliteStore implements VersionedStore {
   put(domain: string, key: string, value: string, txId: number, height: number): void {
     const id = this.domainId(domain);
     if (id === undefined) throw new Error(`domain ${domain} does not exist`);
-    this.insertHistoryStmt.run(id, key, txId, height, value);
-    this.upsertLatestStmt.run(id, key, txId, value);
+    this.insertStmt.run(id, key, txId, height, value);
   }
 
   get depth(): number {
@@ -185,7 +180,7 @@ export class SqliteStore implements VersionedStore {
   }
 
   readerBefore(txIdBound: number): StoreReader {
-    return new SqliteReaderBefore(this.before, txIdBound);
+    return new SqliteReaderBefore(this.rowStmts, this.domainIdBeforeStmt, txIdBound);
   }
 
   recordBlock(block: BlockRecord): void {
@@ -226,30 +221,11 @@ export class SqliteStore implements VersionedStore {
   }
 
   private prepareRewind(): (height: number, txIdBound: number) => void {
-    const db = this.db;
-    const collect = db.prepare(
-      "INSERT OR IGNORE INTO temp.rewound (domain, key) SELECT domain, key FROM history WHERE txid >= ?",
-    );
-    const deleteHistory = db.prepare("DELETE FROM history WHERE txid >= ?");
-    const deleteLatest = db.prepare(
-      "DELETE FROM latest WHERE (domain, key) IN (SELECT domain, key FROM temp.rewound)",
-    );
-    // CROSS JOIN keeps the scratch table as the outer loop (one seek per rewound key).
-    const restoreLatest = db.prepare(
-      `INSERT INTO latest (domain, key, txid, value)
-       SELECT h.domain, h.key, h.txid, h.value
-       FROM temp.rewound AS r CROSS JOIN history AS h ON h.domain = r.domain AND h.key = r.key
-       WHERE h.txid = (SELECT max(txid) FROM history WHERE domain = r.domain AND key = r.key)`,
-    );
-    const clearScratch = db.prepare("DELETE FROM temp.rewound");
-    const deleteDomains = db.prepare("DELETE FROM domains WHERE txid >= ?");
-    const deleteBlocks = db.prepare("DELETE FROM blocks WHERE height > ?");
-    return db.transaction((height: number, txIdBound: number) => {
-      collect.run(txIdBound);
-      deleteHistory.run(txIdBound);
-      deleteLatest.run();
-      restoreLatest.run();
-      clearScratch.run();
+    const deleteVersions = this.db.prepare("DELETE FROM history WHERE txid >= ?");
+    const deleteDomains = this.db.prepare("DELETE FROM domains WHERE txid >= ?");
+    const deleteBlocks = this.db.prepare("DELETE FROM blocks WHERE height > ?");
+    return this.db.transaction((height: number, txIdBound: number) => {
+      deleteVersions.run(txIdBound);
       deleteDomains.run(txIdBound);
       deleteBlocks.run(height);
       this.saveNextTxId(txIdBound);
@@ -273,11 +249,28 @@ export class SqliteStore implements VersionedStore {
   }
 }
 
-interface BeforeStatements {
-  readonly domainId: Database.Statement;
+/** Reads at a tx id bound; the latest state is the bound {@link LATEST}. */
+interface RowStatements {
   readonly get: Database.Statement;
   readonly keys: Database.Statement;
   readonly entries: Database.Statement;
+}
+
+/** A bound above every transaction id. */
+const LATEST = Number.MAX_SAFE_INTEGER;
+
+function getRow(stmts: RowStatements, domain: number, key: string, bound: number) {
+  return stmts.get.get(domain, key, bound) as string | undefined;
+}
+
+function listKeys(stmts: RowStatements, domain: number, bound: number): string[] {
+  return stmts.keys.all(domain, bound) as string[];
+}
+
+function listEntries(stmts: RowStatements, domain: number, bound: number): Array<[string, string]> {
+  return (stmts.entries.all(domain, bound) as Array<[string, string, number]>).map(
+    ([key, value]) => [key, value],
+  );
 }
 
 type BlockRow = [number, number, Buffer];
@@ -286,10 +279,11 @@ function toBlockRecord([height, endTxId, hash]: BlockRow): BlockRecord {
   return { height, endTxId, hash: new Uint8Array(hash) };
 }
 
-/** Reads of the state before a transaction id, from `history`. */
+/** Reads of the state before a transaction id (valid until a rewind below it). */
 class SqliteReaderBefore implements StoreReader {
   constructor(
-    private readonly stmts: BeforeStatements,
+    private readonly stmts: RowStatements,
+    private readonly domainIdStmt: Database.Statement,
     private readonly bound: number,
   ) {}
 
@@ -299,25 +293,26 @@ class SqliteReaderBefore implements StoreReader {
 
   get(domain: string, key: string): string | undefined {
     const id = this.domainId(domain);
-    return id === undefined
-      ? undefined
-      : (this.stmts.get.get(id, key, this.bound) as string | undefined);
+    return id === undefined ? undefined : getRow(this.stmts, id, key, this.bound);
   }
 
   keys(domain: string): string[] {
     const id = this.domainId(domain);
-    return id === undefined ? [] : (this.stmts.keys.all(id, this.bound) as string[]);
+    return id === undefined ? [] : listKeys(this.stmts, id, this.bound);
   }
 
   entries(domain: string): Array<[string, string]> {
     const id = this.domainId(domain);
-    if (id === undefined) return [];
-    return (this.stmts.entries.all(id, this.bound) as Array<[string, string, number]>).map(
-      ([key, value]) => [key, value],
-    );
+    return id === undefined ? [] : listEntries(this.stmts, id, this.bound);
   }
 
+  /** Domain ids of this (fixed) state, looked up once each. */
+  private readonly domainIds = new Map<string, number | undefined>(SYSTEM_DOMAIN_IDS);
+
   private domainId(domain: string): number | undefined {
-    return this.stmts.domainId.get(domain, this.bound) as number | undefined;
+    if (this.domainIds.has(domain)) return this.domainIds.get(domain);
+    const id = this.domainIdStmt.get(domain, this.bound) as number | undefined;
+    this.domainIds.set(domain, id);
+    return id;
   }
 }
