@@ -133,6 +133,8 @@ export class DefPactDef extends FunctionBase {
   readonly defKind = "defpact";
   readonly tag = FnTag.DefPact;
   steps: readonly PactStepCode[] = [];
+  /** The evaluator's code of each step and rollback, generated on first use. */
+  readonly stepCode = new Map<string, Code>();
 }
 
 export class DefConstDef extends MemberBase {
