@@ -1,14 +1,11 @@
 /**
  * Proof-of-work nonce search: Blake2s-256 over the 286 work bytes, the nonce (u64 LE at offset
- * 278) counting up until the hash, read little-endian, is at most the target. One reused
- * Blake2s instance (hash-wasm's WASM Blake2s: about three times node:crypto's per-call speed on
- * 286-byte inputs) and no allocation per try beyond the digest.
+ * 278) counting up until the hash, read little-endian, is at most the target. No allocation per
+ * try beyond the digest.
  */
-import { createBLAKE2s } from "hash-wasm";
+import { blake2s256 } from "../../crypto/index.ts";
 import { HeaderOffset, WORK_BYTES } from "../header/binary.ts";
 import { word256ToBytes } from "../word256.ts";
-
-const blake2s = await createBLAKE2s(256);
 
 export interface MinedNonce {
   readonly nonce: bigint;
@@ -38,9 +35,7 @@ export function mineNonce(
   for (let tries = 1; tries <= maxTries; tries++) {
     view.setUint32(HeaderOffset.nonce, low, true);
     view.setUint32(HeaderOffset.nonce + 4, high, true);
-    blake2s.init();
-    blake2s.update(input);
-    const hash = blake2s.digest("binary");
+    const hash = blake2s256(input);
     if (atMostLittleEndian(hash, targetBytes)) {
       return { nonce: (BigInt(high) << 32n) | BigInt(low), powHash: hash, tries };
     }
