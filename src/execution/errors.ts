@@ -1,0 +1,48 @@
+/**
+ * Turns whatever a command's execution threw into the failure object of its result (Pact 5's
+ * `pactErrorToOnChainError`): the error type, the message cut to a bound, and where it arose.
+ */
+import { DbError } from "../pact/db/index.ts";
+import { onChainErrorType, PactError } from "../pact/runtime/errors.ts";
+import { PactSyntaxError } from "../pact/syntax/errors.ts";
+import type { OnChainError } from "./types.ts";
+
+/** Pact's `PactErrorMsgSize`: messages on chain are cut to this many characters. */
+export const MAX_ERROR_MESSAGE_CHARS = 256;
+
+/** The origin of an error raised outside any function. */
+export const TOPLEVEL_ORIGIN = "<toplevel>";
+
+export function onChainError(e: unknown): OnChainError {
+  if (e instanceof PactSyntaxError) {
+    return errorObject("SyntaxError", e.reason, TOPLEVEL_ORIGIN, e.span.line);
+  }
+  if (e instanceof PactError) {
+    const origin = e.callStack[0]?.name ?? TOPLEVEL_ORIGIN;
+    return errorObject(onChainErrorType(e.kind), e.message, origin, e.span?.line ?? 0);
+  }
+  if (e instanceof DbError) {
+    return errorObject("EvalError", e.onChainMessage, TOPLEVEL_ORIGIN, 0);
+  }
+  // Anything else is a fault of the interpreter, reported as Pact reports unknown exceptions.
+  const message = e instanceof Error ? e.message : String(e);
+  return errorObject("EvalError", `Unknown exception: ${message}`, TOPLEVEL_ORIGIN, 0);
+}
+
+function errorObject(
+  type: OnChainError["type"],
+  message: string,
+  origin: string,
+  line: number,
+): OnChainError {
+  return { type, message: bounded(message), info: `${origin}:${line}` };
+}
+
+/** The first {@link MAX_ERROR_MESSAGE_CHARS} code points of `text`. */
+export function bounded(text: string): string {
+  if (text.length <= MAX_ERROR_MESSAGE_CHARS) return text;
+  const points = Array.from(text);
+  return points.length <= MAX_ERROR_MESSAGE_CHARS
+    ? text
+    : points.slice(0, MAX_ERROR_MESSAGE_CHARS).join("");
+}

@@ -1,0 +1,11 @@
+/**
+ * The execution layer: one verified command run against the contract state, and its result as
+ * Pact's JSON. Used by the development server and the node.
+ */
+export { bounded, MAX_ERROR_MESSAGE_CHARS, onChainError, TOPLEVEL_ORIGIN } from "./errors.ts";
+export { EXEC_SOURCE_NAME } from "./exec-code.ts";
+export { FREE_GAS, type GasSettings, gasMeterFor, gasUsed } from "./gas.ts";
+export { ON_CHAIN_NATIVES } from "./natives.ts";
+export { encodeCommandResult, encodeEvents } from "./result-json.ts";
+export { executeCommand, failureOutcome } from "./run.ts";
+export type * from "./types.ts";

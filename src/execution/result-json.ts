@@ -1,0 +1,41 @@
+/**
+ * The JSON text of a command result, with Pact's key order:
+ * `{"gas","result","reqKey","logs","events"?,"metaData","continuation","txId"}`, where `events`
+ * is left out when there are none and a failure is
+ * `{"status":"failure","error":{"callStack":[],"type","message","info"}}`.
+ */
+
+import type { PactEvent } from "../pact/eval/runtime.ts";
+import { encodeModuleName, encodePactValue } from "../pact/values/json.ts";
+import { jsonString } from "../pact/values/json-text.ts";
+import type { CommandOutcome, CommandOutput } from "./types.ts";
+
+/**
+ * Encodes `outcome`; `metaData` is JSON text supplied by the caller (the node's block data; the
+ * development server has none: `null`).
+ */
+export function encodeCommandResult(outcome: CommandOutcome, metaData = "null"): string {
+  let out = `{"gas":${outcome.gas},"result":${encodeOutput(outcome.result)},"reqKey":${jsonString(outcome.reqKey)},"logs":${outcome.logs === null ? "null" : jsonString(outcome.logs)}`;
+  if (outcome.events.length > 0) out += `,"events":${encodeEvents(outcome.events)}`;
+  out += `,"metaData":${metaData},"continuation":${outcome.continuation ?? "null"},"txId":${outcome.txId ?? "null"}}`;
+  return out;
+}
+
+function encodeOutput(output: CommandOutput): string {
+  if (output.status === "success") {
+    return `{"status":"success","data":${encodePactValue(output.data)}}`;
+  }
+  const e = output.error;
+  return `{"status":"failure","error":{"callStack":[],"type":${jsonString(e.type)},"message":${jsonString(e.message)},"info":${jsonString(e.info)}}}`;
+}
+
+/** `[{"params":[…],"name":"TRANSFER","module":{"namespace":…,"name":…},"moduleHash":"…"}, …]` */
+export function encodeEvents(events: readonly PactEvent[]): string {
+  let out = "[";
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i] as PactEvent;
+    if (i > 0) out += ",";
+    out += `{"params":${encodePactValue(e.params)},"name":${jsonString(e.name)},"module":${encodeModuleName(e.module)},"moduleHash":${jsonString(e.moduleHash)}}`;
+  }
+  return `${out}]`;
+}

@@ -1,0 +1,61 @@
+/**
+ * Runs one verified command against the contract state, in a transaction of its own: committed
+ * when it succeeds in `transactional` mode, rolled back when it fails or runs in `local` mode.
+ * Never throws for anything the command does; every failure becomes a failure result.
+ */
+import type { ParsedCommand } from "../command/index.ts";
+import { encodeBase64Url } from "../crypto/index.ts";
+import { hashTxLogs } from "../pact/db/index.ts";
+import { Runtime } from "../pact/eval/runtime.ts";
+import { runContinuation } from "./continuation.ts";
+import { buildExecutionEnv } from "./env.ts";
+import { onChainError } from "./errors.ts";
+import { runExecCode } from "./exec-code.ts";
+import { gasMeterFor, gasUsed } from "./gas.ts";
+import { ON_CHAIN_NATIVES } from "./natives.ts";
+import type { CommandOutcome, ExecutionOptions, OnChainError } from "./types.ts";
+
+export function executeCommand(command: ParsedCommand, options: ExecutionOptions): CommandOutcome {
+  const { db } = options;
+  const natives = options.natives ?? ON_CHAIN_NATIVES;
+  const meter = gasMeterFor(options.gas);
+  let began = false;
+  try {
+    const env = buildExecutionEnv(command, options, natives, meter);
+    const rt = new Runtime(env);
+    const txId = db.beginTx(options.mode);
+    began = true;
+    const message = command.payload.payload;
+    const data =
+      message.kind === "exec"
+        ? runExecCode(rt, message.code, natives)
+        : runContinuation(rt, message);
+    const logs = db.commitTx();
+    began = false;
+    return {
+      reqKey: command.hash,
+      gas: gasUsed(meter),
+      result: { status: "success", data },
+      logs: encodeBase64Url(hashTxLogs(logs)),
+      events: env.flags.has("DisablePactEvents") ? [] : rt.events,
+      continuation: null,
+      txId: options.mode === "transactional" ? txId : null,
+    };
+  } catch (e) {
+    if (began && db.inTx) db.rollbackTx();
+    return failureOutcome(command.hash, onChainError(e), gasUsed(meter));
+  }
+}
+
+/** A failure result: no logs, events, continuation or tx id. */
+export function failureOutcome(reqKey: string, error: OnChainError, gas = 0): CommandOutcome {
+  return {
+    reqKey,
+    gas,
+    result: { status: "failure", error },
+    logs: null,
+    events: [],
+    continuation: null,
+    txId: null,
+  };
+}

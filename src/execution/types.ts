@@ -1,0 +1,61 @@
+/**
+ * What running one command takes and gives. The node and the development server both call
+ * `executeCommand` (run.ts); they differ only in the block context, the database and the gas
+ * settings they pass, and in the `metaData` they attach when encoding the result.
+ */
+import type { ExecutionMode, PactDb } from "../pact/db/index.ts";
+import type { PactEvent } from "../pact/eval/runtime.ts";
+import type { NativeDef } from "../pact/runtime/types.ts";
+import type { PactTime } from "../pact/values/time.ts";
+import type { PactValue } from "../pact/values/types.ts";
+import type { GasSettings } from "./gas.ts";
+
+/** The block a command runs in, as `chain-data` reports it. */
+export interface BlockContext {
+  readonly height: bigint;
+  readonly time: PactTime;
+  /** Unpadded base64url hash of the parent block (empty when there is none). */
+  readonly prevBlockHash: string;
+}
+
+export interface ExecutionOptions {
+  /** The contract state. The command runs in a transaction of its own on it. */
+  readonly db: PactDb;
+  /** `transactional` commits the writes; `local` rolls them back (and reports no tx id). */
+  readonly mode: ExecutionMode;
+  readonly block: BlockContext;
+  readonly gas: GasSettings;
+  /** Execution flags (Pact's `ExecutionFlag` names, e.g. `DisablePactEvents`). */
+  readonly flags: ReadonlySet<string>;
+  /** The natives code is compiled against; {@link ON_CHAIN_NATIVES} unless given. */
+  readonly natives?: ReadonlyMap<string, NativeDef>;
+}
+
+/** The failure object of a result (Pact 5's `PactOnChainError`). */
+export interface OnChainError {
+  readonly type: "SyntaxError" | "EvalError" | "TxFailure";
+  /** At most {@link MAX_ERROR_MESSAGE_CHARS} characters. */
+  readonly message: string;
+  /** `<origin>:<line>`: `<toplevel>` or the fully qualified function, and a 0-based line. */
+  readonly info: string;
+}
+
+export type CommandOutput =
+  | { readonly status: "success"; readonly data: PactValue }
+  | { readonly status: "failure"; readonly error: OnChainError };
+
+/** A command's result before encoding (Pact's `CommandResult`, without `metaData`). */
+export interface CommandOutcome {
+  /** The request key: the command's hash as received. */
+  readonly reqKey: string;
+  /** Gas consumed (0 under free gas). */
+  readonly gas: number;
+  readonly result: CommandOutput;
+  /** Unpadded base64url hash of the transaction's writes; null for a failure. */
+  readonly logs: string | null;
+  readonly events: readonly PactEvent[];
+  /** The defpact state after the command as JSON text, or null. */
+  readonly continuation: string | null;
+  /** The transaction id; null for a failure and in `local` mode. */
+  readonly txId: number | null;
+}
