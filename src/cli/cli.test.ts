@@ -255,3 +255,36 @@ describe("braid user errors are one line on stderr", () => {
     assertUserError(["add-sig"], "missing required argument 'keyfiles'");
   });
 });
+
+describe("braid header inspect", () => {
+  // Mainnet chain 0 at height 1,000,000 (../shared/vectors/mainnet-headers.json).
+  const MAINNET_1000000 =
+    "AAAAAAAAAABRoiLHW7EFAB2lwAatTykipYZ3CZNPzLe-f5S-zUt8COtu0H12f_OZAwAFAAAAMpic85rur2MYf3zli8s8bHxTFjriFoMPTr6ZPs8sjxMKAAAAVBKuhU_hQmuvKlx88A5o-FH0rzNo59NsdxmOGNBQ-ycPAAAAMItdqgHZxf7j6l0oE8X-G9-VyMbnQmZrtSniuRe_EJ9CtyxsSb7daPIIYAaXMgSEsQ3dkxY5GjJjLwAAAAAAABqWlmx5B6wo0YWPIShNKmdVrAQWht2P85BS1drGLpkAAAAAADUJ-ARn7blgHgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQEIPAAAAAAAFAAAA-na5gFuxBQAFL-3CY4YuAJNGp9KhDkbrKkIPWYyq8WvtAaNPoUFWC16louSx8YN5";
+
+  it("decodes a header given as base64url and verifies its hash and proof of work", () => {
+    const { code, stdout, stderr } = braid(["header", "inspect", MAINNET_1000000]);
+    assert.equal(stderr, "");
+    assert.equal(code, 0);
+    const report = JSON.parse(stdout);
+    assert.equal(report.header.height, 1000000);
+    assert.equal(report.computedHash, "k0an0qEORusqQg9ZjKrxa-0Bo0-hQVYLXqWi5LHxg3k");
+    assert.equal(report.hashVerifies, true);
+    assert.equal(
+      report.powHash,
+      "00000000000018080775e8eae2fbd2053efcb410a3255c9bfcbaf7f9baa072d9",
+    );
+    assert.equal(report.powVerifies, true);
+  });
+
+  it("reads the header from a file", () => {
+    const { code, stdout } = braid(["header", "inspect", file("h.txt", `${MAINNET_1000000}\n`)]);
+    assert.equal(code, 0);
+    assert.equal(JSON.parse(stdout).hashVerifies, true);
+  });
+
+  it("rejects a value that is not a header in one line", () =>
+    assertUserError(
+      ["header", "inspect", "AAAA"],
+      "cannot read a block header from the argument: a block header is 318 bytes, got 3",
+    ));
+});

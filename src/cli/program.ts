@@ -10,6 +10,7 @@ import { apiRequestMode } from "./commands/apireq.ts";
 import { builtinsMode } from "./commands/builtins.ts";
 import { combineSigsCommand } from "./commands/combine-sigs.ts";
 import { genkeyMode } from "./commands/genkey.ts";
+import { headerCommand } from "./commands/header.ts";
 import { pactFileMode } from "./commands/pact-file.ts";
 import { signCommand } from "./commands/sign.ts";
 import { unsignedMode } from "./commands/unsigned.ts";
@@ -27,7 +28,12 @@ export const ROOT_MODES: readonly RootMode[] = [
   pactFileMode,
 ];
 
-export const SUBCOMMANDS: readonly Subcommand[] = [signCommand, addSigCommand, combineSigsCommand];
+export const SUBCOMMANDS: readonly Subcommand[] = [
+  signCommand,
+  addSigCommand,
+  combineSigsCommand,
+  headerCommand,
+];
 
 export function buildProgram(io: CliIO): Command {
   const program = new Command("braid")
