@@ -3,12 +3,14 @@
  * `read-decimal`, `read-string`, `read-keyset`), `chain-data` and `tx-hash`.
  */
 import { argsError } from "../natives/errors.ts";
+import { isValidKeyFormat } from "../natives/key-format.ts";
 import { BASIC_WORK_GAS } from "../natives/operators.ts";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { Decimal, parseNumberLiteral } from "../values/decimal.ts";
 import { makeKeySet } from "../values/keyset.ts";
 import { isPredicateName } from "../values/names.ts";
+import { pactValueToPretty } from "../values/show.ts";
 import type { KeySet, PactValue } from "../values/types.ts";
 import type { ExecutionEnv } from "./env.ts";
 
@@ -126,6 +128,10 @@ const readKeyset: NativeDef = {
   impl(ctx, args) {
     const ks = readKeysetField(dataField(ctx, keyArg("read-keyset", args)));
     if (ks === null) throw readFailure("read-keyset");
+    // Pact's flag `EnforceKeyFormats`: every key must be an ED25519 or WebAuthn key.
+    if (envOf(ctx).flags.has("EnforceKeyFormats") && !ks.keys.every(isValidKeyFormat)) {
+      throw new PactError("execution", `Invalid keyset format: ${pactValueToPretty(ks)}`);
+    }
     return ks;
   },
 };

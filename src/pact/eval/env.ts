@@ -26,6 +26,16 @@ export interface ChainData {
 
 export type { ExecutionMode };
 
+/**
+ * Who may define namespaces and install code in the root namespace (Pact's `NamespacePolicy`):
+ * `simple` allows both to anyone; `managed` asks the defun `manager` (qualified name, taking the
+ * namespace name and its admin guard) whether a new namespace may be defined, and allows root
+ * installs only with `allowRoot`.
+ */
+export type NamespacePolicy =
+  | { readonly kind: "simple" }
+  | { readonly kind: "managed"; readonly allowRoot: boolean; readonly manager: string };
+
 export interface ExecutionEnv {
   /** The transaction data `read-msg` and friends read: an object, or unit when there is none. */
   data: PactValue;
@@ -44,6 +54,8 @@ export interface ExecutionEnv {
   db: PactDb;
   /** Modules and interfaces (kept in `db`). */
   modules: ModuleStore;
+  /** The namespace policy; absent means `simple`. */
+  namespacePolicy?: NamespacePolicy;
 }
 
 /** Pact's default hash: Blake2b-256 of the empty string. */
