@@ -1,7 +1,8 @@
 /**
  * Capability state of a transaction (Pact's `CapState`): the stack of granted capabilities (each
- * with the capabilities composed into it), installed managed capabilities, and the modules whose
- * admin (governance) has been acquired.
+ * with the capabilities composed into it), installed managed capabilities, the capabilities
+ * installed by code (`install-capability`), the capabilities whose defcap bodies are running, and
+ * the modules whose admin (governance) has been acquired.
  */
 import { pactValueEquals } from "../values/equality.ts";
 import type { CapToken, PactValue } from "../values/types.ts";
@@ -30,11 +31,21 @@ export function sameToken(a: CapToken, b: CapToken): boolean {
   return true;
 }
 
+function includesToken(tokens: readonly CapToken[], token: CapToken): boolean {
+  for (const t of tokens) if (sameToken(t, token)) return true;
+  return false;
+}
+
 export class CapState {
+  /** Granted capabilities, innermost (most recently acquired) last. */
   slots: CapSlot[] = [];
   managed: ManagedCap[] = [];
   /** Modules whose governance has been granted in this transaction, by rendered name. */
   moduleAdmin = new Set<string>();
+  /** Capabilities installed by code (`install-capability`): they disable unscoped signatures. */
+  autonomous: CapToken[] = [];
+  /** Capabilities whose defcap body is being evaluated (innermost last). */
+  beingEvaluated: CapToken[] = [];
 
   /** Whether `token` is granted: on the stack, or composed into a capability on the stack. */
   isGranted(token: CapToken): boolean {
@@ -49,12 +60,30 @@ export class CapState {
     return this.managed.find((m) => sameToken(m.key, key));
   }
 
+  /**
+   * Whether a signature scoped to `sigCaps` counts for keyset enforcement now (Pact's
+   * `checkSigCaps`): an unscoped signature counts unless code installed a capability; a scoped
+   * one counts when one of its capabilities is being evaluated (inside a defcap body) or, when
+   * no defcap body runs, is granted.
+   */
+  signatureApplies(sigCaps: readonly CapToken[]): boolean {
+    if (sigCaps.length === 0) return this.autonomous.length === 0;
+    if (this.beingEvaluated.length > 0) {
+      for (const c of sigCaps) if (includesToken(this.beingEvaluated, c)) return true;
+      return false;
+    }
+    for (const c of sigCaps) if (this.isGranted(c)) return true;
+    return false;
+  }
+
   /** A copy to restore when a recoverable error is caught (`try`, `expect-failure`). */
   snapshot(): CapState {
     const copy = new CapState();
     copy.slots = this.slots.map((s) => ({ cap: s.cap, composed: [...s.composed] }));
     copy.managed = this.managed.map((m) => ({ ...m }));
     copy.moduleAdmin = new Set(this.moduleAdmin);
+    copy.autonomous = [...this.autonomous];
+    copy.beingEvaluated = [...this.beingEvaluated];
     return copy;
   }
 }

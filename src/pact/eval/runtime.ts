@@ -27,6 +27,8 @@ import {
 } from "./callables.ts";
 import { CapState } from "./caps.ts";
 import { bodyCode, codegenLambda } from "./codegen.ts";
+import { DEFPACT_ENGINE } from "./defpact-engine.ts";
+import type { DefPactExec, DefPactStep } from "./defpact-exec.ts";
 import type { ExecutionEnv } from "./env.ts";
 import { LoadedNames } from "./loaded.ts";
 import { matchesType, type TypeCheck, typeCheck, typecheckError } from "./typecheck.ts";
@@ -58,11 +60,12 @@ export interface PactEvent {
 }
 
 /**
- * Starts and continues defpacts. The state layer provides it; without one, applying a defpact is
- * an error.
+ * Starts defpacts (src/pact/eval/defpact-engine.ts); without one, applying a defpact is an error.
  */
 export interface DefPactEngine {
   init(rt: Runtime, def: DefPactDef, args: readonly PactValue[], site: CallSite): RuntimeValue;
+  /** The id of the defpact being executed (`pact-id`, pact guards), or null outside one. */
+  currentPactId(rt: Runtime): string | null;
 }
 
 const TOO_MANY_ARGS = "Attempted to apply a closure to too many arguments";
@@ -89,7 +92,11 @@ export class Runtime {
   purity: Purity = Purity.Impure;
   /** Depth of nested defcap body evaluations (forms like `with-capability` are illegal there). */
   inCap = 0;
-  defpacts: DefPactEngine | null = null;
+  defpacts: DefPactEngine | null = DEFPACT_ENGINE;
+  /** The defpact being executed (Pact's `esDefPactExec`): set by a step, read by `yield`, guards. */
+  pactExec: DefPactExec | null = null;
+  /** The defpact step being evaluated (Pact's `DefPactStep` in the environment), or null. */
+  pactStep: DefPactStep | null = null;
   coverage: CoverageSink | null = null;
   keysets: KeysetAuthority | null = null;
 
@@ -147,6 +154,11 @@ export class Runtime {
   /** The module of the innermost function on the stack (the "calling module"), if any. */
   callingModule(): string | null {
     return this.stackTop === 0 ? null : this.stackFns[this.stackTop - 1]!.module.rendered;
+  }
+
+  /** The innermost function on the stack (null at the top level). */
+  innermost(): DefunDef | DefCapDef | DefPactDef | null {
+    return this.stackTop === 0 ? null : this.stackFns[this.stackTop - 1]!;
   }
 
   /** Whether a function of module `rendered` is anywhere on the stack. */

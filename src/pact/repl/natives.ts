@@ -13,6 +13,7 @@ import { type CallSite, fileOf, runtimeOf } from "../eval/callables.ts";
 import { acquire, defCapOf, installCapability } from "../eval/capabilities.ts";
 import { abbrevPretty, pretty } from "../eval/display.ts";
 import { FreeGasMeter, LimitedGasMeter, MILLIGAS_PER_GAS } from "../eval/gas.ts";
+import { REPL_DEFPACT_NATIVES } from "../natives/defpacts.ts";
 import { argsError, nativeFailure } from "../natives/errors.ts";
 import { PactError } from "../runtime/errors.ts";
 import {
@@ -109,12 +110,14 @@ export function replNatives(session: ReplSession): NativeDef[] {
     const rt = runtimeOf(ctx);
     const caps = rt.caps.snapshot();
     const events = rt.events.length;
+    const pactExec = rt.pactExec;
     try {
       return { value: ctx.apply(thunk, []) };
     } catch (e) {
       if (!(e instanceof PactError)) throw e;
       rt.caps = caps;
       rt.events.length = events;
+      rt.pactExec = pactExec;
       return { error: e };
     }
   };
@@ -311,7 +314,7 @@ export function replNatives(session: ReplSession): NativeDef[] {
       const rt = runtimeOf(ctx);
       const site = ctx as CallSite;
       const def = defCapOf(rt, token, site);
-      if (def.meta !== null && def.meta.kind === "managed") installCapability(rt, token, site);
+      if (def.meta !== null) installCapability(rt, token, false, site);
       acquire(rt, token, site, () => UNIT, "test");
       return UNIT;
     }),
@@ -376,12 +379,7 @@ export function replNatives(session: ReplSession): NativeDef[] {
       env.gas = meter;
       return "Set gas model to table-based cost model";
     }),
-    native("continue-pact", 1, 4, (ctx) => {
-      throw new PactError("execution", "defpacts are not available in this environment", ctx.span);
-    }),
-    native("pact-state", 0, 1, () => {
-      throw userFailure("pact-state: no pact exec in context");
-    }),
+    ...REPL_DEFPACT_NATIVES,
     native("pact-version", 0, 0, () => PACT_VERSION),
     native("enforce-pact-version", 1, 2, (_ctx, args) => {
       const min = str("enforce-pact-version", args, 0);

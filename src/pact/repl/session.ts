@@ -10,6 +10,8 @@ import { defaultEnv } from "../eval/env.ts";
 import { ENV_NATIVES } from "../eval/env-natives.ts";
 import { Runtime } from "../eval/runtime.ts";
 import { runTopLevel, type TopLevelResult } from "../eval/toplevel.ts";
+import { CAPABILITY_NATIVES } from "../natives/capabilities.ts";
+import { DEFPACT_NATIVES } from "../natives/defpacts.ts";
 import { CORE_NATIVES } from "../natives/index.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import type { ReplTopLevel } from "../syntax/ast.ts";
@@ -73,7 +75,7 @@ export class ReplSession {
     readonly options: ReplOptions = {},
   ) {
     this.coverage = options.coverage === true ? new Coverage() : null;
-    const core = [...CORE_NATIVES, ...ENV_NATIVES];
+    const core = [...CORE_NATIVES, ...ENV_NATIVES, ...CAPABILITY_NATIVES, ...DEFPACT_NATIVES];
     this.coreNatives = new Map(core.map((n) => [n.name, n]));
     this.fullNatives = new Map([...core, ...replNatives(this)].map((n) => [n.name, n]));
     this.currentNatives = this.fullNatives;
@@ -127,6 +129,7 @@ export class ReplSession {
   resetTxState(): void {
     this.rt.caps = new CapState();
     this.rt.events = [];
+    this.rt.pactExec = null;
     this.rt.loaded.reset();
   }
 
