@@ -37,6 +37,8 @@ export interface ModuleInfo {
   hash: string;
   /** `ns.m` or `m`. */
   readonly rendered: string;
+  /** The hash of the transaction that installed the module (`describe-module`'s `tx_hash`). */
+  txHash?: string;
 }
 
 export function moduleInfo(name: ModuleName, hash: string): ModuleInfo {

@@ -30,6 +30,8 @@ interface StoredForm {
   readonly names: Record<string, [string, string, string]>;
   /** Constant name → its value in Pact's JSON encoding. */
   readonly consts: Record<string, string>;
+  /** The hash of the transaction that installed the module. */
+  readonly txHash?: string;
 }
 
 const caches = new WeakMap<PactDb, Map<string, LoadedModule>>();
@@ -96,6 +98,7 @@ export class DbModuleStore implements ModuleStore {
           : undefined;
     if (module === undefined) throw new Error("stored module code is not a module");
     module.info.hash = hash;
+    if (form.txHash !== undefined) module.info.txHash = form.txHash;
     for (const def of module.defs.values()) {
       if (def instanceof DefConstDef) {
         const value = form.consts[def.name];
@@ -137,6 +140,7 @@ function encodeStored(module: LoadedModule): string {
     code: module.code,
     names,
     consts,
+    ...(module.info.txHash === undefined ? {} : { txHash: module.info.txHash }),
   };
   return JSON.stringify(form);
 }

@@ -228,6 +228,7 @@ export function defineInterface(rt: Runtime, form: Interface, unit: CompileUnit)
 }
 
 function install(rt: Runtime, module: LoadedModule): void {
+  module.info.txHash = rt.env.txHash;
   rt.env.modules.write(module);
   rt.loaded.install(module);
 }
