@@ -1,0 +1,30 @@
+/**
+ * Gas: Pact 5's table cost model in milligas — the constants, the cost formulas, the size
+ * estimate, the meter, and the charges of natives and of the evaluator. See docs/gas.md.
+ */
+export {
+  FREE_GAS_CONFIG,
+  type GasCostConfig,
+  MILLIGAS_PER_GAS,
+  TABLE_GAS_CONFIG,
+} from "./config.ts";
+export {
+  chargeApplication,
+  chargeCall,
+  chargeLiteral,
+  chargeTypecheck,
+  chargeUncons,
+} from "./evaluator.ts";
+export {
+  FREE_GAS_MODEL,
+  FreeGasMeter,
+  type GasLogEntry,
+  type GasMeter,
+  type GasModel,
+  LimitedGasMeter,
+  milligasToGas,
+  PactGasMeter,
+  TABLE_GAS_MODEL,
+} from "./meter.ts";
+export { chargedNativeCall, chargeRowRead } from "./natives.ts";
+export { objectSize, sizeOf } from "./size-of.ts";

@@ -1,0 +1,178 @@
+/**
+ * The gas meter of one execution (Pact's `GasEnv`): the model that prices work, the limit, the
+ * milligas used so far and, optionally, a log of every charge.
+ *
+ * As in Pact, nothing is counted while there is no limit: the REPL starts that way (free gas),
+ * and `env-gaslimit` (or a transaction's gas limit) turns counting on. Every charge adds its cost
+ * and then checks the total against the limit, failing with Pact's message. `charging` is a
+ * plain field so the evaluator's hot paths can skip pricing work when nothing is counted.
+ */
+import { PactError } from "../runtime/errors.ts";
+import {
+  FREE_GAS_CONFIG,
+  type GasCostConfig,
+  MILLIGAS_PER_GAS,
+  TABLE_GAS_CONFIG,
+} from "./config.ts";
+import { saturate } from "./costs.ts";
+
+export interface GasModel {
+  /** `table`, or `freeGasModel`. */
+  readonly name: string;
+  /** Shown by `env-gasmodel`. */
+  readonly description: string;
+  readonly config: GasCostConfig;
+  /** Whether natives cost their flat table price (the free model's native table is empty). */
+  readonly nativeCosts: boolean;
+}
+
+/** Pact 5's table-based cost model. */
+export const TABLE_GAS_MODEL: GasModel = Object.freeze({
+  name: "table",
+  description: "table-based cost model",
+  config: TABLE_GAS_CONFIG,
+  nativeCosts: true,
+});
+
+/** Pact's free gas model. */
+export const FREE_GAS_MODEL: GasModel = Object.freeze({
+  name: "freeGasModel",
+  description: "free gas model",
+  config: FREE_GAS_CONFIG,
+  nativeCosts: false,
+});
+
+/** Gas (rounded up) for a number of milligas. */
+export function milligasToGas(milligas: number): number {
+  return Math.ceil(milligas / MILLIGAS_PER_GAS);
+}
+
+/** One `env-gaslog` line: what was charged, where, and how much. */
+export interface GasLogEntry {
+  readonly what: string;
+  readonly milligas: number;
+}
+
+/**
+ * What the evaluator needs of a meter. A meter with `charging` set prices work itself (it is a
+ * {@link PactGasMeter}): the evaluator hands it every native call and function application. Other
+ * meters (free gas, or a constant rate per action) receive only each native's flat cost.
+ */
+export interface GasMeter {
+  readonly charging?: boolean;
+  /** Adds `milligas`; throws a `gas` PactError when the total passes the limit. */
+  charge(milligas: number, what?: string): void;
+  /** Milligas used so far. */
+  used(): number;
+  /** Sets the milligas used (the REPL's `env-gas`, `env-milligas`). */
+  setUsed(milligas: number): void;
+}
+
+export class PactGasMeter implements GasMeter {
+  /** Whether charges are counted (a limit is set). */
+  charging: boolean;
+  /** The cost constants of the model (read by the pricing code on every charge). */
+  config: GasCostConfig;
+  private total = 0;
+  private limitMilligas: number;
+  /** The charges since logging was last read, or null when not logging. */
+  log: GasLogEntry[] | null = null;
+
+  constructor(
+    private currentModel: GasModel = FREE_GAS_MODEL,
+    limitMilligas: number | null = null,
+  ) {
+    this.config = currentModel.config;
+    this.limitMilligas = limitMilligas ?? Number.POSITIVE_INFINITY;
+    this.charging = limitMilligas !== null;
+  }
+
+  get model(): GasModel {
+    return this.currentModel;
+  }
+
+  set model(model: GasModel) {
+    this.currentModel = model;
+    this.config = model.config;
+  }
+
+  /** The limit in milligas, or null when none is set. */
+  get limit(): number | null {
+    return this.charging ? this.limitMilligas : null;
+  }
+
+  /** Sets the limit (null: stop counting). */
+  setLimit(limitMilligas: number | null): void {
+    this.limitMilligas = limitMilligas ?? Number.POSITIVE_INFINITY;
+    this.charging = limitMilligas !== null;
+  }
+
+  /**
+   * Adds `milligas` (when counting) and fails once the total passes the limit. `what` names the
+   * charge in the gas log.
+   */
+  charge(milligas: number, what = ""): void {
+    if (!this.charging) return;
+    const total = saturate(this.total + milligas);
+    this.total = total;
+    if (this.log !== null) this.log.push({ what, milligas });
+    if (total > this.limitMilligas) {
+      throw new PactError(
+        "gas",
+        `Gas limit "${milligasToGas(this.limitMilligas)}" exceeded: ${milligasToGas(total)}`,
+      );
+    }
+  }
+
+  /**
+   * Prices a size estimate of `bytes` (Pact's `sizeOf` stops counting once the bytes would cost
+   * more than the gas left, and charges that, failing).
+   */
+  checkSize(bytes: number): void {
+    if (!this.charging) return;
+    const perByte = this.config.sizeOfBytePenalty;
+    if (bytes > Math.floor((this.limitMilligas - this.total) / perByte)) {
+      this.charge(bytes * perByte, "GSizeOf");
+    }
+  }
+
+  used(): number {
+    return this.total;
+  }
+
+  setUsed(milligas: number): void {
+    this.total = milligas;
+  }
+
+  /** Starts logging charges (a no-op when already logging). */
+  startLog(): void {
+    if (this.log === null) this.log = [];
+  }
+
+  /** The charges logged so far; the log starts again empty. */
+  takeLog(): GasLogEntry[] {
+    const entries = this.log ?? [];
+    if (this.log !== null) this.log = [];
+    return entries;
+  }
+}
+
+/** Pact's free gas: nothing is counted until a limit is set. */
+export class FreeGasMeter extends PactGasMeter {
+  constructor() {
+    super(FREE_GAS_MODEL, null);
+  }
+}
+
+/**
+ * The table model counting up to a limit in whole gas (null: counting without a limit, as a
+ * server reporting the gas of commands without one does).
+ */
+export class LimitedGasMeter extends PactGasMeter {
+  constructor(limitGas: number | null) {
+    super(
+      TABLE_GAS_MODEL,
+      limitGas === null ? Number.POSITIVE_INFINITY : limitGas * MILLIGAS_PER_GAS,
+    );
+  }
+}

@@ -1,0 +1,592 @@
+/**
+ * What a native call costs beyond its flat table price, by native name (the charges Pact 5's
+ * natives make from their arguments: `GIntegerOpCost`, `GConcat`, `GComparison`, `GStrOp`,
+ * `GObjOp`, `GMakeList`, `GRead`/`GWrite`, …).
+ *
+ * A rule charges before the call from the arguments, or after it from the result when only the
+ * result tells the size (`format`, `read`). Charges Pact makes inside a loop (one `uncons` per
+ * element of `map`, `fold`, `filter`, `zip`) are made at once before the loop: the total is the
+ * same; only a run that stops at the gas limit stops at another point.
+ */
+import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
+import { Decimal } from "../values/decimal.ts";
+import { codePointLength } from "../values/text.ts";
+import type { KeySet, PactObject, PactValue, TableRef } from "../values/types.ts";
+import {
+  concatCost,
+  expCost,
+  fieldSearchCost,
+  formatTimeCost,
+  hashCost,
+  intAddCost,
+  intMulCost,
+  intPowCost,
+  intShiftCost,
+  lnCost,
+  logBaseCost,
+  makeListCost,
+  objectLookupCost,
+  objectRemoveCost,
+  PRINCIPAL_STEP_COST,
+  parseTimeCost,
+  readCost,
+  requireCapabilityCost,
+  sortCost,
+  sqrtCost,
+  stringExplodeCost,
+  stringLengthCost,
+  stringParseCost,
+  stringToIntCost,
+  substringSearchCost,
+  textCompareCost,
+  textListConcatCost,
+  writeCost,
+} from "./costs.ts";
+import { chargedEquals, chargeLiteralComparison } from "./equality.ts";
+import type { PactGasMeter } from "./meter.ts";
+import { integerSize, keysetStoredSize, objectSize, sizeOf } from "./size-of.ts";
+import { typecheckObjectCost } from "./typecheck.ts";
+
+type Args = readonly RuntimeValue[];
+
+interface NativeGasRule {
+  /** Charges from the arguments, before the native runs. */
+  readonly before?: (meter: PactGasMeter, args: Args, ctx: NativeContext) => void;
+  /** Charges from the arguments and the result, after the native ran. */
+  readonly after?: (meter: PactGasMeter, args: Args, result: RuntimeValue) => void;
+}
+
+const RULES = new Map<string, NativeGasRule>();
+
+function before(names: readonly string[], rule: NativeGasRule["before"]): void {
+  for (const name of names) RULES.set(name, { before: rule });
+}
+
+function after(names: readonly string[], rule: NativeGasRule["after"]): void {
+  for (const name of names) RULES.set(name, { after: rule });
+}
+
+/**
+ * Runs a native under a counting meter: its flat price (when the model prices natives), the
+ * charges of its rule, and the native itself.
+ */
+export function chargedNativeCall(
+  meter: PactGasMeter,
+  native: NativeDef,
+  ctx: NativeContext,
+  args: Args,
+): RuntimeValue {
+  if (native.gas !== 0 && meter.model.nativeCosts) meter.charge(native.gas, native.name);
+  const rule = RULES.get(native.name);
+  if (rule === undefined) return native.impl(ctx, args);
+  rule.before?.(meter, args, ctx);
+  const result = native.impl(ctx, args);
+  rule.after?.(meter, args, result);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function isObject(v: RuntimeValue | undefined): v is PactObject {
+  return v instanceof Map;
+}
+
+function isList(v: RuntimeValue | undefined): v is readonly PactValue[] {
+  return Array.isArray(v);
+}
+
+/** A number's mantissa as Pact charges decimal arithmetic (an integer is its own mantissa). */
+function mantissa(v: RuntimeValue | undefined): bigint | null {
+  if (typeof v === "bigint") return v;
+  if (v instanceof Decimal) return v.mantissa;
+  return null;
+}
+
+/** Prices a size estimate (Pact's `sizeOf`, which fails once the bytes would exhaust the gas). */
+function measured(meter: PactGasMeter, v: PactValue): number {
+  const bytes = sizeOf(v);
+  meter.checkSize(bytes);
+  return bytes;
+}
+
+function concat(meter: PactGasMeter, length: number): void {
+  meter.charge(concatCost(meter.config, length), "GConcat");
+}
+
+function lookup(meter: PactGasMeter, key: string, fields: number): void {
+  meter.charge(objectLookupCost(codePointLength(key), fields), "GObjOp ObjOpLookup");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic
+
+before(["+"], (meter, [a, b]) => {
+  if (typeof a === "string" && typeof b === "string") {
+    concat(meter, codePointLength(a) + codePointLength(b));
+  } else if (isObject(a) && isObject(b)) {
+    concat(meter, a.size + b.size);
+  } else if (isList(a) && isList(b)) {
+    concat(meter, a.length + b.length);
+  } else {
+    const x = mantissa(a);
+    const y = mantissa(b);
+    if (x !== null && y !== null) meter.charge(intAddCost(x, y), "GIntegerOpCost PrimOpAdd");
+  }
+});
+
+before(["-"], (meter, args) => {
+  if (args.length !== 2) return; // negation costs nothing more
+  const x = mantissa(args[0]);
+  const y = mantissa(args[1]);
+  if (x !== null && y !== null) meter.charge(intAddCost(x, y), "GIntegerOpCost PrimOpSub");
+});
+
+before(["*"], (meter, [a, b]) => {
+  const x = mantissa(a);
+  const y = mantissa(b);
+  if (x !== null && y !== null) meter.charge(intMulCost(x, y), "GIntegerOpCost PrimOpMul");
+});
+
+before(["/"], (meter, [a, b]) => {
+  const x = mantissa(a);
+  const y = mantissa(b);
+  // Division by zero fails before any charge.
+  if (x !== null && y !== null && y !== 0n) {
+    meter.charge(intMulCost(x, y), "GIntegerOpCost PrimOpDiv");
+  }
+});
+
+before(["^"], (meter, [a, b]) => {
+  if (typeof a === "bigint" && typeof b === "bigint") {
+    meter.charge(intPowCost(a, b), "GIntegerOpCost PrimOpPow");
+    return;
+  }
+  const base = a instanceof Decimal ? a : typeof a === "bigint" ? Decimal.fromInteger(a) : null;
+  const power = b instanceof Decimal ? b : typeof b === "bigint" ? Decimal.fromInteger(b) : null;
+  if (base === null || power === null) return;
+  if (base.isZero() && power.sign() < 0) return; // fails first
+  meter.charge(
+    intPowCost(base.toInteger("ceiling"), power.toInteger("ceiling")),
+    "GIntegerOpCost PrimOpPow",
+  );
+});
+
+before(["shift"], (meter, [a, b]) => {
+  if (typeof a === "bigint" && typeof b === "bigint") {
+    meter.charge(intShiftCost(a, b), "GIntegerOpCost PrimOpShift");
+  }
+});
+
+before(["exp"], (meter, [a]) => {
+  const m = mantissa(a);
+  if (m !== null) meter.charge(expCost(m), "GTranscendental TransExp");
+});
+
+before(["ln"], (meter, [a]) => {
+  const p = typeof a === "bigint" ? a : a instanceof Decimal ? a.toInteger("ceiling") : null;
+  if (p !== null) meter.charge(lnCost(p), "GTranscendental TransLn");
+});
+
+before(["sqrt"], (meter, [a]) => {
+  const m = mantissa(a);
+  // A negative argument fails before any charge.
+  if (m !== null && m >= 0n) meter.charge(sqrtCost(m), "GTranscendental TransSqrt");
+});
+
+before(["log"], (meter, [a, b]) => {
+  const base = typeof a === "bigint" ? a : a instanceof Decimal ? a.toInteger("ceiling") : null;
+  const n = typeof b === "bigint" ? b : b instanceof Decimal ? b.toInteger("ceiling") : null;
+  if (base === null || n === null) return;
+  const invalid =
+    (a instanceof Decimal ? a.compare(Decimal.ONE) === 0 : a === 1n) ||
+    (a instanceof Decimal ? a.sign() < 0 : (a as bigint) < 0n) ||
+    (b instanceof Decimal ? b.sign() <= 0 : (b as bigint) <= 0n);
+  if (!invalid) meter.charge(logBaseCost(base, n), "GTranscendental TransLogBase");
+});
+
+function timeUnit(seconds: bigint) {
+  return (meter: PactGasMeter, [a]: Args) => {
+    const m = mantissa(a);
+    if (m !== null) meter.charge(intMulCost(m, seconds), "GIntegerOpCost PrimOpMul");
+  };
+}
+before(["minutes"], timeUnit(60n));
+before(["hours"], timeUnit(3600n));
+before(["days"], timeUnit(86400n));
+
+// ---------------------------------------------------------------------------------------------
+// Comparisons
+
+before(["=", "!="], (meter, [a, b]) => {
+  chargedEquals(meter, a as PactValue, b as PactValue);
+});
+
+before([">", "<", ">=", "<="], (meter, [a, b]) => {
+  chargeLiteralComparison(meter, a as PactValue, b as PactValue);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Strings, lists and objects
+
+before(["length"], (meter, [a]) => {
+  if (typeof a === "string") {
+    meter.charge(stringLengthCost(codePointLength(a)), "GStrOp StrOpLength");
+  }
+});
+
+before(["take"], (meter, [n, seq]) => {
+  if (typeof n === "bigint") {
+    const length = typeof seq === "string" ? codePointLength(seq) : isList(seq) ? seq.length : null;
+    if (length === null) return;
+    if (n >= 0n) concat(meter, n < BigInt(length) ? Number(n) : length);
+    else concat(meter, Number(-n));
+  } else if (isList(n) && isObject(seq)) {
+    concat(meter, n.length);
+  }
+});
+
+before(["reverse"], (meter, [a]) => {
+  if (isList(a)) concat(meter, a.length);
+  else if (typeof a === "string") concat(meter, codePointLength(a));
+});
+
+before(["concat"], (meter, [a]) => {
+  if (!isList(a) || a.length === 0 || !a.every((s) => typeof s === "string")) return;
+  let characters = 0;
+  for (const s of a) characters += codePointLength(s as string);
+  meter.charge(textListConcatCost(meter.config, characters, a.length), "GConcat TextListConcat");
+});
+
+before(["str-to-list"], (meter, [a]) => {
+  if (typeof a === "string") meter.charge(stringExplodeCost(codePointLength(a)), "GStrOp");
+});
+
+before(["contains"], (meter, [needle, hay]) => {
+  const cfg = meter.config;
+  if (typeof needle === "string" && isObject(hay)) {
+    meter.charge(fieldSearchCost(cfg, hay.size), "GSearch FieldSearch");
+  } else if (typeof needle === "string" && typeof hay === "string") {
+    const cost = substringSearchCost(cfg, codePointLength(needle), codePointLength(hay));
+    meter.charge(cost, "GSearch SubstringSearch");
+  } else if (isList(hay)) {
+    for (const v of hay) if (chargedEquals(meter, needle as PactValue, v)) break;
+  }
+});
+
+before(["distinct"], (meter, [a]) => {
+  if (!isList(a)) return;
+  // Pact keeps the first of each run of equal values, comparing it with every later value.
+  let rest: readonly PactValue[] = a;
+  while (rest.length > 0) {
+    const [first, ...others] = rest;
+    rest = others.filter((v) => !chargedEquals(meter, first!, v));
+  }
+});
+
+before(["sort"], (meter, args) => {
+  if (args.length !== 1) return; // sorting objects by fields costs only the flat price
+  const list = args[0];
+  if (!isList(list) || list.length === 0) return;
+  let largest = 0;
+  for (const v of list) largest = Math.max(largest, measured(meter, v));
+  meter.charge(sortCost(meter.config, largest, list.length), "GComparison SortComparisons");
+});
+
+before(["remove"], (meter, [key, o]) => {
+  if (typeof key === "string" && isObject(o)) {
+    meter.charge(objectRemoveCost(codePointLength(key), o.size), "GObjOp ObjOpRemove");
+  }
+});
+
+before(["at"], (meter, [key, o]) => {
+  if (typeof key === "string" && isObject(o)) lookup(meter, key, o.size);
+});
+
+before(["where"], (meter, [field, _fn, o]) => {
+  if (typeof field === "string" && isObject(o)) lookup(meter, field, o.size);
+});
+
+before(["make-list"], (meter, [n, v]) => {
+  if (typeof n !== "bigint" || v === undefined) return;
+  meter.charge(makeListCost(n, measured(meter, v as PactValue)), "GMakeList");
+});
+
+before(["enumerate"], (meter, [from, to, step]) => {
+  if (typeof from !== "bigint" || typeof to !== "bigint") return;
+  const inc = typeof step === "bigint" ? step : from > to ? -1n : 1n;
+  if (from === to) {
+    meter.charge(makeListCost(1n, integerSize(from)), "GMakeList");
+    return;
+  }
+  if (inc === 0n) return;
+  // Steps moving away from `to` fail before any charge.
+  if ((from < to && inc < 0n) || (from > to && inc > 0n)) return;
+  const span = from > to ? from - to : to - from;
+  const length = 1n + span / (inc < 0n ? -inc : inc);
+  const largest = (from < 0n ? -from : from) > (to < 0n ? -to : to) ? from : to;
+  meter.charge(makeListCost(length, integerSize(largest)), "GMakeList");
+});
+
+/** Each element `map`, `filter`, `fold` and `zip` take costs one `uncons`. */
+function unconsEach(count: (args: Args) => number) {
+  return (meter: PactGasMeter, args: Args) => {
+    meter.charge(count(args) * meter.config.unconsWork, "GAConstant uncons");
+  };
+}
+before(
+  ["map", "filter"],
+  unconsEach(([, list]) => (isList(list) ? list.length : 0)),
+);
+before(
+  ["fold"],
+  unconsEach(([, , list]) => (isList(list) ? list.length : 0)),
+);
+before(
+  ["zip"],
+  unconsEach(([, a, b]) => (isList(a) && isList(b) ? Math.min(a.length, b.length) : 0)),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Text conversions, formatting and hashing
+
+before(["str-to-int"], (meter, args) => {
+  const text = args[args.length - 1];
+  if (typeof text !== "string") return;
+  if (args.length === 2) {
+    const base = args[0];
+    if (typeof base !== "bigint" || !(base === 64n || (base >= 2n && base <= 16n))) return;
+  }
+  meter.charge(stringParseCost(codePointLength(text)), "GStrOp StrOpParse");
+});
+
+/** ⌊log_base v⌋ for v ≥ 1 (Haskell's `integerLogBase`), 0 below. */
+function integerLogBase(base: bigint, v: bigint): number {
+  let k = 0;
+  for (let p = base; p <= v; p *= base) k++;
+  return k;
+}
+
+before(["int-to-str"], (meter, [base, v]) => {
+  if (typeof base !== "bigint" || typeof v !== "bigint" || v < 0n) return;
+  if (base >= 2n && base <= 16n) concat(meter, 1 + integerLogBase(base, v));
+  else if (base === 64n) concat(meter, Math.floor(((1 + integerLogBase(256n, v)) * 4) / 3));
+});
+
+before(["base64-encode", "base64-decode", "is-principal", "typeof-principal"], (meter, args) => {
+  const text = args[args.length - 1];
+  if (typeof text === "string") {
+    meter.charge(stringParseCost(codePointLength(text)), "GStrOp StrOpParse");
+  }
+});
+
+before(["is-charset"], (meter, [, text]) => {
+  if (typeof text === "string") {
+    meter.charge(stringParseCost(codePointLength(text)), "GStrOp StrOpParse");
+  }
+});
+
+before(["parse-time"], (meter, [format, text]) => {
+  if (typeof format === "string" && typeof text === "string") {
+    const cost = parseTimeCost(codePointLength(format), codePointLength(text));
+    meter.charge(cost, "GStrOp StrOpParseTime");
+  }
+});
+
+before(["format-time"], (meter, [format]) => {
+  if (typeof format === "string") {
+    meter.charge(formatTimeCost(codePointLength(format)), "GStrOp StrOpFormatTime");
+  }
+});
+
+/** Rendering a value as text (`show`, and `format` of a non-string) costs its size. */
+function chargeRender(meter: PactGasMeter, v: PactValue): void {
+  concat(meter, measured(meter, v));
+}
+
+before(["show"], (meter, [v]) => {
+  if (v !== undefined) chargeRender(meter, v as PactValue);
+});
+
+after(["format"], (meter, [template, values], result) => {
+  if (typeof template !== "string" || !isList(values) || typeof result !== "string") return;
+  const holes = template.split("{}").length - 1;
+  if (holes === 0) {
+    meter.charge(stringParseCost(codePointLength(template)), "GStrOp StrOpParse");
+    return;
+  }
+  for (let i = 0; i < holes && i < values.length; i++) {
+    const v = values[i]!;
+    if (typeof v !== "string") chargeRender(meter, v);
+  }
+  concat(meter, codePointLength(result));
+});
+
+before(["hash"], (meter, [v]) => {
+  if (v === undefined) return;
+  const bytes =
+    typeof v === "string" ? Buffer.byteLength(v, "utf8") : measured(meter, v as PactValue);
+  meter.charge(hashCost(meter.config, bytes), "GHash");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Transaction data
+
+/** The environment's transaction data (the part of `ExecutionEnv` these rules read). */
+interface WithData {
+  readonly env: { readonly data: PactValue };
+}
+
+function dataObject(ctx: NativeContext): PactObject | null {
+  const data = (ctx as unknown as WithData).env.data;
+  return data instanceof Map ? data : null;
+}
+
+before(["read-msg", "read-string"], (meter, args, ctx) => {
+  const key = args[0];
+  const data = dataObject(ctx);
+  if (typeof key === "string" && data !== null) lookup(meter, key, data.size);
+});
+
+before(["read-integer", "read-decimal"], (meter, [key], ctx) => {
+  const data = dataObject(ctx);
+  if (typeof key !== "string" || data === null) return;
+  lookup(meter, key, data.size);
+  const raw = data.get(key);
+  if (typeof raw === "string") {
+    meter.charge(stringToIntCost(codePointLength(raw)), "GStrOp StrOpConvToInt");
+  }
+});
+
+/** Charges reading the keyset `name` from the transaction data (Pact's `readKeyset'`). */
+function chargeKeysetRead(meter: PactGasMeter, name: string, ctx: NativeContext): void {
+  const data = dataObject(ctx);
+  if (data === null) return;
+  lookup(meter, name, data.size);
+  const raw = data.get(name);
+  if (!isObject(raw)) return;
+  lookup(meter, "keys", raw.size);
+  lookup(meter, "pred", raw.size);
+  const keys = raw.get("keys");
+  const pred = raw.get("pred") ?? "keys-all";
+  if (isList(keys) && keys.every((k) => typeof k === "string") && typeof pred === "string") {
+    meter.charge(stringParseCost(codePointLength(pred)), "GStrOp StrOpParse");
+  }
+}
+
+before(["read-keyset"], (meter, [name], ctx) => {
+  if (typeof name === "string") chargeKeysetRead(meter, name, ctx);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Keysets, guards and principals
+
+function isKeyset(v: RuntimeValue | undefined): v is KeySet {
+  return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "keyset";
+}
+
+RULES.set("define-keyset", {
+  before(meter, [name], ctx) {
+    if (typeof name === "string") chargeKeysetRead(meter, name, ctx);
+  },
+  after(meter, args) {
+    // The keyset written: the one given, or the one read from the data.
+    const given = args[1];
+    if (isKeyset(given)) {
+      meter.charge(writeCost(meter.config, keysetStoredSize(given)), "GWrite");
+    }
+  },
+});
+
+before(["enforce-guard", "keyset-ref-guard"], (meter, [g]) => {
+  if (typeof g === "string") meter.charge(stringParseCost(codePointLength(g)), "GStrOp StrOpParse");
+});
+
+/** Pact's `createPrincipalForGuard`: a constant per step, plus hashing for user and cap guards. */
+function chargePrincipal(meter: PactGasMeter, g: RuntimeValue | undefined): void {
+  if (typeof g !== "object" || g === null) return;
+  const guard = g as { kind?: string };
+  switch (guard.kind) {
+    case "keyset": {
+      const ks = g as KeySet;
+      const single =
+        ks.keys.length === 1 && ks.pred === "keys-all" && /^[0-9a-fA-F]{64}$/.test(ks.keys[0]!);
+      meter.charge(PRINCIPAL_STEP_COST, "GAConstant");
+      if (single) return;
+      if (ks.pred.includes(".")) concat(meter, codePointLength(ks.pred.replaceAll(".", "")));
+      return;
+    }
+    case "user-guard":
+    case "capability-guard":
+      // The guard itself, without the two variant tags of a guard value.
+      meter.charge(hashCost(meter.config, measured(meter, g as PactValue) - 4), "GHash");
+      meter.charge(PRINCIPAL_STEP_COST, "GAConstant");
+      return;
+    default:
+      meter.charge(PRINCIPAL_STEP_COST, "GAConstant");
+  }
+}
+
+before(["create-principal"], (meter, [g]) => chargePrincipal(meter, g));
+
+before(["validate-principal"], (meter, [g, s]) => {
+  chargePrincipal(meter, g);
+  if (typeof s === "string") {
+    meter.charge(textCompareCost(meter.config, codePointLength(s)), "GComparison TextComparison");
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Capabilities
+
+/** The capability state reachable from a call site (the part of the runtime this rule reads). */
+interface WithCaps {
+  readonly rt: {
+    readonly caps: { readonly slots: readonly { readonly composed: readonly unknown[] }[] };
+  };
+}
+
+before(["require-capability"], (meter, _args, ctx) => {
+  let granted = 0;
+  for (const slot of (ctx as unknown as WithCaps).rt.caps.slots)
+    granted += 1 + slot.composed.length;
+  meter.charge(requireCapabilityCost(granted), "GCapOp CapOpRequire");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Database
+
+function isTable(v: RuntimeValue | undefined): v is TableRef {
+  return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "table";
+}
+
+/** `insert`, `write`: the schema check, then the row's size. */
+before(["insert", "write"], (meter, [table, , row]) => {
+  if (!isTable(table) || !isObject(row)) return;
+  meter.charge(typecheckObjectCost(meter.config, row, table.schema), "GAConstant typecheck");
+  meter.charge(writeCost(meter.config, measuredObject(meter, row)), "GWrite");
+});
+
+/** `update` checks the fields given against the schema twice (a partial check, then a full one). */
+before(["update"], (meter, [table, , row]) => {
+  if (!isTable(table) || !isObject(row)) return;
+  meter.charge(row.size * meter.config.machineTickCost, "GAConstant typecheck");
+  meter.charge(typecheckObjectCost(meter.config, row, table.schema, true), "GAConstant typecheck");
+  meter.charge(writeCost(meter.config, measuredObject(meter, row)), "GWrite");
+});
+
+function measuredObject(meter: PactGasMeter, row: PactObject): number {
+  const bytes = objectSize(row);
+  meter.checkSize(bytes);
+  return bytes;
+}
+
+/** `read` without fields returns the whole row, whose size it is charged for. */
+after(["read"], (meter, args, row) => {
+  if (args.length === 2 && isObject(row)) chargeRowRead(meter, row);
+});
+
+/** Charges reading a user table row of the given contents (Pact's `GRead` of its size). */
+export function chargeRowRead(meter: PactGasMeter, row: PactObject): void {
+  meter.charge(readCost(meter.config, measuredObject(meter, row)), "GRead");
+}
