@@ -17,7 +17,7 @@ import { renderModuleName } from "../compile/names.ts";
 import { expectedPactValueError } from "../natives/errors.ts";
 import { PactError, type PactErrorKind, type StackFrame } from "../runtime/errors.ts";
 import { type Callable, isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
-import type { CapToken, ModRef, PactValue } from "../values/types.ts";
+import type { CapToken, Guard, ModRef, PactValue } from "../values/types.ts";
 import {
   CallSite,
   type LambdaClosure,
@@ -71,11 +71,18 @@ export interface DefPactEngine {
 const TOO_MANY_ARGS = "Attempted to apply a closure to too many arguments";
 
 /**
- * Checks keysets named in module governance. The state layer provides it (keysets live in the
- * database); without one, naming a keyset is an error, as for a keyset that does not exist.
+ * Enforces keysets and guards for the evaluator (module governance, installing code). The state
+ * layer provides it (src/pact/natives/state.ts; keysets and namespaces live in the database);
+ * without one, naming a keyset is an error, as for a keyset that does not exist.
  */
 export interface KeysetAuthority {
   enforceKeysetName(rt: Runtime, name: string, site: CallSite): void;
+  /** Any guard: keyset, keyset reference, user, capability, module or pact guard. */
+  enforceGuard(rt: Runtime, guard: Guard, site: CallSite): void;
+  /** Governance of `module` by `keyset`, with Pact's magic capability `MODULE_KEYSET` granted. */
+  enforceModuleKeyset(rt: Runtime, module: string, keyset: string, site: CallSite): void;
+  /** May a new module or interface be installed: the namespace's user guard, or the root policy. */
+  enforceNamespaceInstall(rt: Runtime, site: CallSite): void;
 }
 
 /** Receives coverage counts from code compiled with coverage on. */
@@ -410,6 +417,32 @@ export class Runtime {
       throw this.error("execution", `Cannot find keyset in database: '${name}`, site);
     }
     this.keysets.enforceKeysetName(this, name, site);
+  }
+
+  /** Requires the guard to pass. */
+  enforceGuard(guard: Guard, site: CallSite): void {
+    this.authority(site).enforceGuard(this, guard, site);
+  }
+
+  /** Requires the governance keyset of `module` (when installing or upgrading it). */
+  enforceModuleKeyset(module: string, keyset: string, site: CallSite): void {
+    if (this.keysets === null) {
+      throw this.error("execution", `Cannot find keyset in database: '${keyset}`, site);
+    }
+    this.keysets.enforceModuleKeyset(this, module, keyset, site);
+  }
+
+  /** Requires that new code may be installed in the current namespace (root: always, alone). */
+  enforceNamespaceInstall(site: CallSite): void {
+    if (this.keysets === null && this.loaded.namespace === null) return;
+    this.authority(site).enforceNamespaceInstall(this, site);
+  }
+
+  private authority(site: CallSite): KeysetAuthority {
+    if (this.keysets === null) {
+      throw this.error("execution", "Guards are not available in this environment", site);
+    }
+    return this.keysets;
   }
 
   // -------------------------------------------------------------------------------------------

@@ -161,13 +161,18 @@ function useModule(rt: Runtime, form: Use, unit: CompileUnit): void {
 }
 
 /**
- * Governance for (re)defining a module: upgrading needs the existing module's governance (its
- * keyset, or its governance capability unless module admin is already held).
+ * Governance for defining a module (Pact's `evalModuleGovernance`): a new module must be allowed
+ * in the current namespace; upgrading needs the existing module's governance (its keyset, with
+ * the magic capability `MODULE_KEYSET` granted, or its governance capability unless module admin
+ * is already held). Governance runs with full database access, as in Pact.
  */
-function enforceUpgrade(rt: Runtime, name: ModuleName, span: Span, unit: CompileUnit): void {
+function enforceGovernance(rt: Runtime, name: ModuleName, span: Span, unit: CompileUnit): void {
   const existing = rt.loaded.module(name);
-  if (existing === undefined) return;
   const site = new CallSite(span, unit.file);
+  if (existing === undefined) {
+    rt.enforceNamespaceInstall(site);
+    return;
+  }
   if (existing.kind === "interface") {
     throw rt.error(
       "execution",
@@ -176,11 +181,11 @@ function enforceUpgrade(rt: Runtime, name: ModuleName, span: Span, unit: Compile
     );
   }
   const gov = existing.governance;
+  const rendered = existing.info.rendered;
   if (gov.kind === "keyset") {
-    rt.enforceKeysetName(gov.keyset, site);
+    rt.enforceModuleKeyset(rendered, gov.keyset, site);
     return;
   }
-  const rendered = existing.info.rendered;
   if (rt.caps.moduleAdmin.has(rendered)) return;
   const cap = gov.cap;
   acquire(
@@ -195,13 +200,15 @@ function enforceUpgrade(rt: Runtime, name: ModuleName, span: Span, unit: Compile
 
 export function defineModule(rt: Runtime, form: Module, unit: CompileUnit): LoadedModule {
   const name: ModuleName = { namespace: rt.loaded.namespace, name: form.name };
-  withPurity(rt, Purity.SysOnly, () => enforceUpgrade(rt, name, form.span, unit));
+  enforceGovernance(rt, name, form.span, unit);
   const module = compileModule(form, unit);
   for (const def of module.defs.values()) {
     if (def instanceof DefConstDef) evaluateConstant(rt, def);
   }
+  // A module governed by a keyset must satisfy it when installed.
   if (module.governance.kind === "keyset") {
-    rt.enforceKeysetName(module.governance.keyset, new CallSite(form.span, unit.file));
+    const site = new CallSite(form.span, unit.file);
+    rt.enforceModuleKeyset(module.info.rendered, module.governance.keyset, site);
   }
   install(rt, module);
   rt.caps.moduleAdmin.add(module.info.rendered);
@@ -219,6 +226,7 @@ export function defineInterface(rt: Runtime, form: Interface, unit: CompileUnit)
       unit.file,
     );
   }
+  rt.enforceNamespaceInstall(new CallSite(form.span, unit.file));
   const iface = compileInterface(form, unit);
   for (const def of iface.defs.values()) {
     if (def instanceof DefConstDef) evaluateConstant(rt, def);
