@@ -1,0 +1,30 @@
+/** Defaults and limits of the development server (documented in docs/devserver.md). */
+
+/** The interface the server binds unless `host` says otherwise: this machine only. */
+export const DEFAULT_HOST = "127.0.0.1";
+
+/** The entity name private commands are addressed to unless `entity` says otherwise. */
+export const DEFAULT_ENTITY = "entity";
+
+/** How long `listen` waits for a result unless `listenTimeout` says otherwise (seconds). */
+export const DEFAULT_LISTEN_TIMEOUT_SECONDS = 180;
+
+/** The longest `listenTimeout` accepted (seconds): one hour. */
+export const MAX_LISTEN_TIMEOUT_SECONDS = 3_600;
+
+/** The largest request body accepted unless `bodyLimit` says otherwise (bytes): 1 MiB. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1_048_576;
+
+/** The largest `bodyLimit` accepted (bytes): 64 MiB. */
+export const MAX_BODY_LIMIT_BYTES = 67_108_864;
+
+/** The most commands one `send` may carry. */
+export const MAX_SEND_COMMANDS = 1_000;
+
+/** The most request keys one `poll` may ask for. */
+export const MAX_POLL_KEYS = 1_000;
+
+/** The file names inside `persistDir` and `logDir`. */
+export const STATE_FILE = "pactdb.sqlite";
+export const RESULTS_FILE = "results.sqlite";
+export const ACCESS_LOG_FILE = "braid-server.log";

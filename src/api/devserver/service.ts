@@ -1,0 +1,255 @@
+/**
+ * What the development server does, independent of HTTP: each endpoint takes the request body
+ * text and returns the response body text, or throws an `HttpError` (always before running any
+ * command). Commands run one at a time against one contract state, each in its own transaction;
+ * results are stored by request key and wake `listen` callers waiting for them.
+ */
+import { join } from "node:path";
+import { type ParsedCommand, parseCommand } from "../../command/index.ts";
+import {
+  bounded,
+  type CommandOutcome,
+  encodeCommandResult,
+  executeCommand,
+  FREE_GAS,
+  failureOutcome,
+  type GasSettings,
+  TOPLEVEL_ORIGIN,
+} from "../../execution/index.ts";
+import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../../pact/db/index.ts";
+import { encodeLegacyObject } from "../../pact/values/json.ts";
+import { jsonString } from "../../pact/values/json-text.ts";
+import { PactTime } from "../../pact/values/time.ts";
+import type { LogSink } from "../http/access-log.ts";
+import { badRequest } from "../http/errors.ts";
+import { jsonObjectBody } from "../http/json-body.ts";
+import { KeyWaiters } from "../http/key-waiters.ts";
+import { requestKey } from "../http/request-keys.ts";
+import type { DevServerConfig } from "./config.ts";
+import { MAX_POLL_KEYS, MAX_SEND_COMMANDS, RESULTS_FILE, STATE_FILE } from "./limits.ts";
+import { MemoryResultStore, type ResultStore, SqliteResultStore } from "./results-store.ts";
+import { verifyRequest } from "./verify.ts";
+
+/** Query parameters of `local`, as received. */
+export interface LocalQuery {
+  readonly preflight?: string;
+  readonly signatureVerification?: string;
+}
+
+export class DevService {
+  readonly db: VersionedPactDb;
+  readonly results: ResultStore;
+  private readonly waiters = new KeyWaiters<string>();
+  private readonly gas: GasSettings;
+  private readonly flags: ReadonlySet<string>;
+
+  constructor(
+    readonly config: DevServerConfig,
+    /** Receives the verbose per-command lines. */
+    private readonly log: LogSink,
+  ) {
+    const dir = config.persistDir;
+    const pragmas = config.pragmas;
+    this.db =
+      dir === null ? openMemoryPactDb() : openSqlitePactDb(join(dir, STATE_FILE), { pragmas });
+    try {
+      this.results =
+        dir === null
+          ? new MemoryResultStore()
+          : new SqliteResultStore(join(dir, RESULTS_FILE), pragmas);
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
+    this.gas =
+      config.gasLimit === 0 && config.gasRate === 0
+        ? FREE_GAS
+        : {
+            kind: "metered",
+            limit: config.gasLimit === 0 ? null : config.gasLimit,
+            perAction: config.gasRate === 0 ? null : config.gasRate,
+          };
+    this.flags = new Set(config.flags);
+  }
+
+  /** `send`: `{"cmds":[…]}` → `{"requestKeys":[…]}`. */
+  send(bodyText: string): string {
+    const body = jsonObjectBody(bodyText, '{"cmds": [command, …]}');
+    const cmds = body.cmds;
+    if (!Array.isArray(cmds)) {
+      throw badRequest(`the request body needs "cmds", a list of commands`);
+    }
+    if (cmds.length === 0) throw badRequest(`"cmds" is empty: send at least one command`);
+    if (cmds.length > MAX_SEND_COMMANDS) {
+      throw badRequest(
+        `"cmds" has ${cmds.length} commands; at most ${MAX_SEND_COMMANDS} are accepted per request`,
+      );
+    }
+    const commands = cmds.map((c, i) => this.publicCommand(c, `command ${i}`, true));
+    this.checkNew(commands);
+    for (const command of commands) this.record(command.hash, this.run(command));
+    return `{"requestKeys":[${commands.map((c) => jsonString(c.hash)).join(",")}]}`;
+  }
+
+  /** `poll`: `{"requestKeys":[…]}` → an object of the stored results (unknown keys left out). */
+  poll(bodyText: string): string {
+    const body = jsonObjectBody(bodyText, '{"requestKeys": [key, …]}');
+    const keys = body.requestKeys;
+    if (!Array.isArray(keys)) {
+      throw badRequest(`the request body needs "requestKeys", a list of request keys`);
+    }
+    if (keys.length === 0) throw badRequest(`"requestKeys" is empty: ask for at least one key`);
+    if (keys.length > MAX_POLL_KEYS) {
+      throw badRequest(
+        `"requestKeys" has ${keys.length} keys; at most ${MAX_POLL_KEYS} are accepted per request`,
+      );
+    }
+    const found = new Map<string, string>();
+    keys.forEach((k, i) => {
+      const key = requestKey(k, `requestKeys[${i}]`);
+      const result = this.results.get(key);
+      if (result !== undefined) found.set(key, result);
+    });
+    return encodeLegacyObject(found);
+  }
+
+  /**
+   * `listen`: `{"listen": key}` → the result, as soon as it exists; after the configured time-out,
+   * `{"status":"timeout","timeout-micros":n}`. Resolves early (with the time-out answer) when
+   * `signal` aborts.
+   */
+  async listen(bodyText: string, signal?: AbortSignal): Promise<string> {
+    const body = jsonObjectBody(bodyText, '{"listen": key}');
+    const key = requestKey(body.listen, `"listen"`);
+    const stored = this.results.get(key);
+    if (stored !== undefined) return stored;
+    const timeoutMs = this.config.listenTimeoutSeconds * 1000;
+    const result = await this.waiters.wait(key, timeoutMs, signal);
+    return result ?? `{"status":"timeout","timeout-micros":${Math.round(timeoutMs * 1000)}}`;
+  }
+
+  /**
+   * `local`: a command → its result, every write rolled back, nothing stored. With
+   * `preflight=true` the result is wrapped as `{"preflightResult":…,"preflightWarnings":[]}`;
+   * `signatureVerification=false` skips the signature checks.
+   */
+  local(bodyText: string, query: LocalQuery = {}): string {
+    const verify = query.signatureVerification !== "false";
+    const command = this.publicCommand(
+      jsonObjectBody(bodyText, "(a command)"),
+      "the command",
+      verify,
+    );
+    const outcome = this.run(command, "local");
+    const result = encodeCommandResult(outcome);
+    return query.preflight === "true"
+      ? `{"preflightResult":${result},"preflightWarnings":[]}`
+      : result;
+  }
+
+  /**
+   * `private`: a command with private metadata `{"address":{"from","to"}}`. It runs when this
+   * server's entity is the sender or a recipient; otherwise a failure result records that it was
+   * not addressed here. Either way the result is stored for `poll` and `listen`.
+   */
+  private(bodyText: string): string {
+    const parsed = this.verified(jsonObjectBody(bodyText, "(a command)"), "the command", true);
+    const meta = parsed.payload.meta;
+    if (meta.kind !== "private" || meta.address === null) {
+      throw badRequest(
+        `the command needs private metadata {"address": {"from": entity, "to": [entity, …]}} in cmd.meta`,
+      );
+    }
+    this.checkNew([parsed]);
+    const { from, to } = meta.address;
+    const entity = this.config.entity;
+    const outcome =
+      from === entity || to.includes(entity)
+        ? this.run(parsed)
+        : failureOutcome(parsed.hash, {
+            type: "EvalError",
+            message: bounded(
+              `Private command not addressed to this entity "${entity}": sent from "${from}" to ${JSON.stringify(to)}`,
+            ),
+            info: `${TOPLEVEL_ORIGIN}:0`,
+          });
+    this.record(parsed.hash, outcome);
+    return `{"requestKeys":[${jsonString(parsed.hash)}]}`;
+  }
+
+  /** `verify`: the report of {@link verifyRequest}, as JSON. */
+  verify(bodyText: string): string {
+    return JSON.stringify(verifyRequest(bodyText, this.db, this.config.commandHash));
+  }
+
+  /** Answers every waiting `listen` caller with the time-out answer. */
+  endListens(): void {
+    this.waiters.close();
+  }
+
+  /** Ends the waiting `listen` calls and closes the databases. */
+  close(): void {
+    this.waiters.close();
+    this.results.close();
+    this.db.close();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private verified(body: unknown, what: string, verifySignatures: boolean): ParsedCommand {
+    const parsed = parseCommand(body, { verifySignatures });
+    if (!parsed.ok) {
+      throw badRequest(`${what} is invalid: ${parsed.problems.map((p) => p.message).join("; ")}`);
+    }
+    return parsed.command;
+  }
+
+  private publicCommand(body: unknown, what: string, verifySignatures: boolean): ParsedCommand {
+    const command = this.verified(body, what, verifySignatures);
+    if (command.payload.meta.kind !== "public") {
+      throw badRequest(`${what} has private metadata: submit it to /api/v1/private`);
+    }
+    return command;
+  }
+
+  /** Refuses a batch holding a request key already stored, or the same key twice. */
+  private checkNew(commands: readonly ParsedCommand[]): void {
+    const seen = new Set<string>();
+    for (const { hash } of commands) {
+      if (seen.has(hash) || this.results.has(hash)) {
+        throw badRequest(
+          `Request key: ${hash} has already been submitted. If you are resubmitting a valid transaction, try changing the nonce in the payload`,
+        );
+      }
+      seen.add(hash);
+    }
+  }
+
+  private run(
+    command: ParsedCommand,
+    mode: "transactional" | "local" = "transactional",
+  ): CommandOutcome {
+    const outcome = executeCommand(command, {
+      db: this.db,
+      mode,
+      block: { height: 0n, time: new PactTime(BigInt(Date.now()) * 1000n), prevBlockHash: "" },
+      gas: this.gas,
+      flags: this.flags,
+    });
+    if (this.config.verbose) this.log.line(verboseLine(mode, outcome));
+    return outcome;
+  }
+
+  private record(key: string, outcome: CommandOutcome): void {
+    const text = encodeCommandResult(outcome);
+    this.results.put(key, text);
+    this.waiters.publish(key, text);
+  }
+}
+
+/** `send <key> success gas 0`, or `… failure gas 0: TxFailure: <message>`. */
+function verboseLine(mode: "transactional" | "local", outcome: CommandOutcome): string {
+  const head = `${mode === "local" ? "local" : "command"} ${outcome.reqKey} ${outcome.result.status} gas ${outcome.gas}`;
+  const r = outcome.result;
+  return r.status === "success" ? head : `${head}: ${r.error.type}: ${r.error.message}`;
+}

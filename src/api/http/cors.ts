@@ -1,0 +1,24 @@
+/**
+ * CORS for browser tools: any origin may call GET and POST with a JSON body; preflight requests
+ * get their answer without reaching a route.
+ */
+import type { FastifyInstance } from "fastify";
+
+/** How long a browser may cache a preflight answer (one day, as Pact's server). */
+export const CORS_MAX_AGE_SECONDS = 86_400;
+
+export function allowCrossOrigin(app: FastifyInstance): void {
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header("access-control-allow-origin", "*");
+    if (request.method === "OPTIONS") {
+      reply
+        .code(204)
+        .header("access-control-allow-methods", "GET, POST, OPTIONS")
+        .header("access-control-allow-headers", "content-type, authorization")
+        .header("access-control-max-age", String(CORS_MAX_AGE_SECONDS))
+        .send();
+      return;
+    }
+    done();
+  });
+}

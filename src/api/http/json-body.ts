@@ -1,0 +1,54 @@
+/**
+ * Request bodies: only `application/json`, read as text up to a size limit, parsed by the route
+ * (so a malformed body gets our message, and routes that report on malformed JSON can). Any
+ * other content type is refused with a 400 that names it.
+ */
+import type { FastifyInstance } from "fastify";
+import { badRequest } from "./errors.ts";
+
+export const JSON_CONTENT_TYPE = "application/json";
+
+/** Replaces fastify's body parsers: JSON bodies arrive as strings, others are refused. */
+export function acceptJsonBodiesOnly(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: "string" }, (_request, body, done) => {
+    done(null, body);
+  });
+  app.addContentTypeParser("*", (request, _payload, done) => {
+    done(wrongContentType(request.headers["content-type"]), undefined);
+  });
+}
+
+export function wrongContentType(contentType: string | undefined) {
+  return badRequest(
+    contentType === undefined
+      ? `the request needs the header Content-Type: ${JSON_CONTENT_TYPE}`
+      : `Content-Type must be ${JSON_CONTENT_TYPE}, got ${JSON.stringify(contentType)}`,
+  );
+}
+
+/** The body text of a request (a JSON request without a body has none). */
+export function bodyText(body: unknown, contentType: string | undefined): string {
+  if (typeof body === "string") return body;
+  if (contentType === undefined) throw wrongContentType(undefined);
+  return "";
+}
+
+/** Parses a JSON body; a 400 naming the problem when it is not JSON. */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === "") throw badRequest("the request body is empty: expected JSON");
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`malformed JSON in the request body: ${(e as Error).message}`);
+  }
+}
+
+/** The body as a JSON object; a 400 naming what it was otherwise. */
+export function jsonObjectBody(text: string, expected: string): Record<string, unknown> {
+  const value = parseJsonBody(text);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw badRequest(`the request body must be a JSON object ${expected}`);
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,45 @@
+/**
+ * `braid -s CONFIG`: the development server. Runs until interrupted (SIGINT or SIGTERM), then
+ * closes its databases and log.
+ */
+import { ConfigError, parseDevServerConfig, startDevServer } from "../../api/devserver/index.ts";
+import { UserError } from "../errors.ts";
+import type { RootMode } from "../registry.ts";
+
+export const serveMode: RootMode = {
+  flag: "-s/--serve",
+  register(program) {
+    program.option(
+      "-s, --serve <config-file>",
+      "start the development HTTP server with the given YAML configuration",
+    );
+  },
+  selected: (options) => options.serve !== undefined,
+  async run(options, _file, io) {
+    const path = options.serve as string;
+    let config: ReturnType<typeof parseDevServerConfig>;
+    try {
+      config = parseDevServerConfig(io.readFile(path), path);
+    } catch (e) {
+      if (e instanceof ConfigError) throw new UserError(e.message);
+      throw e;
+    }
+    let server: Awaited<ReturnType<typeof startDevServer>>;
+    try {
+      server = await startDevServer(config);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+        throw new UserError(`cannot listen on ${config.host}:${config.port}: ${code}`);
+      }
+      throw e;
+    }
+    const state = config.persistDir === null ? "in memory" : `in ${config.persistDir}`;
+    io.out(`Braid development server listening on ${server.url} (state ${state})\n`);
+    await new Promise<void>((resolve) => {
+      process.once("SIGINT", resolve);
+      process.once("SIGTERM", resolve);
+    });
+    await server.close();
+  },
+};
