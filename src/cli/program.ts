@@ -12,6 +12,7 @@ import { combineSigsCommand } from "./commands/combine-sigs.ts";
 import { genkeyMode } from "./commands/genkey.ts";
 import { headerCommand } from "./commands/header.ts";
 import { pactFileMode } from "./commands/pact-file.ts";
+import { serveMode } from "./commands/serve.ts";
 import { signCommand } from "./commands/sign.ts";
 import { unsignedMode } from "./commands/unsigned.ts";
 import { UserError } from "./errors.ts";
@@ -25,6 +26,7 @@ export const ROOT_MODES: readonly RootMode[] = [
   apiRequestMode,
   unsignedMode,
   builtinsMode,
+  serveMode,
   pactFileMode,
 ];
 
