@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Decimal } from "../values/decimal.ts";
+import type { PactValue } from "../values/types.ts";
 import {
   type DefPactExec,
   decodeDefPactExec,
@@ -23,7 +24,7 @@ const CROSS_CHAIN: DefPactExec = {
   ...PLAIN,
   stepHasRollback: false,
   yield: {
-    data: new Map([
+    data: new Map<string, PactValue>([
       ["amount", Decimal.parseLiteral("1.5")],
       ["account", "bob"],
     ]),
