@@ -12,7 +12,7 @@ import { DbError } from "../db/index.ts";
 import { type CallSite, fileOf, runtimeOf } from "../eval/callables.ts";
 import { acquire, defCapOf, installCapability } from "../eval/capabilities.ts";
 import { abbrevPretty, pretty } from "../eval/display.ts";
-import { FreeGasMeter, LimitedGasMeter, MILLIGAS_PER_GAS } from "../eval/gas.ts";
+import { GAS_REPL_NATIVES } from "../gas/repl-natives.ts";
 import { REPL_DEFPACT_NATIVES } from "../natives/defpacts.ts";
 import { argsError, nativeFailure } from "../natives/errors.ts";
 import { PactError } from "../runtime/errors.ts";
@@ -335,50 +335,7 @@ export function replNatives(session: ReplSession): NativeDef[] {
       runtimeOf(ctx).env.flags = new Set(known);
       return known;
     }),
-    native("env-gas", 0, 1, (ctx, args) => {
-      const gas = runtimeOf(ctx).env.gas;
-      if (args.length === 0) return BigInt(Math.ceil(gas.used() / MILLIGAS_PER_GAS));
-      const g = args[0];
-      if (typeof g !== "bigint") throw argsError("env-gas", args);
-      gas.setUsed(Number(g) * MILLIGAS_PER_GAS);
-      return `Set gas to ${g}`;
-    }),
-    native("env-milligas", 0, 1, (ctx, args) => {
-      const gas = runtimeOf(ctx).env.gas;
-      if (args.length === 0) return BigInt(gas.used());
-      const g = args[0];
-      if (typeof g !== "bigint") throw argsError("env-milligas", args);
-      gas.setUsed(Number(g));
-      return `Set milligas to${g}`;
-    }),
-    native("env-set-milligas", 1, 1, (ctx, args) => {
-      const g = args[0];
-      if (typeof g !== "bigint") throw argsError("env-set-milligas", args);
-      runtimeOf(ctx).env.gas.setUsed(Number(g));
-      return `Set milligas to${g}`;
-    }),
-    native("env-gaslimit", 1, 1, (ctx, args) => {
-      const g = args[0];
-      if (typeof g !== "bigint") throw argsError("env-gaslimit", args);
-      session.gasLimit = Number(g);
-      const gas = runtimeOf(ctx).env.gas;
-      if (gas instanceof LimitedGasMeter) gas.setLimit(session.gasLimit);
-      return `Set gas limit to ${g}`;
-    }),
-    native("env-gaslog", 0, 0, () => ["Enabled gas log"]),
-    native("env-gasmodel", 0, 1, (ctx, args) => {
-      const env = runtimeOf(ctx).env;
-      if (args.length === 0) {
-        return env.gas instanceof FreeGasMeter
-          ? "Current gas model is 'freeGasModel': free gas model"
-          : "Current gas model is 'table': table-based cost model";
-      }
-      if (args[0] !== "table") throw argsError("env-gasmodel", args);
-      const meter = new LimitedGasMeter(session.gasLimit);
-      meter.setUsed(env.gas.used());
-      env.gas = meter;
-      return "Set gas model to table-based cost model";
-    }),
+    ...GAS_REPL_NATIVES,
     ...REPL_DEFPACT_NATIVES,
     native("pact-version", 0, 0, () => PACT_VERSION),
     native("enforce-pact-version", 1, 2, (_ctx, args) => {

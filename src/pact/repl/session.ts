@@ -63,8 +63,6 @@ export class ReplSession {
   currentFile: string = INTERACTIVE_FILE;
   /** Whether modules may use REPL natives (`env-enable-repl-natives`). */
   replNativesEnabled = false;
-  /** The gas limit set by `env-gaslimit` (applies once the table gas model is on). */
-  gasLimit: number | null = null;
   readonly coverage: Coverage | null;
   private readonly fullNatives: ReadonlyMap<string, NativeDef>;
   private readonly coreNatives: ReadonlyMap<string, NativeDef>;
