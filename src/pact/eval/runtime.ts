@@ -14,6 +14,13 @@ import {
 } from "../compile/definitions.ts";
 import type { LambdaInfo } from "../compile/ir.ts";
 import { renderModuleName } from "../compile/names.ts";
+import {
+  chargeApplication,
+  chargeCall,
+  chargedNativeCall,
+  chargeTypecheck,
+  type PactGasMeter,
+} from "../gas/index.ts";
 import { expectedPactValueError } from "../natives/errors.ts";
 import { PactError, type PactErrorKind, type StackFrame } from "../runtime/errors.ts";
 import { type Callable, isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
@@ -210,6 +217,8 @@ export class Runtime {
       case FnTag.DefPact: {
         const pact = f as unknown as DefPactDef;
         if (n !== pact.arity) throw this.error("execution", TOO_MANY_ARGS, site);
+        const gas = this.env.gas;
+        if (gas.charging === true) chargeCall(gas as PactGasMeter, pact.params, args);
         const values = this.checkArgs(pact.params, args, site);
         if (this.defpacts === null) {
           throw this.error("execution", "defpacts are not available in this environment", site);
@@ -231,6 +240,8 @@ export class Runtime {
   ): RuntimeValue {
     if (args.length > arity) throw this.error("execution", TOO_MANY_ARGS, site);
     if (args.length === 0) return f;
+    const gas = this.env.gas;
+    if (gas.charging === true) chargeCall(gas as PactGasMeter, params, args);
     this.checkArgs(params, args, site);
     return new PartialClosure(f, args, arity);
   }
@@ -250,12 +261,17 @@ export class Runtime {
       target.tag === FnTag.Defun
         ? (target as unknown as DefunDef).params
         : (target as unknown as LambdaClosure).lambda.params;
-    this.checkArgs(params.slice(p.args.length), more, site);
+    const rest = params.slice(p.args.length);
+    const gas = this.env.gas;
+    if (gas.charging === true) chargeCall(gas as PactGasMeter, rest, more);
+    this.checkArgs(rest, more, site);
     const all = [...p.args, ...more];
     if (more.length < p.arity)
       return new PartialClosure(target, all, all.length + p.arity - more.length);
-    if (target.tag === FnTag.Defun) return this.callDefun(target as unknown as DefunDef, all, site);
-    return this.callLambda(target as unknown as LambdaClosure, all, site);
+    // The arguments given now are charged above, as Pact charges completing a partial.
+    if (target.tag === FnTag.Defun)
+      return this.enterDefun(target as unknown as DefunDef, all, site);
+    return this.enterLambda(target as unknown as LambdaClosure, all, site);
   }
 
   /** A native applied to `args` (all of them, partial ones included). */
@@ -274,11 +290,16 @@ export class Runtime {
     return this.invokeNative(native, args, fn.site);
   }
 
-  /** Runs a native's implementation with its flat gas cost charged first (none: no charge). */
+  /**
+   * Runs a native's implementation. A pricing meter charges its flat cost and the costs of its
+   * arguments (src/pact/gas/natives.ts); other meters get the flat cost only.
+   */
   invokeNative(native: NativeDef, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
     site.rt = this;
     try {
-      if (native.gas !== 0) this.env.gas.charge(native.gas);
+      const gas = this.env.gas;
+      if (gas.charging === true) return chargedNativeCall(gas as PactGasMeter, native, site, args);
+      if (native.gas !== 0) gas.charge(native.gas);
       return native.impl(site, args);
     } catch (e) {
       throw this.locate(e, site);
@@ -300,7 +321,17 @@ export class Runtime {
     return args as PactValue[];
   }
 
+  /** Applies a defun to all its arguments (Pact charges applications with arguments). */
   callDefun(def: DefunDef, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
+    const gas = this.env.gas;
+    if (gas.charging === true && args.length !== 0) {
+      chargeCall(gas as PactGasMeter, def.params, args);
+    }
+    return this.enterDefun(def, args, site);
+  }
+
+  /** Runs a defun's body on its arguments (already charged). */
+  private enterDefun(def: DefunDef, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
     const checks = def.argChecks ?? prepareChecks(def);
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
@@ -329,6 +360,8 @@ export class Runtime {
       this.depth--;
       this.stackTop = top;
     }
+    const gas = this.env.gas;
+    if (gas.charging === true) chargeTypecheck(gas as PactGasMeter, result, def.returnType);
     const returnCheck = def.returnCheck;
     if (returnCheck == null ? isCallable(result) : !returnCheck(result)) {
       if (isCallable(result)) throw this.locate(expectedPactValueError(), site);
@@ -369,6 +402,19 @@ export class Runtime {
   }
 
   callLambda(lam: LambdaClosure, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
+    const gas = this.env.gas;
+    if (gas.charging === true && args.length !== 0) {
+      chargeApplication(gas as PactGasMeter, args.length);
+    }
+    return this.enterLambda(lam, args, site);
+  }
+
+  /** Runs a lambda's body on its arguments (already charged). */
+  private enterLambda(
+    lam: LambdaClosure,
+    args: readonly RuntimeValue[],
+    site: CallSite,
+  ): RuntimeValue {
     if (this.depth >= MAX_CALL_DEPTH) throw this.depthError(site);
     const info = lam.lambda;
     const frame: Frame = new Array(info.frameSize);
@@ -402,6 +448,8 @@ export class Runtime {
 
   /** `(M.CAP args)`: a capability token. */
   capToken(cap: DefCapDef, args: readonly RuntimeValue[], site: CallSite): CapToken {
+    const gas = this.env.gas;
+    if (gas.charging === true) chargeCall(gas as PactGasMeter, cap.params, args);
     const values = this.checkArgs(cap.params, args, site);
     return {
       kind: "cap-token",
