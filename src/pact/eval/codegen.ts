@@ -14,6 +14,7 @@ import {
   type TermDefinition,
 } from "../compile/definitions.ts";
 import type { LambdaInfo, Node } from "../compile/ir.ts";
+import { chargeLiteral, chargeTypecheck, chargeUncons, type PactGasMeter } from "../gas/index.ts";
 import { expectedPactValueError } from "../natives/errors.ts";
 import { PactError } from "../runtime/errors.ts";
 import { isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
@@ -114,6 +115,8 @@ function gen(node: Node, file: string): Code {
       const site = new CallSite(node.span, file);
       return (rt, f) => {
         const v = value(rt, f);
+        const gas = rt.env.gas;
+        if (gas.charging === true) chargeTypecheck(gas as PactGasMeter, v, type);
         if (!isCallable(v) && !matchesType(v, type)) throw rt.locate(typecheckError(v, type), site);
         f[index] = v;
         return body(rt, f);
@@ -132,6 +135,8 @@ function gen(node: Node, file: string): Code {
       const items = node.items.map((i) => gen(i, file));
       const site = new CallSite(node.span, file);
       return (rt, f) => {
+        const gas = rt.env.gas;
+        if (gas.charging === true) chargeLiteral(gas as PactGasMeter, items.length);
         const out: PactValue[] = new Array(items.length);
         for (let i = 0; i < items.length; i++) out[i] = pactValue(items[i]!(rt, f), rt, site);
         return out;
@@ -142,6 +147,8 @@ function gen(node: Node, file: string): Code {
       const values = node.values.map((v) => gen(v, file));
       const site = new CallSite(node.span, file);
       return (rt, f) => {
+        const gas = rt.env.gas;
+        if (gas.charging === true) chargeLiteral(gas as PactGasMeter, keys.length);
         const out = new Map<string, PactValue>();
         for (let i = 0; i < keys.length; i++)
           out.set(keys[i]!, pactValue(values[i]!(rt, f), rt, site));
@@ -219,8 +226,10 @@ function gen(node: Node, file: string): Code {
           } catch (e) {
             if (!(e instanceof PactError) || e.kind !== "user") throw e;
             rt.caps = saved;
+            chargeEnforceOne(rt);
             continue;
           }
+          chargeEnforceOne(rt);
           if (ok === true) return true;
           if (ok !== false) throw notBool(ok, rt, site);
         }
@@ -231,6 +240,8 @@ function gen(node: Node, file: string): Code {
       const fallback = gen(node.fallback, file);
       const body = gen(node.body, file);
       return (rt, f) => {
+        const gas = rt.env.gas;
+        if (gas.charging === true) chargeUncons(gas as PactGasMeter);
         const saved = rt.caps.snapshot();
         const events = rt.events.length;
         try {
@@ -426,6 +437,12 @@ function genDefunCall(def: DefunDef, args: readonly Code[], site: CallSite): Cod
     default:
       return (rt, f) => rt.callDefun(def, evalArgs(args, rt, f), site);
   }
+}
+
+/** Each condition `enforce-one` tries costs one list step. */
+function chargeEnforceOne(rt: Runtime): void {
+  const gas = rt.env.gas;
+  if (gas.charging === true) chargeUncons(gas as PactGasMeter);
 }
 
 /** Runs `body` with at most `purity` database access, restoring the previous level. */
