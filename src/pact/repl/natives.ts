@@ -15,6 +15,7 @@ import { abbrevPretty, pretty } from "../eval/display.ts";
 import { GAS_REPL_NATIVES } from "../gas/repl-natives.ts";
 import { REPL_DEFPACT_NATIVES } from "../natives/defpacts.ts";
 import { argsError, nativeFailure } from "../natives/errors.ts";
+import { ENV_NAMESPACE_POLICY } from "../natives/namespaces.ts";
 import { PactError } from "../runtime/errors.ts";
 import {
   type Callable,
@@ -335,6 +336,7 @@ export function replNatives(session: ReplSession): NativeDef[] {
       runtimeOf(ctx).env.flags = new Set(known);
       return known;
     }),
+    ENV_NAMESPACE_POLICY,
     ...GAS_REPL_NATIVES,
     ...REPL_DEFPACT_NATIVES,
     native("pact-version", 0, 0, () => PACT_VERSION),

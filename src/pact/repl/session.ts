@@ -5,6 +5,7 @@
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { CompileUnit } from "../compile/context.ts";
+import type { PactDb } from "../db/index.ts";
 import { CapState } from "../eval/caps.ts";
 import { defaultEnv } from "../eval/env.ts";
 import { ENV_NATIVES } from "../eval/env-natives.ts";
@@ -13,6 +14,7 @@ import { runTopLevel, type TopLevelResult } from "../eval/toplevel.ts";
 import { CAPABILITY_NATIVES } from "../natives/capabilities.ts";
 import { DEFPACT_NATIVES } from "../natives/defpacts.ts";
 import { CORE_NATIVES } from "../natives/index.ts";
+import { STATE_AUTHORITY, STATE_NATIVES } from "../natives/state.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import type { ReplTopLevel } from "../syntax/ast.ts";
 import { DEFAULT_FILE_NAME } from "../syntax/index.ts";
@@ -39,6 +41,8 @@ export interface ReplOptions {
   readonly coverage?: boolean;
   /** The interactive REPL shows every result, without locations. */
   readonly interactive?: boolean;
+  /** Opens the database of a fresh session state (default: a new in-memory database). */
+  readonly openDb?: () => PactDb;
 }
 
 /** One `expect*` outcome; `failure` is null when it passed. */
@@ -73,7 +77,13 @@ export class ReplSession {
     readonly options: ReplOptions = {},
   ) {
     this.coverage = options.coverage === true ? new Coverage() : null;
-    const core = [...CORE_NATIVES, ...ENV_NATIVES, ...CAPABILITY_NATIVES, ...DEFPACT_NATIVES];
+    const core = [
+      ...CORE_NATIVES,
+      ...ENV_NATIVES,
+      ...CAPABILITY_NATIVES,
+      ...DEFPACT_NATIVES,
+      ...STATE_NATIVES,
+    ];
     this.coreNatives = new Map(core.map((n) => [n.name, n]));
     this.fullNatives = new Map([...core, ...replNatives(this)].map((n) => [n.name, n]));
     this.currentNatives = this.fullNatives;
@@ -81,8 +91,9 @@ export class ReplSession {
   }
 
   private freshRuntime(): Runtime {
-    const rt = new Runtime(defaultEnv(this.fullNatives));
+    const rt = new Runtime(defaultEnv(this.fullNatives, this.options.openDb?.()));
     rt.coverage = this.coverage;
+    rt.keysets = STATE_AUTHORITY;
     return rt;
   }
 
