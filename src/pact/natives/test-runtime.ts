@@ -20,9 +20,13 @@ import { CORE_NATIVES } from "./index.ts";
 import { STATE_AUTHORITY, STATE_NATIVES } from "./state.ts";
 
 const NATIVES: ReadonlyMap<string, NativeDef> = new Map(
-  [...CORE_NATIVES, ...ENV_NATIVES, ...CAPABILITY_NATIVES, ...DEFPACT_NATIVES, ...STATE_NATIVES].map(
-    (n) => [n.name, n],
-  ),
+  [
+    ...CORE_NATIVES,
+    ...ENV_NATIVES,
+    ...CAPABILITY_NATIVES,
+    ...DEFPACT_NATIVES,
+    ...STATE_NATIVES,
+  ].map((n) => [n.name, n]),
 );
 
 export interface TestRuntime {
