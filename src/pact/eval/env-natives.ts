@@ -16,6 +16,8 @@ import type { ExecutionEnv } from "./env.ts";
 
 /** Flat cost of `chain-data` (the reference's table). */
 export const CHAIN_DATA_GAS = 500;
+/** Flat cost of the `read-*` natives in milligas (twice the basic work in Pact's table). */
+export const READ_DATA_GAS = 2 * BASIC_WORK_GAS;
 
 function envOf(ctx: NativeContext): ExecutionEnv {
   return ctx.env as ExecutionEnv;
@@ -42,7 +44,7 @@ const readMsg: NativeDef = {
   name: "read-msg",
   minArgs: 0,
   maxArgs: 1,
-  gas: BASIC_WORK_GAS,
+  gas: READ_DATA_GAS,
   impl(ctx, args) {
     if (args.length === 0) return envOf(ctx).data;
     const v = dataField(ctx, keyArg("read-msg", args));
@@ -55,7 +57,7 @@ const readInteger: NativeDef = {
   name: "read-integer",
   minArgs: 1,
   maxArgs: 1,
-  gas: BASIC_WORK_GAS,
+  gas: READ_DATA_GAS,
   impl(ctx, args) {
     const v = dataField(ctx, keyArg("read-integer", args));
     if (typeof v === "bigint") return v;
@@ -72,7 +74,7 @@ const readDecimal: NativeDef = {
   name: "read-decimal",
   minArgs: 1,
   maxArgs: 1,
-  gas: BASIC_WORK_GAS,
+  gas: READ_DATA_GAS,
   impl(ctx, args) {
     const v = dataField(ctx, keyArg("read-decimal", args));
     if (v instanceof Decimal) return v;
@@ -90,7 +92,7 @@ const readString: NativeDef = {
   name: "read-string",
   minArgs: 1,
   maxArgs: 1,
-  gas: BASIC_WORK_GAS,
+  gas: READ_DATA_GAS,
   impl(ctx, args) {
     const v = dataField(ctx, keyArg("read-string", args));
     if (typeof v === "string") return v;
@@ -124,7 +126,7 @@ const readKeyset: NativeDef = {
   name: "read-keyset",
   minArgs: 1,
   maxArgs: 1,
-  gas: BASIC_WORK_GAS,
+  gas: READ_DATA_GAS,
   impl(ctx, args) {
     const ks = readKeysetField(dataField(ctx, keyArg("read-keyset", args)));
     if (ks === null) throw readFailure("read-keyset");
