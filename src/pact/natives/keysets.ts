@@ -15,6 +15,7 @@ import { readKeysetField } from "../eval/env-natives.ts";
 import type { Runtime } from "../eval/runtime.ts";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
+import { cat, list, render } from "../values/doc.ts";
 import { parseQualifiedName } from "../values/names.ts";
 import type { CapToken, KeySet, PactObject } from "../values/types.ts";
 import { assertTopLevel, dbOperation, requireImpure } from "./db-access.ts";
@@ -96,7 +97,8 @@ export function matchedSignatures(rt: Runtime, ks: KeySet): number {
 /** Pact's `KeysetPredicateFailure` (recoverable): `Keyset failure (keys-all): [k1..., k2...]`. */
 export function keysetFailure(ks: KeySet): PactError {
   const keys = ks.keys.map((k) => `${Array.from(k).slice(0, FAILURE_KEY_CHARS).join("")}...`);
-  return new PactError("user", `Keyset failure (${ks.pred}): [${keys.join(", ")}]`);
+  // Laid out as Pact prints it: the key list breaks over lines past 80 columns.
+  return new PactError("user", render(cat(`Keyset failure (${ks.pred}): `, list(keys))));
 }
 
 function invalidPredicate(expected: string): PactError {
