@@ -14,6 +14,8 @@
  */
 import { DefPactDef } from "../compile/definitions.ts";
 import { DbError } from "../db/index.ts";
+import { writeCost } from "../gas/costs.ts";
+import type { PactGasMeter } from "../gas/index.ts";
 import { expectedPactValueError } from "../natives/errors.ts";
 import { PactError } from "../runtime/errors.ts";
 import { isCallable, type RuntimeValue } from "../runtime/types.ts";
@@ -34,6 +36,7 @@ import {
   toNested,
   type Yield,
 } from "./defpact-exec.ts";
+import { defPactExecSize } from "./defpact-size.ts";
 import { runPactStep } from "./defpact-steps.ts";
 import { type DefPactEngine, Purity, type Runtime } from "./runtime.ts";
 
@@ -160,6 +163,11 @@ function applyPact(
   const done = current.rollback || current.step === exec.stepCount - 1;
   if (nestedNotAdvanced(exec, current)) {
     throw rt.error("execution", `Nested defpact not advanced ${exec.pactId}`, site);
+  }
+  const gas = rt.env.gas;
+  if (gas.charging === true) {
+    const meter = gas as PactGasMeter;
+    meter.charge(writeCost(meter.config, defPactExecSize(exec)), "GWrite");
   }
   writeDefPactState(rt, current.pactId, done ? null : exec, site);
   emitCrossChainEvents(rt, current.resume, exec);
