@@ -9,6 +9,13 @@ export {
   TABLE_GAS_CONFIG,
 } from "./config.ts";
 export {
+  chargeKeysetWrite,
+  chargeNamespaceLookup,
+  chargeNamespaceRead,
+  chargeNamespaceWrite,
+  chargeRowRead,
+} from "./database.ts";
+export {
   chargeApplication,
   chargeCall,
   chargeLiteral,
@@ -26,5 +33,5 @@ export {
   PactGasMeter,
   TABLE_GAS_MODEL,
 } from "./meter.ts";
-export { chargedNativeCall, chargeRowRead } from "./natives.ts";
+export { chargedNativeCall } from "./natives.ts";
 export { objectSize, sizeOf } from "./size-of.ts";

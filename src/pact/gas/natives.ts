@@ -29,7 +29,6 @@ import {
   objectRemoveCost,
   PRINCIPAL_STEP_COST,
   parseTimeCost,
-  readCost,
   requireCapabilityCost,
   sortCost,
   sqrtCost,
@@ -44,7 +43,7 @@ import {
 } from "./costs.ts";
 import { chargedEquals, chargeLiteralComparison } from "./equality.ts";
 import type { PactGasMeter } from "./meter.ts";
-import { integerSize, keysetStoredSize, objectSize, sizeOf } from "./size-of.ts";
+import { integerSize, objectSize, sizeOf } from "./size-of.ts";
 import { typecheckObjectCost } from "./typecheck.ts";
 
 type Args = readonly RuntimeValue[];
@@ -481,21 +480,8 @@ before(["read-keyset"], (meter, [name], ctx) => {
 // ---------------------------------------------------------------------------------------------
 // Keysets, guards and principals
 
-function isKeyset(v: RuntimeValue | undefined): v is KeySet {
-  return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "keyset";
-}
-
-RULES.set("define-keyset", {
-  before(meter, [name], ctx) {
-    if (typeof name === "string") chargeKeysetRead(meter, name, ctx);
-  },
-  after(meter, args) {
-    // The keyset written: the one given, or the one read from the data.
-    const given = args[1];
-    if (isKeyset(given)) {
-      meter.charge(writeCost(meter.config, keysetStoredSize(given)), "GWrite");
-    }
-  },
+before(["define-keyset"], (meter, [name], ctx) => {
+  if (typeof name === "string") chargeKeysetRead(meter, name, ctx);
 });
 
 before(["enforce-guard", "keyset-ref-guard"], (meter, [g]) => {
@@ -579,14 +565,4 @@ function measuredObject(meter: PactGasMeter, row: PactObject): number {
   const bytes = objectSize(row);
   meter.checkSize(bytes);
   return bytes;
-}
-
-/** `read` without fields returns the whole row, whose size it is charged for. */
-after(["read"], (meter, args, row) => {
-  if (args.length === 2 && isObject(row)) chargeRowRead(meter, row);
-});
-
-/** Charges reading a user table row of the given contents (Pact's `GRead` of its size). */
-export function chargeRowRead(meter: PactGasMeter, row: PactObject): void {
-  meter.charge(readCost(meter.config, measuredObject(meter, row)), "GRead");
 }

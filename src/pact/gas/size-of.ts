@@ -190,6 +190,11 @@ export function objectSize(o: ReadonlyMap<string, PactValue>): number {
   return n;
 }
 
+/** A namespace as stored: its name and its user and admin guards. */
+export function namespaceSize(name: string, user: Guard, admin: Guard): number {
+  return TAG + textSize(name) + guardSize(user) + guardSize(admin);
+}
+
 /** A keyset as `define-keyset` stores it. */
 export function keysetStoredSize(ks: KeySet): number {
   return keysetSize(ks);

@@ -9,11 +9,13 @@
  * against the table's schema (all fields for `insert`/`write`, the given ones for `update`).
  * Row keys are strings; listings are in ascending key order.
  */
+
 import { renderType } from "../compile/types.ts";
 import { userTableName } from "../db/index.ts";
 import { type CallSite, runtimeOf } from "../eval/callables.ts";
 import type { Runtime } from "../eval/runtime.ts";
 import { matchesType } from "../eval/typecheck.ts";
+import { chargeRowRead } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import {
   type Callable,
@@ -139,7 +141,9 @@ function tableName(table: TableRef): string {
 /** The row at `key`, or null. */
 function readRow(rt: Runtime, table: TableRef, key: string): PactObject | null {
   requireUserRead(rt);
-  return dbOperation(() => rt.env.db.readRow(tableName(table), key));
+  const row = dbOperation(() => rt.env.db.readRow(tableName(table), key));
+  if (row !== null) chargeRowRead(rt.env.gas, row);
+  return row;
 }
 
 /** The row at `key`; a missing row is Pact's recoverable `NoSuchObjectInDb`. */

@@ -8,11 +8,13 @@
  * a signature scoped to capabilities when one of them is granted (while a defcap body runs: is
  * being evaluated). The predicate then decides on the number of keys and of counted signers.
  */
+
 import { DefunDef } from "../compile/definitions.ts";
 import { type CallSite, NativeFunction, runtimeOf } from "../eval/callables.ts";
 import { pretty } from "../eval/display.ts";
 import { readKeysetField } from "../eval/env-natives.ts";
 import type { Runtime } from "../eval/runtime.ts";
+import { chargeKeysetWrite } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { cat, list, render } from "../values/doc.ts";
@@ -266,6 +268,7 @@ const defineKeyset: NativeDef = {
     }
     requireImpure(rt);
     const write = ks;
+    chargeKeysetWrite(rt.env.gas, write);
     dbOperation(() => rt.env.db.writeKeySet(key, write));
     return "Keyset write success";
   },

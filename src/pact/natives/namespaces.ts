@@ -7,11 +7,13 @@
  * `managed` asks a manager function `(ns-name admin-guard) -> bool` whether a new namespace may
  * be defined, and allows root installs only when configured to.
  */
+
 import { DefunDef } from "../compile/definitions.ts";
 import type { NamespaceRecord } from "../db/index.ts";
 import { type CallSite, runtimeOf } from "../eval/callables.ts";
 import type { NamespacePolicy } from "../eval/env.ts";
 import type { Runtime } from "../eval/runtime.ts";
+import { chargeNamespaceLookup, chargeNamespaceRead, chargeNamespaceWrite } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import { isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName } from "../values/names.ts";
@@ -40,6 +42,14 @@ function namespaceNotFound(name: string): PactError {
 
 function readNamespace(rt: Runtime, name: string): NamespaceRecord | null {
   return dbOperation(() => rt.env.db.readNamespace(name));
+}
+
+/** Reads a namespace for a native, charged as Pact does: the name, then the record found. */
+function lookupNamespace(rt: Runtime, name: string): NamespaceRecord | null {
+  chargeNamespaceLookup(rt.env.gas, name);
+  const record = readNamespace(rt, name);
+  if (record !== null) chargeNamespaceRead(rt.env.gas, record);
+  return record;
 }
 
 /** The policy in force (the simple one unless the environment names another). */
@@ -86,7 +96,7 @@ const namespaceNative: NativeDef = {
       rt.loaded.namespace = null;
       return "Namespace reset to root";
     }
-    if (readNamespace(rt, name) === null) throw namespaceNotFound(name);
+    if (lookupNamespace(rt, name) === null) throw namespaceNotFound(name);
     rt.loaded.namespace = name;
     return `Namespace set to ${name}`;
   },
@@ -125,7 +135,7 @@ const defineNamespace: NativeDef = {
     if (!isValidNamespaceName(name)) {
       throw nativeFailure("define-namespace", "invalid namespace format");
     }
-    const existing = readNamespace(rt, name);
+    const existing = lookupNamespace(rt, name);
     if (existing !== null) {
       withMagicCap(rt, "DEFINE_NAMESPACE", name, () => rt.enforceGuard(existing.admin, site));
     } else {
@@ -146,6 +156,7 @@ const defineNamespace: NativeDef = {
     }
     requireImpure(rt);
     const record: NamespaceRecord = { name, user: user as Guard, admin: admin as Guard };
+    chargeNamespaceWrite(rt.env.gas, record);
     dbOperation(() => rt.env.db.writeNamespace(record));
     return `Namespace defined: ${name}`;
   },
@@ -159,7 +170,7 @@ const describeNamespace: NativeDef = {
   impl(ctx, args) {
     const name = args[0];
     if (typeof name !== "string") throw argsError("describe-namespace", args);
-    const record = readNamespace(runtimeOf(ctx), name);
+    const record = lookupNamespace(runtimeOf(ctx), name);
     if (record === null) throw namespaceNotFound(name);
     return new Map<string, PactValue>([
       ["user-guard", record.user],
