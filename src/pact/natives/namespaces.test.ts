@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import type { DefunDef } from "../compile/definitions.ts";
 import { CallSite } from "../eval/callables.ts";
 import type { RuntimeValue } from "../runtime/types.ts";
+import type { PactValue } from "../values/types.ts";
 import { magicCapToken } from "./keysets.ts";
 import { ENV_NAMESPACE_POLICY, isValidNamespaceName } from "./namespaces.ts";
 import { keyset, testRuntime } from "./test-runtime.ts";
@@ -31,7 +32,7 @@ describe("define-namespace", () => {
     const t = withNamespace();
     assert.deepEqual(
       t.run(`(describe-namespace 'ns)`),
-      new Map([
+      new Map<string, PactValue>([
         ["user-guard", keyset(["u"])],
         ["admin-guard", keyset(["a"])],
         ["namespace-name", "ns"],
