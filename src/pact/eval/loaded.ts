@@ -17,7 +17,11 @@ export class LoadedNames implements NameResolver {
   namespace: string | null = null;
   readonly current = null;
 
-  constructor(private readonly store: () => ModuleStore) {}
+  constructor(
+    private readonly store: () => ModuleStore,
+    /** Told of each module read from the store (the first use in the transaction). */
+    private readonly onRead: (module: LoadedModule) => void = () => {},
+  ) {}
 
   bare(name: string): Definition | undefined {
     return this.toplevel.get(name);
@@ -28,7 +32,10 @@ export class LoadedNames implements NameResolver {
     const cached = this.modules.get(key);
     if (cached !== undefined) return cached;
     const stored = this.store().read(key);
-    if (stored !== undefined) this.modules.set(key, stored);
+    if (stored !== undefined) {
+      this.onRead(stored);
+      this.modules.set(key, stored);
+    }
     return stored;
   }
 

@@ -18,6 +18,7 @@ import {
   chargeApplication,
   chargeCall,
   chargedNativeCall,
+  chargeModuleLoad,
   chargeTypecheck,
   type PactGasMeter,
 } from "../gas/index.ts";
@@ -123,7 +124,10 @@ export class Runtime {
   private depth = 0;
 
   constructor(public env: ExecutionEnv) {
-    this.loaded = new LoadedNames(() => this.env.modules);
+    this.loaded = new LoadedNames(
+      () => this.env.modules,
+      (module) => chargeModuleLoad(this.env.gas, module.code),
+    );
   }
 
   // -------------------------------------------------------------------------------------------
