@@ -56,7 +56,7 @@ type TableOp = "read" | "write" | "create";
  * selects skip the check with the flag `AllowReadInLocal`); the table must belong to the current
  * version of its module or to one it blesses.
  */
-export function guardTable(rt: Runtime, table: TableRef, op: TableOp, site: CallSite): void {
+function guardTable(rt: Runtime, table: TableRef, op: TableOp, site: CallSite): void {
   if (op === "read" && rt.env.flags.has("AllowReadInLocal")) return;
   const name = renderModuleName(table.module);
   if (rt.callingModule() !== name && !rt.caps.moduleAdmin.has(name)) {
@@ -79,7 +79,7 @@ export function guardTable(rt: Runtime, table: TableRef, op: TableOp, site: Call
 }
 
 /** Whether `row` fits the schema: every field (or, `partial`, the given ones) of its type. */
-export function matchesSchema(row: PactObject, schema: Schema, partial: boolean): boolean {
+function matchesSchema(row: PactObject, schema: Schema, partial: boolean): boolean {
   if (!partial && row.size !== schema.fields.size) return false;
   for (const [field, value] of row) {
     const type = schema.fields.get(field);
@@ -89,7 +89,7 @@ export function matchesSchema(row: PactObject, schema: Schema, partial: boolean)
 }
 
 /** Pact's `WriteValueDidNotMatchSchema`. */
-export function schemaMismatch(schema: Schema, row: PactObject): PactError {
+function schemaMismatch(schema: Schema, row: PactObject): PactError {
   const fields = [...schema.fields]
     .sort((a, b) => compareCodePoints(a[0], b[0]))
     .map(([f, t]) => `"${f}": ${renderType(t)}`)

@@ -36,7 +36,7 @@ export const ACQUIRE_MODULE_ADMIN_GAS = 20_000;
  * Acquires the admin (governance) of `module` for the rest of the transaction (Pact's
  * `acquireModuleAdmin`): its keyset must be satisfied, or its governance capability acquired.
  */
-export function acquireModuleAdmin(rt: Runtime, module: LoadedModule, site: CallSite): void {
+function acquireModuleAdmin(rt: Runtime, module: LoadedModule, site: CallSite): void {
   const name = module.info.rendered;
   if (rt.caps.moduleAdmin.has(name)) return;
   if (module.kind !== "module") {

@@ -74,7 +74,7 @@ export function keysetNameArg(text: string): KeysetName {
 }
 
 /** The stored keyset named `k`, or Pact's `NoSuchKeySet`. */
-export function storedKeyset(rt: Runtime, k: KeysetName): KeySet {
+function storedKeyset(rt: Runtime, k: KeysetName): KeySet {
   const ks = dbOperation(() => rt.env.db.readKeySet(renderKeysetName(k)));
   if (ks === null) {
     throw new PactError("execution", `Cannot find keyset in database: '${renderKeysetName(k)}`);
@@ -86,7 +86,7 @@ export function storedKeyset(rt: Runtime, k: KeysetName): KeySet {
 // Enforcement
 
 /** How many of the keyset's keys signed in a way usable now. */
-export function matchedSignatures(rt: Runtime, ks: KeySet): number {
+function matchedSignatures(rt: Runtime, ks: KeySet): number {
   const signers = rt.env.signers;
   let matched = 0;
   for (const key of ks.keys) {
