@@ -480,8 +480,10 @@ before(["read-keyset"], (meter, [name], ctx) => {
 // ---------------------------------------------------------------------------------------------
 // Keysets, guards and principals
 
-before(["define-keyset"], (meter, [name], ctx) => {
-  if (typeof name === "string") chargeKeysetRead(meter, name, ctx);
+/** `define-keyset` with only a name reads the keyset from the data (its write is charged when made). */
+before(["define-keyset"], (meter, args, ctx) => {
+  const name = args[0];
+  if (args.length === 1 && typeof name === "string") chargeKeysetRead(meter, name, ctx);
 });
 
 before(["enforce-guard", "keyset-ref-guard"], (meter, [g]) => {

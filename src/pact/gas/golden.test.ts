@@ -1,0 +1,181 @@
+/**
+ * Gas goldens of our own: small programs run in the REPL under the table model, with the
+ * milligas each must cost worked out by hand from Pact 5's table (the sums spell the parts out:
+ * N = a native's flat cost 100, literals 100 per element, applications 25 per argument + 50).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ReplSession } from "../repl/session.ts";
+import { PactError } from "../runtime/errors.ts";
+import { PactGasMeter, TABLE_GAS_MODEL } from "./meter.ts";
+
+const N = 100;
+
+/** Runs `setup` (free), then `code`; returns the milligas `code` used. */
+function milligas(code: string, setup = ""): number {
+  const session = new ReplSession({
+    line: () => {},
+    readFile: () => {
+      throw new Error("no files");
+    },
+  });
+  const meter = new PactGasMeter(TABLE_GAS_MODEL, 1e15);
+  session.rt.env.gas = meter;
+  if (setup !== "") session.runSource("setup.repl", setup);
+  meter.setUsed(0);
+  session.runSource("golden.repl", code);
+  return meter.used();
+}
+
+const TABLE_MODULE = `
+(module m G
+  (defcap G () true)
+  (defschema row a:integer)
+  (deftable t:{row})
+  (defun f (x y) (+ x y)))
+(create-table t)`;
+
+describe("gas goldens: arithmetic and comparisons", () => {
+  it("integers", () => {
+    assert.equal(milligas("(+ 1 2)"), N + 30);
+    assert.equal(milligas("(- 5 2)"), N + 30);
+    assert.equal(milligas("(* 1000 1000)"), N + 27); // 10 bits: 30/20 + 26
+    assert.equal(milligas("(/ 1000 3)"), N + 27);
+    assert.equal(milligas("(^ 2 10)"), N + 216);
+    assert.equal(milligas("(shift 1 10)"), N + 216 + 27);
+    assert.equal(milligas("(mod 7 2)"), N);
+    assert.equal(milligas("(abs -3)"), N);
+  });
+
+  it("decimals by mantissa", () => {
+    assert.equal(milligas("(+ 1.5 2.25)"), N + 30);
+    assert.equal(milligas("(* 1.5 2.0)"), N + 26); // mantissas 15, 20: 5 bits
+  });
+
+  it("transcendental functions", () => {
+    assert.equal(milligas("(exp 2)"), 2000 + 64); // 2 · ⌈4^2.5⌉
+    assert.equal(milligas("(ln 1000)"), 1000 + 60); // 10 · ⌈ln² 10⌉ · ⌈ln ln 10⌉
+    assert.equal(milligas("(sqrt 1000)"), 1000 + 30); // 10 · ⌈ln 10⌉ · 1
+  });
+
+  it("comparisons by size", () => {
+    assert.equal(milligas("(< 1 2)"), N + 64 + N);
+    assert.equal(milligas('(< "abc" "abd")'), N + 3 + N);
+    assert.equal(milligas("(> 1.5 1.25)"), N + 27 + 64 + N); // mantissas 15, 125: 7 bits
+    // lists: the literals, ListComparison 2, then elements up to the first difference
+    assert.equal(milligas("(= [1 2] [1 3])"), 2 * 200 + N + 200 + 2 * 164);
+    assert.equal(milligas('(= {"a": 1} {"a": 1})'), 2 * 100 + N + 100 + 164);
+    assert.equal(milligas("(= true false)"), N);
+  });
+});
+
+describe("gas goldens: strings, lists and objects", () => {
+  it("concatenation by length", () => {
+    assert.equal(milligas('(+ "ab" "cde")'), N + 500);
+    assert.equal(milligas("(+ [1] [2 3])"), 300 + N + 300);
+    assert.equal(milligas('(concat ["ab" "c"])'), 200 + N + 300 + 2 * 40);
+    assert.equal(milligas('(reverse "abcd")'), N + 400);
+    assert.equal(milligas("(take 2 [1 2 3])"), 300 + N + 200);
+    assert.equal(milligas('(take -5 "abc")'), N + 500);
+    assert.equal(milligas("(drop 2 [1 2 3])"), 300 + N);
+  });
+
+  it("string operations by length", () => {
+    assert.equal(milligas('(length "hello")'), N + 1);
+    assert.equal(milligas('(str-to-list "abc")'), 250 + 301);
+    assert.equal(milligas('(str-to-int "12345")'), N + 26);
+    assert.equal(milligas('(base64-encode "abc")'), 250 + 16);
+    assert.equal(milligas("(int-to-str 10 999)"), N + 300);
+    assert.equal(milligas('(contains "b" "abc")'), N + 1 + 3 + N);
+    assert.equal(milligas('(hash "abc")'), N + 300);
+    assert.equal(milligas('(show "ab")'), N + 1000); // size 10
+  });
+
+  it("format renders values by size and charges the result's length", () => {
+    // 1 renders for its size (12 bytes), "1-x" is 3 characters
+    assert.equal(milligas('(format "{}-{}" [1 "x"])'), 200 + N + 1200 + 300);
+    assert.equal(milligas('(format "no holes" [])'), N + 8 * 5 + 1);
+  });
+
+  it("objects by key length and size", () => {
+    assert.equal(milligas('(at "bc" {"a": 1, "bc": 2})'), 200 + N + 2 * 2);
+    assert.equal(milligas('(remove "a" {"a": 1, "bc": 2})'), 200 + N + 2 * 1 * 10);
+    assert.equal(milligas('(contains "a" {"a": 1})'), 100 + N + 1 + N);
+  });
+
+  it("lists built by length and element size", () => {
+    assert.equal(milligas('(make-list 3 "ab")'), N + 3 * 10);
+    assert.equal(milligas("(enumerate 1 100 10)"), N + 10 * 8);
+    assert.equal(milligas("(enumerate 5 5)"), N + 8);
+    // 20 strings of 18 bytes, then sorting them: 18 · 20² / 1000
+    assert.equal(milligas('(sort (make-list 20 "abcdefghij"))'), N + 360 + N + 7);
+    assert.equal(milligas("(contains 3 [1 2 3])"), 300 + N + 3 * 164);
+    // the first 1 against the second 1 and 2; then 2 alone
+    assert.equal(milligas("(distinct [1 1 2])"), 300 + N + 2 * 164);
+  });
+});
+
+describe("gas goldens: functions", () => {
+  it("higher-order natives charge each element and each application", () => {
+    // `(+ 1)` is a lambda around `+` (as Pact desugars it): each call applies it (75) too
+    assert.equal(milligas("(map (+ 1) [1 2])"), 200 + N + 2 * (100 + 75 + N + 30));
+    assert.equal(milligas("(fold (+) 0 [5 6 7])"), 300 + N + 3 * (100 + N + 30));
+    assert.equal(milligas("(zip (+) [1 2] [3])"), 300 + N + 1 * (100 + N + 30));
+  });
+
+  it("lambdas and defuns cost 25 per argument + 50", () => {
+    assert.equal(milligas("(let ((f (lambda (x) x))) (f 1))"), 75);
+    assert.equal(milligas("(m.f 1 2)", TABLE_MODULE), 100 + N + 30);
+  });
+
+  it("try and enforce-one charge a step each", () => {
+    assert.equal(milligas('(try 1 (enforce false "no"))'), 100);
+    assert.equal(milligas('(enforce-one "x" [(= 1 2) (= 1 1)])'), 2 * (N + 164 + 100));
+  });
+
+  it("time natives", () => {
+    assert.equal(milligas('(parse-time "%Y" "2020")'), 500 + 42);
+    assert.equal(milligas('(format-time "%Y" (time "2020-01-01T00:00:00Z"))'), 500 + 500 + 41);
+    assert.equal(milligas("(hours 2)"), 250 + 27);
+  });
+});
+
+describe("gas goldens: state", () => {
+  it("writes by the row's size and a schema check per field", () => {
+    // {"a": 1}: 5 + (1 + 5 + 12) = 23 bytes at 200; one field checked at 25
+    assert.equal(milligas('(insert m.t "k" {"a": 1})', TABLE_MODULE), 100 + 25000 + 25 + 4600);
+    const written = `${TABLE_MODULE}\n(insert m.t "k" {"a": 1})`;
+    assert.equal(milligas('(update m.t "k" {"a": 2})', written), 100 + 25000 + 2 * 25 + 4600);
+    assert.equal(milligas('(read m.t "k")', written), 2500 + 2300);
+    assert.equal(milligas('(with-read m.t "k" {"a" := a} a)', written), 2500 + 2300 + 75 + N + 1);
+    assert.equal(milligas("(keys m.t)", written), 40_000_000);
+  });
+
+  it("keysets: reading the data, writing the keyset", () => {
+    const data = '(env-data {"k": ["abc"]})';
+    assert.equal(milligas('(read-keyset "k")', data), 200 + 1);
+    // the keyset: 1 + (5 + 7) + 2 = 15 bytes
+    assert.equal(milligas('(define-keyset "ks" (read-keyset "k"))', data), 201 + 5000 + 3000);
+    assert.equal(milligas('(define-keyset "ks")', '(env-data {"ks": ["abc"]})'), 5000 + 2 + 3000);
+  });
+
+  it("namespaces: the name read, the record read or written", () => {
+    const data = '(env-data {"k": ["abc"]})';
+    // the namespace: 1 + ("ns": 6) + 2 · (2 + 15) = 41 bytes
+    const define = '(define-namespace "ns" (read-keyset "k") (read-keyset "k"))';
+    assert.equal(milligas(define, data), 2 * 201 + 25000 + 200 + 8200);
+    assert.equal(milligas('(describe-namespace "ns")', `${data}\n${define}`), 100000 + 200 + 4100);
+    assert.equal(milligas('(namespace "ns")', `${data}\n${define}`), N + 200 + 4100);
+  });
+});
+
+describe("gas limit", () => {
+  it("stops the expression that passes it, with Pact's message", () => {
+    const session = new ReplSession({ line: () => {}, readFile: () => "" });
+    session.runSource("limit.repl", '(env-gasmodel "table") (env-gaslimit 1)');
+    assert.throws(
+      () => session.runSource("limit.repl", '(make-list 100 "abcdefghij")'),
+      (e) => e instanceof PactError && e.message === 'Gas limit "1" exceeded: 2',
+    );
+  });
+});
