@@ -89,6 +89,8 @@ describe("gas goldens: strings, lists and objects", () => {
     assert.equal(milligas('(contains "b" "abc")'), N + 1 + 3 + N);
     assert.equal(milligas('(hash "abc")'), N + 300);
     assert.equal(milligas('(show "ab")'), N + 1000); // size 10
+    // one started 100 bytes (146) and one chunk (2120)
+    assert.equal(milligas('(hash-keccak256 ["aGk"])'), 100 + 1000 + 146 + 2120);
   });
 
   it("format renders values by size and charges the result's length", () => {

@@ -22,6 +22,7 @@ import {
   intMulCost,
   intPowCost,
   intShiftCost,
+  keccakCost,
   lnCost,
   logBaseCost,
   makeListCost,
@@ -426,6 +427,13 @@ before(["hash"], (meter, [v]) => {
   const bytes =
     typeof v === "string" ? Buffer.byteLength(v, "utf8") : measured(meter, v as PactValue);
   meter.charge(hashCost(meter.config, bytes), "GHash");
+});
+
+/** Keccak-256 of texts: by their UTF-8 bytes (the base64 text, not the bytes it encodes). */
+before(["hash-keccak256"], (meter, [chunks]) => {
+  if (!isList(chunks) || !chunks.every((c) => typeof c === "string")) return;
+  const lengths = chunks.map((c) => Buffer.byteLength(c as string, "utf8"));
+  meter.charge(keccakCost(meter.config, lengths), "GHashOp GHashKeccak");
 });
 
 // ---------------------------------------------------------------------------------------------
