@@ -1,15 +1,18 @@
 /**
- * Running a `cont` payload: continuing a defpact at a step (or rolling it back). Needs the
- * defpact engine of the state layer; until it is available the command fails with a clear error.
+ * Running a `cont` payload: continuing a defpact at a step, or rolling its current step back,
+ * from its stored state — or, with a proof, from the state the proof establishes (cross-chain;
+ * the caller supplies the verifier). The transaction data is already in the environment.
  */
 import type { ContMessage } from "../command/index.ts";
+import { type ContinuationVerifier, continueDefPact } from "../pact/eval/defpact-engine.ts";
 import type { Runtime } from "../pact/eval/runtime.ts";
-import { PactError } from "../pact/runtime/errors.ts";
 import type { PactValue } from "../pact/values/types.ts";
 
-export function runContinuation(_rt: Runtime, message: ContMessage): PactValue {
-  throw new PactError(
-    "execution",
-    `Cannot continue defpact ${message.pactId} at step ${message.step}: continuation commands are not supported yet`,
-  );
+export function runContinuation(
+  rt: Runtime,
+  message: ContMessage,
+  verifier: ContinuationVerifier | null,
+): PactValue {
+  const { pactId, step, rollback, proof } = message;
+  return continueDefPact(rt, { pactId, step, rollback, proof }, verifier);
 }

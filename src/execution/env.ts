@@ -32,6 +32,7 @@ export function buildExecutionEnv(
     gas,
     db: options.db,
     modules: new DbModuleStore(options.db, natives),
+    namespacePolicy: options.namespacePolicy ?? { kind: "simple" },
   };
 }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseCommand, signCommand } from "../command/index.ts";
 import type { ParsedCommand } from "../command/types.ts";
+import { encodeHex, keyPairFromSeed } from "../crypto/index.ts";
 import { openMemoryPactDb, type PactDb } from "../pact/db/index.ts";
 import { PactTime } from "../pact/values/time.ts";
 import { FREE_GAS, type GasSettings } from "./gas.ts";
@@ -15,7 +16,12 @@ interface CommandSpec {
   readonly data?: unknown;
   readonly nonce?: string;
   readonly payload?: unknown;
+  /** Signs with alice, her signature scoped to these capabilities. */
+  readonly signedByAlice?: readonly { name: string; args: unknown[] }[];
 }
+
+const alice = keyPairFromSeed(new Uint8Array(32).fill(1));
+const ALICE = encodeHex(alice.publicKey);
 
 /** A command with no signers, hashed with Blake2b-256 as @kadena/client does. */
 function command(code: string, spec: CommandSpec = {}): ParsedCommand {
@@ -29,11 +35,12 @@ function command(code: string, spec: CommandSpec = {}): ParsedCommand {
       gasPrice: 1e-8,
       sender: "alice",
     },
-    signers: [],
+    signers: spec.signedByAlice === undefined ? [] : [{ pubKey: ALICE, clist: spec.signedByAlice }],
     networkId: "development",
     nonce: spec.nonce ?? code,
   });
-  const parsed = parseCommand(JSON.parse(JSON.stringify(signCommand(cmd, [], "blake2b"))));
+  const keys = spec.signedByAlice === undefined ? [] : [alice];
+  const parsed = parseCommand(JSON.parse(JSON.stringify(signCommand(cmd, keys, "blake2b"))));
   if (!parsed.ok) assert.fail(parsed.problems.map((p) => p.message).join("; "));
   return parsed.command;
 }
@@ -62,6 +69,32 @@ function data(outcome: CommandOutcome): unknown {
 function failure(outcome: CommandOutcome) {
   if (outcome.result.status !== "failure") assert.fail("succeeded");
   return outcome.result.error;
+}
+
+/** Accounts opened by alice's keyset, deposits announced by an event, and a two-step defpact. */
+const BANK = `(define-keyset "bank-admin" (read-keyset "ks"))
+(module bank GOV
+  (defcap GOV () true)
+  (defschema account balance:integer)
+  (deftable accounts:{account})
+  (defcap PAY (id:string amount:integer) @event true)
+  (defun open (id:string)
+    (enforce-keyset "bank-admin")
+    (insert accounts id {"balance": 0}))
+  (defun deposit (id:string amount:integer)
+    (with-capability (PAY id amount)
+      (update accounts id {"balance": (+ amount (balance id))})))
+  (defun balance:integer (id:string) (at "balance" (read accounts id)))
+  (defpact two-steps (x:integer)
+    (step (+ x 1))
+    (step (* x 10))))`;
+
+function deployBank(db: PactDb): void {
+  const ks = { keys: [ALICE], pred: "keys-all" };
+  assert.equal(
+    data(run(db, `${BANK}\n(create-table accounts)`, { spec: { data: { ks } } })),
+    "TableCreated",
+  );
 }
 
 const MODULE = `(module m G
@@ -179,14 +212,65 @@ describe("executeCommand", () => {
     assert.equal(outcome.gas, 4);
   });
 
-  it("fails a continuation while defpacts cannot be continued", () => {
+  it("keeps table rows, reports events, and checks keysets against the signers", () => {
     const db = openMemoryPactDb();
-    const cont = {
-      cont: { pactId: "p1", step: 1, rollback: false, data: null, proof: null },
-    };
+    deployBank(db);
     assert.equal(
-      failure(run(db, "", { spec: { payload: cont } })).message,
-      "Cannot continue defpact p1 at step 1: continuation commands are not supported yet",
+      data(run(db, '(bank.open "a")', { spec: { signedByAlice: [] } })),
+      "Write succeeded",
     );
+    const moduleHash = String(data(run(db, '(at "hash" (describe-module "bank"))')));
+    const deposit = run(db, '(bank.deposit "a" 5)');
+    assert.equal(
+      encodeCommandResult(deposit),
+      `{"gas":0,"result":{"status":"success","data":"Write succeeded"},"reqKey":"${deposit.reqKey}","logs":"${deposit.logs}","events":[{"params":["a",{"int":5}],"name":"PAY","module":{"namespace":null,"name":"bank"},"moduleHash":"${moduleHash}"}],"metaData":null,"continuation":null,"txId":3}`,
+    );
+    assert.deepEqual(data(run(db, '(bank.balance "a")')), { int: 5 });
+    assert.equal(
+      failure(run(db, '(bank.open "b")')).message,
+      "Keyset failure (keys-all): [8a88e3dd...]",
+    );
+    const scoped = run(db, '(bank.open "b")', {
+      spec: { signedByAlice: [{ name: "bank.PAY", args: ["b", 1] }] },
+    });
+    assert.equal(
+      failure(scoped).type,
+      "TxFailure",
+      "a signature scoped to PAY does not open accounts",
+    );
+  });
+
+  it("starts a defpact, reports its state, and continues it with a cont payload", () => {
+    const db = openMemoryPactDb();
+    deployBank(db);
+    const started = run(db, "(bank.two-steps 4)");
+    assert.deepEqual(data(started), { int: 5 });
+    assert.equal(
+      started.continuation,
+      `{"executed":null,"pactId":"${started.reqKey}","stepHasRollback":false,"step":0,"yield":null,"continuation":{"args":[{"int":4}],"def":"bank.two-steps"},"stepCount":2}`,
+    );
+    const cont = (step: number, nonce: string) => ({
+      payload: { cont: { pactId: started.reqKey, step, rollback: false, data: null, proof: null } },
+      nonce,
+    });
+    const second = run(db, "", { spec: cont(1, "step 1") });
+    assert.deepEqual(data(second), { int: 40 });
+    assert.equal(
+      second.continuation,
+      `{"executed":null,"pactId":"${started.reqKey}","stepHasRollback":false,"step":1,"yield":null,"continuation":{"args":[{"int":4}],"def":"bank.two-steps"},"stepCount":2}`,
+    );
+    assert.equal(failure(run(db, "", { spec: cont(1, "again") })).type, "EvalError");
+  });
+
+  it("fails a cross-chain continuation when no proof verifier is given", () => {
+    const db = openMemoryPactDb();
+    const payload = {
+      cont: { pactId: "A".repeat(43), step: 1, rollback: false, data: null, proof: "cHJvb2Y" },
+    };
+    assert.deepEqual(failure(run(db, "", { spec: { payload } })), {
+      type: "EvalError",
+      message: "Continuation Error: Cross-chain continuations not supported",
+      info: "<toplevel>:0",
+    });
   });
 });

@@ -6,7 +6,9 @@
 import type { ParsedCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import { hashTxLogs } from "../pact/db/index.ts";
+import { encodeDefPactExec } from "../pact/eval/defpact-exec.ts";
 import { Runtime } from "../pact/eval/runtime.ts";
+import { STATE_AUTHORITY } from "../pact/natives/state.ts";
 import { runContinuation } from "./continuation.ts";
 import { buildExecutionEnv } from "./env.ts";
 import { onChainError } from "./errors.ts";
@@ -23,13 +25,14 @@ export function executeCommand(command: ParsedCommand, options: ExecutionOptions
   try {
     const env = buildExecutionEnv(command, options, natives, meter);
     const rt = new Runtime(env);
+    rt.keysets = STATE_AUTHORITY;
     const txId = db.beginTx(options.mode);
     began = true;
     const message = command.payload.payload;
     const data =
       message.kind === "exec"
         ? runExecCode(rt, message.code, natives)
-        : runContinuation(rt, message);
+        : runContinuation(rt, message, options.continuationVerifier ?? null);
     const logs = db.commitTx();
     began = false;
     return {
@@ -38,7 +41,7 @@ export function executeCommand(command: ParsedCommand, options: ExecutionOptions
       result: { status: "success", data },
       logs: encodeBase64Url(hashTxLogs(logs)),
       events: env.flags.has("DisablePactEvents") ? [] : rt.events,
-      continuation: null,
+      continuation: rt.pactExec === null ? null : encodeDefPactExec(rt.pactExec),
       txId: options.mode === "transactional" ? txId : null,
     };
   } catch (e) {

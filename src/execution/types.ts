@@ -4,6 +4,8 @@
  * settings they pass, and in the `metaData` they attach when encoding the result.
  */
 import type { ExecutionMode, PactDb } from "../pact/db/index.ts";
+import type { ContinuationVerifier } from "../pact/eval/defpact-engine.ts";
+import type { NamespacePolicy } from "../pact/eval/env.ts";
 import type { PactEvent } from "../pact/eval/runtime.ts";
 import type { NativeDef } from "../pact/runtime/types.ts";
 import type { PactTime } from "../pact/values/time.ts";
@@ -27,6 +29,13 @@ export interface ExecutionOptions {
   readonly gas: GasSettings;
   /** Execution flags (Pact's `ExecutionFlag` names, e.g. `DisablePactEvents`). */
   readonly flags: ReadonlySet<string>;
+  /** Who may define namespaces and install root modules; `simple` (anyone) unless given. */
+  readonly namespacePolicy?: NamespacePolicy;
+  /**
+   * Verifies the SPV proof of a cross-chain continuation; without one, a `cont` command with a
+   * proof fails ("Cross-chain continuations not supported").
+   */
+  readonly continuationVerifier?: ContinuationVerifier | null;
   /** The natives code is compiled against; {@link ON_CHAIN_NATIVES} unless given. */
   readonly natives?: ReadonlyMap<string, NativeDef>;
 }
