@@ -15,7 +15,7 @@ import type { NamespacePolicy } from "../eval/env.ts";
 import type { Runtime } from "../eval/runtime.ts";
 import { chargeNamespaceLookup, chargeNamespaceRead, chargeNamespaceWrite } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
-import { isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
+import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName } from "../values/names.ts";
 import type { Guard, PactValue } from "../values/types.ts";
 import { assertTopLevel, dbOperation, requireImpure } from "./db-access.ts";
@@ -197,11 +197,9 @@ export const ENV_NAMESPACE_POLICY: NativeDef = {
   gas: 0,
   impl(ctx, args) {
     const [allowRoot, manager] = args as [RuntimeValue, RuntimeValue];
-    if (typeof allowRoot !== "boolean" || !isCallable(manager)) {
+    // Only a module's defun will do (Pact matches a defun closure; a lambda is an argument error).
+    if (typeof allowRoot !== "boolean" || !(manager instanceof DefunDef)) {
       throw argsError("env-namespace-policy", args);
-    }
-    if (!(manager instanceof DefunDef)) {
-      throw new PactError("user", "invalid namespace manager function type");
     }
     if (manager.arity !== 2) {
       throw nativeFailure(
