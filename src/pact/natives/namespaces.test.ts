@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { DefunDef } from "../compile/definitions.ts";
-import { CallSite } from "../eval/callables.ts";
+import { CallSite, NativeFunction } from "../eval/callables.ts";
 import type { RuntimeValue } from "../runtime/types.ts";
 import type { PactValue } from "../values/types.ts";
+import { CORE_NATIVES_BY_NAME } from "./index.ts";
 import { magicCapToken } from "./keysets.ts";
 import { ENV_NAMESPACE_POLICY, isValidNamespaceName } from "./namespaces.ts";
 import { keyset, testRuntime } from "./test-runtime.ts";
@@ -132,9 +133,11 @@ describe("root namespace policy", () => {
   });
 });
 
+const SPAN = { line: 0, col: 0, endLine: 0, endCol: 0, start: 0, end: 0 };
+
 describe("env-namespace-policy", () => {
   function callPolicy(t: ReturnType<typeof testRuntime>, args: RuntimeValue[]) {
-    const site = new CallSite({ line: 0, col: 0, endLine: 0, endCol: 0, start: 0, end: 0 }, "t");
+    const site = new CallSite(SPAN, "t");
     site.rt = t.rt;
     return ENV_NAMESPACE_POLICY.impl(site, args);
   }
@@ -152,6 +155,11 @@ describe("env-namespace-policy", () => {
       kind: "managed",
       allowRoot: false,
       manager: "mgr.manage",
+    });
+    const plus = new NativeFunction(CORE_NATIVES_BY_NAME.get("+")!, new CallSite(SPAN, "t"));
+    assert.throws(() => callPolicy(t, [true, plus]), {
+      message:
+        "Type error: failed to call native function env-namespace-policy with argument(s) of type(s): bool, closure",
     });
     assert.throws(() => callPolicy(t, [true, defs.get("one") as DefunDef]), {
       message:
