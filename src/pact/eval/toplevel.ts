@@ -3,6 +3,7 @@
  * `.repl` file) a top-level `defun`/`defconst`. Compiles the form against the names the runtime
  * has loaded, then evaluates it.
  */
+
 import type { CompileUnit } from "../compile/context.ts";
 import {
   DefConstDef,
@@ -21,6 +22,7 @@ import {
 } from "../compile/module.ts";
 import { REPL_MODULE_HASH, REPL_MODULE_NAME, renderModuleName } from "../compile/names.ts";
 import { FrameLayout } from "../compile/scope.ts";
+import { chargeModuleDeploy } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import { isCallable } from "../runtime/types.ts";
 import type { Defun, Expr, Interface, Module, ReplTopLevel, Use } from "../syntax/ast.ts";
@@ -202,6 +204,7 @@ export function defineModule(rt: Runtime, form: Module, unit: CompileUnit): Load
   const name: ModuleName = { namespace: rt.loaded.namespace, name: form.name };
   enforceGovernance(rt, name, form.span, unit);
   const module = compileModule(form, unit);
+  chargeModuleDeploy(rt.env.gas, form);
   for (const def of module.defs.values()) {
     if (def instanceof DefConstDef) evaluateConstant(rt, def);
   }
@@ -228,6 +231,7 @@ export function defineInterface(rt: Runtime, form: Interface, unit: CompileUnit)
   }
   rt.enforceNamespaceInstall(new CallSite(form.span, unit.file));
   const iface = compileInterface(form, unit);
+  chargeModuleDeploy(rt.env.gas, form);
   for (const def of iface.defs.values()) {
     if (def instanceof DefConstDef) evaluateConstant(rt, def);
   }

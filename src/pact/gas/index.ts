@@ -33,6 +33,6 @@ export {
   PactGasMeter,
   TABLE_GAS_MODEL,
 } from "./meter.ts";
-export { chargeModuleLoad } from "./modules.ts";
+export { chargeModuleDeploy, chargeModuleLoad } from "./modules.ts";
 export { chargedNativeCall } from "./natives.ts";
 export { objectSize, sizeOf } from "./size-of.ts";
