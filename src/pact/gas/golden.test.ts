@@ -171,6 +171,16 @@ describe("gas goldens: state", () => {
   });
 });
 
+describe("gas goldens: deploying code", () => {
+  // An estimated size (a fixed part and a part per syntax node) at 400 + 100 + 200 per byte.
+  it("charges modules and interfaces by their estimated size", () => {
+    // three nodes: the module, the defcap and its body
+    assert.equal(milligas("(module m G (defcap G () true))"), Math.round((141 + 3 * 24.16) * 700));
+    // three nodes: the interface, the defun and its parameter
+    assert.equal(milligas("(interface i (defun f:integer (x:integer)))"), (414 + 3 * 8) * 700);
+  });
+});
+
 describe("gas limit", () => {
   it("stops the expression that passes it, with Pact's message", () => {
     const session = new ReplSession({ line: () => {}, readFile: () => "" });
