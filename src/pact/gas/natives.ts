@@ -494,7 +494,7 @@ before(["define-keyset"], (meter, args, ctx) => {
   if (args.length === 1 && typeof name === "string") chargeKeysetRead(meter, name, ctx);
 });
 
-before(["enforce-guard", "keyset-ref-guard"], (meter, [g]) => {
+before(["enforce-guard", "enforce-keyset", "keyset-ref-guard"], (meter, [g]) => {
   if (typeof g === "string") meter.charge(stringParseCost(codePointLength(g)), "GStrOp StrOpParse");
 });
 
