@@ -25,6 +25,8 @@ export enum FnTag {
   Lambda = 4,
   Native = 5,
   Partial = 6,
+  /** A defun or defpact reached through a module reference (src/pact/eval/callables.ts). */
+  ModRefFunction = 7,
 }
 
 /** The identity of a module or interface shared by all its members. */

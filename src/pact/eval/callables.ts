@@ -3,7 +3,7 @@
  * applications. (`defun`, `defcap` and `defpact` definitions are function values themselves; see
  * src/pact/compile/definitions.ts.) Every function value carries a `tag` for one-switch dispatch.
  */
-import { FnTag, type Frame } from "../compile/definitions.ts";
+import { type DefPactDef, type DefunDef, FnTag, type Frame } from "../compile/definitions.ts";
 import type { LambdaInfo } from "../compile/ir.ts";
 import type { Callable, NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import type { Span } from "../syntax/span.ts";
@@ -58,6 +58,28 @@ export class NativeFunction implements Callable {
   ) {
     this.name = native.name;
     this.arity = native.minArgs;
+  }
+}
+
+/**
+ * A defun or defpact named through a module reference (`ref::f`) inside a function. It carries the
+ * modules that must not be re-entered with write access while it runs (Pact's `ceReentrant`): the
+ * calling module and those already being protected where it was named. Any function of one of
+ * those modules called from it runs read-only, so a callee cannot change the caller's state
+ * behind its back.
+ */
+export class ModRefFunction implements Callable {
+  readonly kind = "callable";
+  readonly tag = FnTag.ModRefFunction;
+  readonly name: string;
+  readonly arity: number;
+  constructor(
+    readonly target: DefunDef | DefPactDef,
+    /** Rendered names of the protected modules. */
+    readonly reentrant: readonly string[],
+  ) {
+    this.name = target.name;
+    this.arity = target.arity;
   }
 }
 

@@ -22,6 +22,7 @@ import type { CapToken, PactValue } from "../values/types.ts";
 import {
   CallSite,
   LambdaClosure,
+  type ModRefFunction,
   NativeFunction,
   PartialClosure,
   type TaggedCallable,
@@ -483,11 +484,15 @@ function saturated(v: RuntimeValue, rt: Runtime, site: CallSite): void {
   const p = v as PartialClosure;
   const given = p.args.length;
   const expected = given + p.arity;
+  const target =
+    p.target.tag === FnTag.ModRefFunction
+      ? (p.target as unknown as ModRefFunction).target
+      : p.target;
   const what =
-    p.target.tag === FnTag.Native
+    target.tag === FnTag.Native
       ? `native function ${p.name}`
-      : p.target.tag === FnTag.Defun
-        ? `function ${(p.target as unknown as DefunDef).fullyQualifiedName}`
+      : target.tag === FnTag.Defun
+        ? `function ${(target as unknown as DefunDef).fullyQualifiedName}`
         : "lambda";
   throw rt.error(
     "execution",

@@ -29,6 +29,7 @@ import type { CapToken, Guard, ModRef, PactValue } from "../values/types.ts";
 import {
   CallSite,
   type LambdaClosure,
+  ModRefFunction,
   type NativeFunction,
   PartialClosure,
   type TaggedCallable,
@@ -78,6 +79,8 @@ export interface DefPactEngine {
 
 const TOO_MANY_ARGS = "Attempted to apply a closure to too many arguments";
 
+const NO_MODULES: readonly string[] = [];
+
 /**
  * Enforces keysets and guards for the evaluator (module governance, installing code). The state
  * layer provides it (src/pact/natives/state.ts; keysets and namespaces live in the database);
@@ -114,6 +117,11 @@ export class Runtime {
   pactStep: DefPactStep | null = null;
   coverage: CoverageSink | null = null;
   keysets: KeysetAuthority | null = null;
+  /**
+   * Modules whose functions run read-only when entered (Pact's `ceReentrant`): the callers of the
+   * module-reference calls (`ref::f`) under way. Empty almost always.
+   */
+  reentrant: readonly string[] = NO_MODULES;
 
   // The Pact call stack (defuns, defcaps, defpacts), kept in parallel arrays to avoid allocation.
   private stackFns: (DefunDef | DefCapDef | DefPactDef)[] = [];
@@ -213,6 +221,11 @@ export class Runtime {
       }
       case FnTag.Partial:
         return this.applyPartial(f as unknown as PartialClosure, args, site);
+      case FnTag.ModRefFunction: {
+        const ref = f as unknown as ModRefFunction;
+        if (n < ref.arity) return this.partial(f, ref.arity, args, ref.target.params, site);
+        return this.withReentrant(ref.reentrant, () => this.apply(ref.target, args, site));
+      }
       case FnTag.DefCap: {
         const cap = f as unknown as DefCapDef;
         if (n !== cap.arity) throw this.error("execution", TOO_MANY_ARGS, site);
@@ -259,6 +272,12 @@ export class Runtime {
     if (target.tag === FnTag.Native) {
       const nf = target as unknown as NativeFunction;
       return this.applyNative(nf.native, nf, [...p.args, ...more], site);
+    }
+    if (target.tag === FnTag.ModRefFunction) {
+      // Only defuns take partial applications; complete it with the modules protected.
+      const ref = target as unknown as ModRefFunction;
+      const inner = new PartialClosure(ref.target, p.args, ref.arity);
+      return this.withReentrant(ref.reentrant, () => this.applyPartial(inner, more, site));
     }
     if (more.length > p.arity) throw this.error("execution", TOO_MANY_ARGS, site);
     const params =
@@ -356,6 +375,8 @@ export class Runtime {
     this.stackTop = top + 1;
     this.depth++;
     def.active = true;
+    const purity = this.purity;
+    if (this.reentrant.length !== 0) this.guardReentry(def);
     let result: RuntimeValue;
     try {
       result = code(this, frame);
@@ -363,6 +384,7 @@ export class Runtime {
       def.active = false;
       this.depth--;
       this.stackTop = top;
+      this.purity = purity;
     }
     const gas = this.env.gas;
     if (gas.charging === true) chargeTypecheck(gas as PactGasMeter, result, def.returnType);
@@ -396,12 +418,39 @@ export class Runtime {
     this.stackTop = top + 1;
     this.depth++;
     fn.active = true;
+    const purity = this.purity;
+    // Pact's CEK evaluator checks re-entry for defcaps without `@managed` or `@event` only.
+    if (this.reentrant.length !== 0 && (fn.tag !== FnTag.DefCap || fn.meta === null)) {
+      this.guardReentry(fn);
+    }
     try {
       return body();
     } finally {
       fn.active = false;
       this.depth--;
       this.stackTop = top;
+      this.purity = purity;
+    }
+  }
+
+  /**
+   * Entering a function of a module that a module-reference call is protecting: its body runs
+   * read-only (unless Pact's flag `DisableReentrancyCheck` is set). The caller restores purity.
+   */
+  private guardReentry(fn: DefunDef | DefCapDef | DefPactDef): void {
+    if (this.purity >= Purity.ReadOnly || !this.reentrant.includes(fn.module.rendered)) return;
+    if (this.env.flags.has("DisableReentrancyCheck")) return;
+    this.purity = Purity.ReadOnly;
+  }
+
+  /** Runs `body` with `modules` as the protected modules, restoring the previous ones. */
+  private withReentrant<T>(modules: readonly string[], body: () => T): T {
+    const previous = this.reentrant;
+    this.reentrant = modules;
+    try {
+      return body();
+    } finally {
+      this.reentrant = previous;
     }
   }
 
@@ -529,7 +578,12 @@ export class Runtime {
     }
     if (def instanceof DefConstDef) return def.value!;
     if (def.defKind === "deftable") return def.table;
-    return def as DefunDef | DefCapDef | DefPactDef;
+    if (def.defKind === "defcap") return def as DefCapDef;
+    // Named inside a function: the calling module may not be re-entered with write access
+    // (Pact adds it to `ceReentrant` of the closure it makes here).
+    const caller = this.callingModule();
+    if (caller === null || this.reentrant.includes(caller)) return def as DefunDef | DefPactDef;
+    return new ModRefFunction(def as DefunDef | DefPactDef, [...this.reentrant, caller]);
   }
 }
 
