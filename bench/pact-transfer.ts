@@ -10,7 +10,7 @@
  * Signature verification and the command format are not included (see bench/command-verify.ts).
  *
  * Prints transfers per second (wall clock), CPU time per transfer, and the gas each used; then
- * the same with free gas, to show what metering costs.
+ * the same with free gas, to show what metering costs. Each is the best of three rounds.
  * Usage: node --import tsx bench/pact-transfer.ts [blocks, default 100] [accounts, default 1000]
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -42,6 +42,8 @@ const BLOCKS = Number(process.argv[2] ?? 100);
 const ACCOUNTS = Number(process.argv[3] ?? 1000);
 /** Transfers per block (one block commit per this many transfers). */
 const PER_BLOCK = 100;
+/** Measured rounds of each gas setting; the best is reported. */
+const ROUNDS = 3;
 /** The gas limit of each transfer command (a typical wallet setting). */
 const GAS_LIMIT = 2_500;
 const TOKEN_SOURCE = new URL("../src/pact/repl/testdata/token/token.pact", import.meta.url);
@@ -181,16 +183,24 @@ try {
     `braid-token transfers on SQLite: ${ACCOUNTS.toLocaleString("en-US")} accounts, ` +
       `${BLOCKS} blocks of ${PER_BLOCK}, one transaction per transfer`,
   );
-  // Warm-up (compiles the module once, fills caches), then the measured runs.
+  // Warm-up (compiles the module once, fills caches), then rounds alternating the two
+  // settings; each reports its best round (the machine may be busy).
   transfers(db, 2, () => new LimitedGasMeter(GAS_LIMIT));
-  report(
-    "table gas, limit 2500",
-    transfers(db, 2 + BLOCKS, () => new LimitedGasMeter(GAS_LIMIT)),
-  );
-  report(
-    "free gas",
-    transfers(db, 2 + 2 * BLOCKS, () => new FreeGasMeter()),
-  );
+  let height = 2 + BLOCKS;
+  const best: Record<string, Result> = {};
+  const settings: [string, () => GasMeter][] = [
+    [`table gas, limit ${GAS_LIMIT}`, () => new LimitedGasMeter(GAS_LIMIT)],
+    ["free gas", () => new FreeGasMeter()],
+  ];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [label, meter] of settings) {
+      const r = transfers(db, height, meter);
+      height += BLOCKS;
+      const previous = best[label];
+      if (previous === undefined || r.seconds < previous.seconds) best[label] = r;
+    }
+  }
+  for (const [label] of settings) report(label, best[label]!);
   db.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
