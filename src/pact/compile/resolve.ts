@@ -31,7 +31,7 @@ export function resolveBareName(name: string, span: Span, unit: CompileUnit): Re
 /** A module used as a value: `coin` in `(f coin)`. Interfaces are not module references. */
 export function moduleReference(name: ModuleName, span: Span, unit: CompileUnit): ModRef {
   const current = unit.names.current;
-  if (current !== null && current.kind === "module" && sameModuleName(current.name, name)) {
+  if (current !== null && current.kind === "module" && namesCurrent(current, name, unit)) {
     return { kind: "modref", module: current.name, interfaces: current.implements };
   }
   const found = lookupModule(name, unit);
@@ -44,6 +44,23 @@ export function moduleReference(name: ModuleName, span: Span, unit: CompileUnit)
     );
   }
   return { kind: "modref", module: found.info.name, interfaces: found.implements };
+}
+
+/**
+ * Whether `name` names the module or interface being compiled (which is not stored yet): exactly,
+ * or, unqualified inside a namespace, when the root namespace has no module of that name (Pact's
+ * renamer looks there first, then compares the name with the namespace applied).
+ */
+export function namesCurrent(current: CurrentModule, name: ModuleName, unit: CompileUnit): boolean {
+  if (sameModuleName(current.name, name)) return true;
+  const ns = unit.names.namespace;
+  return (
+    name.namespace === null &&
+    ns !== null &&
+    current.name.namespace === ns &&
+    current.name.name === name.name &&
+    unit.names.module(name) === undefined
+  );
 }
 
 /**

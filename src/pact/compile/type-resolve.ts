@@ -3,8 +3,8 @@ import type { PactType as ParsedType, TypeName } from "../syntax/ast.ts";
 import type { Span } from "../syntax/span.ts";
 import type { ModuleName, PactType as ResolvedType, Schema } from "../values/types.ts";
 import { type CompileUnit, desugarError } from "./context.ts";
-import { renderModuleName, sameModuleName } from "./names.ts";
-import { lookupModule, noSuchModule, resolveQualifiedName } from "./resolve.ts";
+import { renderModuleName } from "./names.ts";
+import { lookupModule, namesCurrent, noSuchModule, resolveQualifiedName } from "./resolve.ts";
 
 export function resolveType(type: ParsedType, span: Span, unit: CompileUnit): ResolvedType {
   switch (type.kind) {
@@ -62,7 +62,8 @@ export function resolveSchema(name: TypeName, span: Span, unit: CompileUnit): Sc
 /** An interface named in a `module{…}` type. */
 export function resolveInterfaceName(name: ModuleName, span: Span, unit: CompileUnit): ModuleName {
   const current = unit.names.current;
-  if (current !== null && current.kind === "interface" && sameModuleName(current.name, name)) {
+  // An interface may name itself, e.g. a schema field `policies:[module{token-policy-v2}]`.
+  if (current !== null && current.kind === "interface" && namesCurrent(current, name, unit)) {
     return current.name;
   }
   const found = lookupModule(name, unit);
