@@ -362,6 +362,27 @@ describe("the development server's other endpoints", () => {
     assert.ok(Date.now() - started >= 290);
   });
 
+  it("stops waiting for a listen call whose client went away", async () => {
+    const patient = await serve("listenTimeout: 600\n");
+    try {
+      const gone = new AbortController();
+      const listening = fetch(`${patient.url}/api/v1/listen`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ listen: "C".repeat(43) }),
+        signal: gone.signal,
+      }).catch((e: Error) => e.name);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(patient.service.listeners, 1);
+      gone.abort();
+      assert.equal(await listening, "AbortError");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(patient.service.listeners, 0);
+    } finally {
+      await patient.close();
+    }
+  });
+
   it("reports on a command and on contract code with verify", async () => {
     const command = await signed("(+ 1 2)", "verify");
     const good = JSON.parse((await post(server, "/api/v1/verify", JSON.stringify(command))).text);

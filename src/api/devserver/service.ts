@@ -182,6 +182,11 @@ export class DevService {
     return JSON.stringify(verifyRequest(bodyText, this.db, this.config.commandHash));
   }
 
+  /** How many `listen` calls are waiting for a result. */
+  get listeners(): number {
+    return this.waiters.count;
+  }
+
   /** Answers every waiting `listen` caller with the time-out answer. */
   endListens(): void {
     this.waiters.close();
