@@ -17,6 +17,9 @@ import { gasMeterFor, gasUsed } from "./gas.ts";
 import { ON_CHAIN_NATIVES } from "./natives.ts";
 import type { CommandOutcome, ExecutionOptions, OnChainError } from "./types.ts";
 
+/** The `logs` of a command that wrote nothing (every `local` read, every pure computation). */
+const NO_WRITES_HASH = encodeBase64Url(hashTxLogs([]));
+
 export function executeCommand(command: ParsedCommand, options: ExecutionOptions): CommandOutcome {
   const { db } = options;
   const natives = options.natives ?? ON_CHAIN_NATIVES;
@@ -39,7 +42,7 @@ export function executeCommand(command: ParsedCommand, options: ExecutionOptions
       reqKey: command.hash,
       gas: gasUsed(meter),
       result: { status: "success", data },
-      logs: encodeBase64Url(hashTxLogs(logs)),
+      logs: logs.length === 0 ? NO_WRITES_HASH : encodeBase64Url(hashTxLogs(logs)),
       events: env.flags.has("DisablePactEvents") ? [] : rt.events,
       continuation: rt.pactExec === null ? null : encodeDefPactExec(rt.pactExec),
       txId: options.mode === "transactional" ? txId : null,
