@@ -37,7 +37,7 @@ export async function startDevServer(
   }
   const log =
     options.log ??
-    (config.logDir === null ? stdoutLogSink : fileLogSink(join(config.logDir, ACCESS_LOG_FILE)));
+    (config.logDir === null ? stdoutLogSink() : fileLogSink(join(config.logDir, ACCESS_LOG_FILE)));
   const service = new DevService(config, log);
   const app = Fastify({
     logger: false,

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
-import { accessLogLine } from "./access-log.ts";
+import { accessLogLine, fileLogSink, LOG_FLUSH_MS } from "./access-log.ts";
 
 describe("accessLogLine", () => {
   it("writes Apache's common log format with the time taken", () => {
@@ -33,5 +36,25 @@ describe("accessLogLine", () => {
       }),
       /^::1 - - \[01\/Jan\/1970:00:00:00 \+0000\] "GET \/version HTTP\/1\.0" 404 - 0\.0ms$/,
     );
+  });
+});
+
+describe("fileLogSink", () => {
+  it("appends the lines in order, all written by close", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "braid-log-"));
+    try {
+      const path = join(dir, "access.log");
+      writeFileSync(path, "earlier\n");
+      const sink = fileLogSink(path);
+      sink.line("one");
+      sink.line("two");
+      await new Promise((resolve) => setTimeout(resolve, LOG_FLUSH_MS + 50));
+      assert.equal(readFileSync(path, "utf8"), "earlier\none\ntwo\n");
+      sink.line("three");
+      await sink.close();
+      assert.equal(readFileSync(path, "utf8"), "earlier\none\ntwo\nthree\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
