@@ -1,0 +1,180 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ON_CHAIN_NATIVES } from "../../../execution/natives.ts";
+import { defaultEnv } from "../../eval/env.ts";
+import { Runtime } from "../../eval/runtime.ts";
+import { evaluateConstant } from "../../eval/toplevel.ts";
+import { parseProgram } from "../../syntax/parser.ts";
+import type { CompileUnit } from "../context.ts";
+import { DefConstDef, type LoadedModule } from "../definitions.ts";
+import { compileInterface, compileModule } from "../module.ts";
+import { assignInterfaceHash, assignModuleHash, encodeInterface } from "./index.ts";
+
+/**
+ * Compiles every module and interface of `source` in order (each sees the ones before it),
+ * evaluates its constants and hashes it, without running governance; returns them by name.
+ */
+function define(source: string, rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES))) {
+  const unit: CompileUnit = {
+    file: "t.pact",
+    source,
+    natives: ON_CHAIN_NATIVES,
+    names: rt.loaded,
+    coverage: null,
+  };
+  const defined = new Map<string, LoadedModule>();
+  for (const form of parseProgram(source, "t.pact")) {
+    if (form.kind !== "module" && form.kind !== "interface") continue;
+    const module =
+      form.kind === "module" ? compileModule(form, unit) : compileInterface(form, unit);
+    for (const def of module.defs.values()) {
+      if (def instanceof DefConstDef) evaluateConstant(rt, def);
+    }
+    if (form.kind === "module" && module.kind === "module") assignModuleHash(form, module, unit);
+    if (form.kind === "interface" && module.kind === "interface") {
+      assignInterfaceHash(form, module, unit);
+    }
+    rt.loaded.install(module);
+    defined.set(module.info.rendered, module);
+  }
+  return defined;
+}
+
+const hashOf = (source: string, name: string) => define(source).get(name)!.info.hash;
+
+// Expected hashes are Pact 5's, from its own tests that define the same modules.
+describe("Pact module hash", () => {
+  it("matches Pact for a capability-governed module with a defun", () => {
+    const source = "(module m G (defcap G () true) (defun f () true))";
+    assert.equal(hashOf(source, "m"), "52-WL_as7YnpYIZWKOvvxFUCpC7F5Hxe2xm7S7TOHEc");
+  });
+
+  it("ignores layout, comments and documentation", () => {
+    const source = `
+      (module m G
+        @doc "the module"
+        (defcap G () @doc "governance" true) ; comment
+        (defun f ()
+          "a docstring"
+          true))`;
+    assert.equal(hashOf(source, "m"), "52-WL_as7YnpYIZWKOvvxFUCpC7F5Hxe2xm7S7TOHEc");
+  });
+
+  it("matches Pact for typed parameters and a sequence", () => {
+    const source =
+      "(module m g (defcap g () true) (defun f:integer (a:integer b:integer c:string) (do a b)))";
+    assert.equal(hashOf(source, "m"), "nv2apbz7RTDv53cf46_3VX1msHQzBgTEqfxumYRGdf8");
+  });
+
+  it("matches Pact for a keyset-governed module with a constant, a schema and a table", () => {
+    const source = `(module impure 'k
+      (defconst VERSION 1)
+      (defschema foo-schema value:integer)
+      (deftable foo:{foo-schema})
+      (defun ins (k v) (insert foo k v)))`;
+    assert.equal(hashOf(source, "impure"), "GJs2NrH3KhRHB6dk-P_QVc0Hsl6gF3PE1HPlIKRyYO0");
+  });
+
+  it("matches Pact for event capabilities, and changes with a constant's value", () => {
+    const version = (v: number, params: string, emit: string) => `(module A g
+      (defcap g () true)
+      (defconst A_VERSION:integer ${v})
+      (defcap A_EVENT (${params}) @event 1)
+      (defun emit-a (a:integer) (emit-event (A_EVENT ${emit}))))`;
+    assert.equal(
+      hashOf(version(1, "a:integer", "a"), "A"),
+      "eUXxnKczPNGardQAz-nFnoIpp0e90I63XHq1mvQ0s7A",
+    );
+    assert.equal(
+      hashOf(version(2, "a:integer b:integer", "a a"), "A"),
+      "YkqNXWA9pNH9cFhfOM4fwPvi427v5jjo29tb6mFNAXA",
+    );
+  });
+
+  const crossChain = (name: string, nested: string, resumeNested: string) => `
+    (module ${name} GOV
+      (defcap GOV () true)
+      (defschema schema-a a-result:string)
+      (defpact cross-chain (name)
+        (step
+          (let* ((nameA (+ name "->A"))
+                 (r:object{schema-a} { "a-result": nameA }))
+            ${nested}
+            (yield r "")
+            nameA))
+        (step
+          (resume { "a-result" := ar }
+            ${resumeNested}
+            (+ ar "->B")))))`;
+
+  it("matches Pact for a defpact with let*, a typed binder, yield and resume", () => {
+    assert.equal(
+      hashOf(crossChain("cross-chain-tester", "", ""), "cross-chain-tester"),
+      "kuBrddl82uCHbhV1ECaH7fMf00Pq9lc2mPShU4Us_Jg",
+    );
+  });
+
+  it("matches Pact for a module calling another one (its hash is part of the names)", () => {
+    const source =
+      crossChain("nested-tester", "", "") +
+      crossChain(
+        "cross-chain-tester",
+        "(nested-tester.cross-chain name)",
+        "(continue (nested-tester.cross-chain name))",
+      );
+    assert.equal(
+      hashOf(source, "cross-chain-tester"),
+      "J7Ua1U7GmzmmoMpEz3mASyG5aYEPGT6zZAkDZn7bl9I",
+    );
+  });
+
+  it("changes when a module used by the code changes", () => {
+    const user = "(module u G (defcap G () true) (defun g () (d.f)))";
+    const first = define(`(module d G (defcap G () true) (defun f () 1)) ${user}`);
+    const second = define(`(module d G (defcap G () true) (defun f () 2)) ${user}`);
+    assert.notEqual(first.get("d")!.info.hash, second.get("d")!.info.hash);
+    assert.notEqual(first.get("u")!.info.hash, second.get("u")!.info.hash);
+  });
+
+  it("gives the module's own tables in constant values the new hash", () => {
+    const m = define(`(module m G (defcap G () true)
+      (defschema s a:integer) (deftable t:{s}) (defconst T t))`).get("m")!;
+    const value = (m.defs.get("T") as DefConstDef).value as { moduleHash: string };
+    assert.equal(value.moduleHash, m.info.hash);
+  });
+});
+
+describe("interface encoding", () => {
+  it("writes the name, the signatures in definition order, the imports and blank hashes", () => {
+    const rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES));
+    const source = "(interface i (defun f:bool (x:integer)))";
+    const unit: CompileUnit = {
+      file: "t.pact",
+      source,
+      natives: ON_CHAIN_NATIVES,
+      names: rt.loaded,
+      coverage: null,
+    };
+    const [form] = parseProgram(source, "t.pact");
+    assert.equal(form?.kind, "interface");
+    if (form?.kind !== "interface") return;
+    const bytes = encodeInterface(form, compileInterface(form, unit), unit);
+    assert.equal(
+      Buffer.from(bytes).toString("hex"),
+      [
+        "86", // Interface: 6 fields
+        "82616980", // name ["i", no namespace]
+        "9f", // definitions
+        "8200", // IfDfun
+        "83", // IfDefun: spec, arguments, info
+        "83616681820002f6", // spec: "f", Just bool, ()
+        "9f83617881820000f6ff", // arguments: ["x", Just integer, ()]
+        "f6", // info
+        "ff",
+        "80", // imports
+        "4040", // blank hash and transaction hash
+        "f6", // info
+      ].join(""),
+    );
+  });
+});
