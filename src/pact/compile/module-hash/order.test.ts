@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { DTerm } from "./desugar.ts";
-import { definitionOrder, SiblingRefs } from "./order.ts";
+import { definitionOrder, type GraphNode, SiblingRefs } from "./order.ts";
 
 const span = { start: 0, end: 0, line: 0, col: 0, endLine: 0, endCol: 0 };
 const v = (name: string): DTerm => ({ t: "var", name: { kind: "bare", name }, span });
 const node = (key: string, ...refs: string[]) => ({ key, refs: new Set(refs) });
-const keys = (nodes: { key: string }[]) => definitionOrder(nodes).map((i) => nodes[i]!.key);
+const keys = (nodes: GraphNode[]) => definitionOrder(nodes).map((i) => nodes[i]!.key);
 
 describe("definitionOrder", () => {
   it("follows Data.Graph.stronglyConnComp, not source order", () => {
