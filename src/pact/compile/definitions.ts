@@ -33,8 +33,9 @@ export enum FnTag {
 export interface ModuleInfo {
   readonly name: ModuleName;
   /**
-   * The module hash (base64url); `#repl` for REPL top-level definitions. Set once the module is
-   * compiled (it covers the versions of the modules it uses).
+   * The module hash (base64url), Pact's: set once the module's constants are evaluated (see
+   * ./module-hash; it covers the hashes of the modules it uses); `#repl` for REPL top-level
+   * definitions.
    */
   hash: string;
   /** `ns.m` or `m`. */
@@ -180,15 +181,20 @@ export class DefTableDef extends MemberBase {
   ) {
     super(module, name, source);
   }
-  /** The table value (it carries the defining module's hash, known once compiled, and the schema). */
+  /**
+   * The table value: the defining module's hash and the schema. Made again when the hash changes
+   * (a module's hash is known only after its constants are evaluated, which may use the table).
+   */
   get table(): TableRef {
-    this.value ??= {
-      kind: "table",
-      module: this.module.name,
-      name: this.name,
-      moduleHash: this.module.hash,
-      schema: this.schema,
-    };
+    if (this.value === undefined || this.value.moduleHash !== this.module.hash) {
+      this.value = {
+        kind: "table",
+        module: this.module.name,
+        name: this.name,
+        moduleHash: this.module.hash,
+        schema: this.schema,
+      };
+    }
     return this.value;
   }
 }

@@ -9,7 +9,6 @@ import { PactError } from "../runtime/errors.ts";
 import { parseReplProgram } from "../syntax/parser.ts";
 import type { CompileUnit } from "./context.ts";
 import { DefunDef, type LoadedModule } from "./definitions.ts";
-import { moduleHash } from "./module.ts";
 
 const natives = new Map([...CORE_NATIVES, ...ENV_NATIVES].map((n) => [n.name, n]));
 
@@ -138,36 +137,5 @@ describe("module compilation", () => {
     assert.deepEqual(texts.slice(3), ["1", "2"]);
     const b = rt.loaded.module({ namespace: null, name: "b" }) as LoadedModule;
     assert.ok(b.defs.get("w") instanceof DefunDef);
-  });
-});
-
-describe("moduleHash", () => {
-  it("is Blake2b-256 (base64url) of the code and the sorted dependency versions", () => {
-    assert.equal(moduleHash("", new Map()), "DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g");
-    const a = moduleHash(
-      "(module m G)",
-      new Map([
-        ["x", "h1"],
-        ["a", "h2"],
-      ]),
-    );
-    const b = moduleHash(
-      "(module m G)",
-      new Map([
-        ["a", "h2"],
-        ["x", "h1"],
-      ]),
-    );
-    assert.equal(a, b);
-    assert.notEqual(
-      a,
-      moduleHash(
-        "(module m G)",
-        new Map([
-          ["a", "h3"],
-          ["x", "h1"],
-        ]),
-      ),
-    );
   });
 });

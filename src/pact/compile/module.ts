@@ -2,9 +2,10 @@
  * `module` and `interface` forms → `ModuleData` / `InterfaceData`. Members are compiled in
  * dependency order (recursion is rejected here, as in Pact), each member resolving its names once
  * against the members compiled before it, the module's imports and the top-level names. Constants
- * are evaluated afterwards by the evaluator (`defineModule` in src/pact/eval).
+ * are evaluated afterwards by the evaluator (`defineModule` in src/pact/eval), which then gives
+ * the module its hash: Pact's hash covers the constants' values (see ./module-hash). Until then
+ * the module's hash is empty.
  */
-import { blake2b256, encodeBase64Url } from "../../crypto/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import type {
   Annotation,
@@ -58,25 +59,12 @@ import { FrameLayout } from "./scope.ts";
 import { resolveSchema, resolveType } from "./type-resolve.ts";
 import { sameType } from "./types.ts";
 
-/**
- * The module hash: Blake2b-256, unpadded base64url, of the module's source text followed by one
- * line `name:hash` per other module it uses (sorted). (Pact hashes a CBOR encoding of the compiled
- * module; Braid hashes the code and the exact versions of the modules that code is bound to, so
- * the same text compiled against another version of a dependency gets another hash.)
- */
-export function moduleHash(code: string, dependencies: ReadonlyMap<string, string>): string {
-  const deps = [...dependencies].map(([name, hash]) => `${name}:${hash}`).sort();
-  return encodeBase64Url(blake2b256([code, ...deps].join("\n")));
-}
-
 /** Names in scope inside a module: its members compiled so far, then imports, then the top level. */
 class ModuleScope implements NameResolver {
   readonly binds = new Map<string, Definition>();
   readonly members = new Map<string, Definition>();
   /** Top-level names the code used. */
   readonly toplevelUsed = new Map<string, Definition>();
-  /** The modules the code used, by rendered name, with their hashes. */
-  readonly dependencies = new Map<string, string>();
   readonly current: CurrentModule;
   constructor(
     private readonly parent: NameResolver,
@@ -102,16 +90,11 @@ class ModuleScope implements NameResolver {
     const own = this.binds.get(name);
     if (own !== undefined) return own;
     const top = this.parent.bare(name);
-    if (top !== undefined) {
-      this.toplevelUsed.set(name, top);
-      this.dependencies.set(top.module.rendered, top.module.hash);
-    }
+    if (top !== undefined) this.toplevelUsed.set(name, top);
     return top;
   }
   module(name: ModuleName) {
-    const found = this.parent.module(name);
-    if (found !== undefined) this.dependencies.set(found.info.rendered, found.info.hash);
-    return found;
+    return this.parent.module(name);
   }
   add(def: Definition): void {
     this.binds.set(def.name, def);
@@ -177,8 +160,6 @@ export function compileModule(m: Module, unit: CompileUnit): ModuleData {
     governance.kind === "keyset"
       ? governance
       : { kind: "capability", cap: defs.get(governance.name) as DefCapDef };
-  scope.dependencies.delete(info.rendered);
-  info.hash = moduleHash(code, scope.dependencies);
   return {
     kind: "module",
     info,
@@ -210,8 +191,6 @@ export function compileInterface(i: Interface, unit: CompileUnit): InterfaceData
     scope.add(def);
     defs.set(def.name, def);
   }
-  scope.dependencies.delete(info.rendered);
-  info.hash = moduleHash(code, scope.dependencies);
   return {
     kind: "interface",
     info,

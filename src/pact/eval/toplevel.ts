@@ -20,6 +20,7 @@ import {
   compileInterface,
   compileModule,
 } from "../compile/module.ts";
+import { assignInterfaceHash, assignModuleHash } from "../compile/module-hash/index.ts";
 import { REPL_MODULE_HASH, REPL_MODULE_NAME, renderModuleName } from "../compile/names.ts";
 import { FrameLayout } from "../compile/scope.ts";
 import { chargeModuleDeploy } from "../gas/index.ts";
@@ -208,6 +209,7 @@ export function defineModule(rt: Runtime, form: Module, unit: CompileUnit): Load
   for (const def of module.defs.values()) {
     if (def instanceof DefConstDef) evaluateConstant(rt, def);
   }
+  assignModuleHash(form, module, unit);
   // A module governed by a keyset must satisfy it when installed.
   if (module.governance.kind === "keyset") {
     const site = new CallSite(form.span, unit.file);
@@ -235,6 +237,7 @@ export function defineInterface(rt: Runtime, form: Interface, unit: CompileUnit)
   for (const def of iface.defs.values()) {
     if (def instanceof DefConstDef) evaluateConstant(rt, def);
   }
+  assignInterfaceHash(form, iface, unit);
   install(rt, iface);
   return iface;
 }
