@@ -12,6 +12,7 @@ import { DbError } from "../db/index.ts";
 import { type CallSite, fileOf, runtimeOf } from "../eval/callables.ts";
 import { acquire, defCapOf, installCapability } from "../eval/capabilities.ts";
 import { abbrevPretty, pretty } from "../eval/display.ts";
+import { EXECUTION_FLAGS } from "../eval/flags.ts";
 import { GAS_REPL_NATIVES } from "../gas/repl-natives.ts";
 import { REPL_DEFPACT_NATIVES } from "../natives/defpacts.ts";
 import { argsError, nativeFailure } from "../natives/errors.ts";
@@ -33,23 +34,6 @@ import { PactTime } from "../values/time.ts";
 import type { CapToken, ModRef, PactObject, PactValue } from "../values/types.ts";
 import { UNIT } from "../values/types.ts";
 import type { ReplSession } from "./session.ts";
-
-/** The execution flags `env-exec-config` knows (Pact's `ExecutionFlag` names). */
-export const EXECUTION_FLAGS: readonly string[] = [
-  "DisableModuleInstall",
-  "DisableHistoryInTransactionalMode",
-  "AllowReadInLocal",
-  "DisablePactEvents",
-  "EnforceKeyFormats",
-  "RequireKeysetNs",
-  "DisableRuntimeRTC",
-  "EnableLegacyEventHashes",
-  "DisablePact51",
-  "DisablePact52",
-  "DisablePact53",
-  "DisablePact54",
-  "DisableReentrancyCheck",
-];
 
 /** Builds a native; the REPL natives charge no gas of their own. */
 function native(

@@ -8,13 +8,10 @@ import type { CompileUnit } from "../compile/context.ts";
 import type { PactDb } from "../db/index.ts";
 import { CapState } from "../eval/caps.ts";
 import { defaultEnv } from "../eval/env.ts";
-import { ENV_NATIVES } from "../eval/env-natives.ts";
 import { Runtime } from "../eval/runtime.ts";
 import { runTopLevel, type TopLevelResult } from "../eval/toplevel.ts";
-import { CAPABILITY_NATIVES } from "../natives/capabilities.ts";
-import { DEFPACT_NATIVES } from "../natives/defpacts.ts";
-import { CORE_NATIVES } from "../natives/index.ts";
-import { STATE_AUTHORITY, STATE_NATIVES } from "../natives/state.ts";
+import { ON_CHAIN_NATIVE_LIST, ON_CHAIN_NATIVES } from "../natives/on-chain.ts";
+import { STATE_AUTHORITY } from "../natives/state.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import type { ReplTopLevel } from "../syntax/ast.ts";
 import { DEFAULT_FILE_NAME } from "../syntax/index.ts";
@@ -77,15 +74,10 @@ export class ReplSession {
     readonly options: ReplOptions = {},
   ) {
     this.coverage = options.coverage === true ? new Coverage() : null;
-    const core = [
-      ...CORE_NATIVES,
-      ...ENV_NATIVES,
-      ...CAPABILITY_NATIVES,
-      ...DEFPACT_NATIVES,
-      ...STATE_NATIVES,
-    ];
-    this.coreNatives = new Map(core.map((n) => [n.name, n]));
-    this.fullNatives = new Map([...core, ...replNatives(this)].map((n) => [n.name, n]));
+    this.coreNatives = ON_CHAIN_NATIVES;
+    this.fullNatives = new Map(
+      [...ON_CHAIN_NATIVE_LIST, ...replNatives(this)].map((n) => [n.name, n]),
+    );
     this.currentNatives = this.fullNatives;
     this.rt = this.freshRuntime();
   }
