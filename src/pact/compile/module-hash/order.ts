@@ -9,7 +9,12 @@ import type { ModuleName, PactType, ParsedName } from "../../syntax/ast.ts";
 import type { DArg, DTerm } from "./desugar.ts";
 import { compareText } from "./text-order.ts";
 
-/** Collects the sibling definitions a definition mentions (Pact's `termSCC`, `typeSCC`, …). */
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Collects the sibling definitions a definition mentions (Pact's `termSCC`, `typeSCC`, …). A name
+ * bound by an enclosing lambda or `let` is not a sibling there.
+ */
 export class SiblingRefs {
   readonly refs = new Set<string>();
   constructor(
@@ -18,45 +23,39 @@ export class SiblingRefs {
     private readonly module: ModuleName,
   ) {}
 
-  term(t: DTerm, scope: ReadonlySet<string> = this.siblings): void {
+  term(t: DTerm, bound: ReadonlySet<string> = NONE): void {
     switch (t.t) {
       case "var":
-        this.name(t.name, scope);
+        this.name(t.name, bound);
         return;
-      case "lam": {
-        for (const a of t.args) this.arg(a, scope);
-        const inner = new Set(scope);
-        for (const a of t.args) inner.delete(a.name);
-        this.term(t.body, inner);
+      case "lam":
+        for (const a of t.args) this.arg(a, bound);
+        this.term(t.body, withNames(bound, t.args));
         return;
-      }
-      case "let": {
-        this.arg(t.arg, scope);
-        this.term(t.value, scope);
-        const inner = new Set(scope);
-        inner.delete(t.arg.name);
-        this.term(t.body, inner);
+      case "let":
+        this.arg(t.arg, bound);
+        this.term(t.value, bound);
+        this.term(t.body, withNames(bound, [t.arg]));
         return;
-      }
       case "app":
-        this.term(t.fn, scope);
-        for (const a of t.args) this.term(a, scope);
+        this.term(t.fn, bound);
+        for (const a of t.args) this.term(a, bound);
         return;
       case "seq":
-        this.term(t.first, scope);
-        this.term(t.rest, scope);
+        this.term(t.first, bound);
+        this.term(t.rest, bound);
         return;
       case "nullary":
-        this.term(t.body, scope);
+        this.term(t.body, bound);
         return;
       case "form":
-        for (const a of t.args) this.term(a, scope);
+        for (const a of t.args) this.term(a, bound);
         return;
       case "list":
-        for (const a of t.items) this.term(a, scope);
+        for (const a of t.items) this.term(a, bound);
         return;
       case "object":
-        for (const [, v] of t.fields) this.term(v, scope);
+        for (const [, v] of t.fields) this.term(v, bound);
         return;
       case "builtin":
       case "const":
@@ -64,29 +63,32 @@ export class SiblingRefs {
     }
   }
 
-  arg(a: DArg, scope: ReadonlySet<string> = this.siblings): void {
-    if (a.type !== null) this.type(a.type, scope);
+  arg(a: DArg, bound: ReadonlySet<string> = NONE): void {
+    if (a.type !== null) this.type(a.type, bound);
   }
 
-  type(t: PactType, scope: ReadonlySet<string> = this.siblings): void {
-    if (t.kind === "list") this.type(t.elem, scope);
-    else if (t.kind === "object" || t.kind === "table") this.name(t.schema, scope);
+  type(t: PactType, bound: ReadonlySet<string> = NONE): void {
+    if (t.kind === "list") this.type(t.elem, bound);
+    else if (t.kind === "object" || t.kind === "table") this.name(t.schema, bound);
   }
 
-  name(n: ParsedName, scope: ReadonlySet<string> = this.siblings): void {
+  name(n: ParsedName, bound: ReadonlySet<string> = NONE): void {
+    if (n.kind === "dynamic" || !this.siblings.has(n.name) || bound.has(n.name)) return;
     if (n.kind === "bare") {
-      if (scope.has(n.name)) this.refs.add(n.name);
-    } else if (n.kind === "qualified") {
-      const m = n.module;
-      if (
-        scope.has(n.name) &&
-        m.name === this.module.name &&
-        m.namespace === this.module.namespace
-      ) {
-        this.refs.add(n.name);
-      }
+      this.refs.add(n.name);
+      return;
+    }
+    const m = n.module;
+    if (m.name === this.module.name && m.namespace === this.module.namespace) {
+      this.refs.add(n.name);
     }
   }
+}
+
+function withNames(bound: ReadonlySet<string>, args: readonly DArg[]): ReadonlySet<string> {
+  const next = new Set(bound);
+  for (const a of args) next.add(a.name);
+  return next;
 }
 
 /** One definition for ordering: its name and the siblings it mentions. */
@@ -113,7 +115,8 @@ export function definitionOrder(nodes: readonly GraphNode[]): number[] {
       .filter((v): v is number => v !== undefined),
   );
   const transposed: number[][] = graph.map(() => []);
-  for (let v = 0; v < n; v++) for (const w of graph[v]!) transposed[w]!.unshift(v);
+  // `accumArray (flip (:))` prepends: each vertex lists its predecessors in descending order.
+  for (let v = n - 1; v >= 0; v--) for (const w of graph[v]!) transposed[w]!.push(v);
 
   // Post-order (finishing order) of a depth-first search of the transposed graph.
   const finished: number[] = [];
