@@ -61,8 +61,8 @@ const BIND_OBJECT = "#bindObject";
 const MAP_ARG = ":ijHO1";
 
 export class Desugarer {
-  /** @param natives the names that are natives (they win over every other meaning of a name) */
-  constructor(private readonly natives: ReadonlySet<string>) {}
+  /** @param natives the natives by name (a native wins over every other meaning of its name) */
+  constructor(private readonly natives: { has(name: string): boolean }) {}
 
   term(e: Expr): DTerm {
     switch (e.kind) {

@@ -136,6 +136,23 @@ describe("Pact module hash", () => {
     assert.notEqual(first.get("u")!.info.hash, second.get("u")!.info.hash);
   });
 
+  it("names namespaced modules, interface constants, module references and dynamic calls", () => {
+    // Not from Pact's tests: the encoding was checked by hand against Pact's renamer; the hash
+    // keeps it from changing unnoticed.
+    const rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES));
+    rt.loaded.namespace = "free";
+    const defined = define(
+      `(interface ifc (defconst C:integer 1) (defun g:integer (x:integer)))
+       (module m G (defcap G () true) (implements ifc)
+         (defun g:integer (x:integer) (+ x ifc.C))
+         (defun f () m)
+         (defun h (r:module{ifc}) (r::g 1)))`,
+      rt,
+    );
+    assert.equal(defined.get("free.ifc")!.info.hash, "7Jaarz8xPoZ23rxrefCLt8RBec6dmRMZvpVGUJ6LsU8");
+    assert.equal(defined.get("free.m")!.info.hash, "cyZAlqSpD2t5Ui9VfEF7e-saZwhI7EVzV_2PaY1K0ss");
+  });
+
   it("gives the module's own tables in constant values the new hash", () => {
     const m = define(`(module m G (defcap G () true)
       (defschema s a:integer) (deftable t:{s}) (defconst T t))`).get("m")!;

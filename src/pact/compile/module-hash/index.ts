@@ -99,7 +99,7 @@ export function encodeModule(form: Module, module: ModuleData, unit: CompileUnit
   const scoped = withMemberScope(unit, module, form);
   const w = new CborWriter();
   const e = new TermEncoder(w, scoped, module.info, MODULE_PLACEHOLDER_HASH);
-  const desugar = new Desugarer(new Set(unit.natives.keys()));
+  const desugar = new Desugarer(unit.natives);
   const siblings = new Set(form.defs.map((d) => d.name));
   const prepared = form.defs.map((d) => prepareDef(d, module, desugar, siblings));
 
@@ -123,7 +123,7 @@ export function encodeInterface(
   const scoped = withMemberScope(unit, iface, form);
   const w = new CborWriter();
   const e = new TermEncoder(w, scoped, iface.info, INTERFACE_PLACEHOLDER_HASH);
-  const desugar = new Desugarer(new Set(unit.natives.keys()));
+  const desugar = new Desugarer(unit.natives);
   const siblings = new Set(form.defs.map((d) => d.name));
   const prepared = form.defs.map((d) => prepareInterfaceDef(d, iface, desugar, siblings));
 
