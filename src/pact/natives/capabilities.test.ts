@@ -1,24 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CompileUnit } from "../compile/context.ts";
 import { openMemoryPactDb, type PactDb } from "../db/index.ts";
 import { defaultEnv } from "../eval/env.ts";
-import { ENV_NATIVES } from "../eval/env-natives.ts";
 import { Runtime } from "../eval/runtime.ts";
-import { runTopLevel } from "../eval/toplevel.ts";
-import { PactError } from "../runtime/errors.ts";
-import { parseReplProgram } from "../syntax/parser.ts";
-import type { CapToken, PactValue } from "../values/types.ts";
-import { CAPABILITY_NATIVES } from "./capabilities.ts";
-import { DEFPACT_NATIVES } from "./defpacts.ts";
-import { CORE_NATIVES } from "./index.ts";
-
-const natives = new Map(
-  [...CORE_NATIVES, ...ENV_NATIVES, ...CAPABILITY_NATIVES, ...DEFPACT_NATIVES].map((n) => [
-    n.name,
-    n,
-  ]),
-);
+import type { CapToken } from "../values/types.ts";
+import { ON_CHAIN_NATIVES } from "./on-chain.ts";
+import { runSource, sourceFailure } from "./test-runtime.ts";
 
 const MODULE = `(module m G
   (defcap G () true)
@@ -43,36 +30,16 @@ const MODULE = `(module m G
   (defun emit-c () (emit-event (C 9)))
   (defun installs () (with-capability (INSTALLS) 1)))`;
 
-function run(rt: Runtime, source: string): PactValue {
-  const unit: CompileUnit = { file: "t.repl", source, natives, names: rt.loaded, coverage: null };
-  let last: PactValue = true;
-  for (const form of parseReplProgram(source, "t.repl")) {
-    const r = runTopLevel(rt, form, unit);
-    if (r.kind === "value") last = r.value;
-  }
-  return last;
-}
-
-function failure(rt: Runtime, source: string): PactError {
-  try {
-    run(rt, source);
-  } catch (e) {
-    if (e instanceof PactError) return e;
-    throw e;
-  }
-  assert.fail("expected an error");
-}
-
 /** A database with the module `m` defined. */
 function chain(): PactDb {
   const db = openMemoryPactDb();
-  run(new Runtime(defaultEnv(natives, db)), MODULE);
+  runSource(new Runtime(defaultEnv(ON_CHAIN_NATIVES, db)), MODULE);
   return db;
 }
 
 /** A transaction on `db` that has not acquired `m`'s admin. */
 function tx(db: PactDb): Runtime {
-  return new Runtime(defaultEnv(natives, db));
+  return new Runtime(defaultEnv(ON_CHAIN_NATIVES, db));
 }
 
 function moduleHash(rt: Runtime): string {
@@ -82,15 +49,15 @@ function moduleHash(rt: Runtime): string {
 describe("require-capability and compose-capability", () => {
   it("grants composed capabilities with the capability that composed them", () => {
     const rt = tx(chain());
-    assert.equal(run(rt, "(m.composed)"), true);
+    assert.equal(runSource(rt, "(m.composed)"), true);
     assert.deepEqual(rt.caps.slots, []);
-    const e = failure(rt, "(m.c1)");
+    const e = sourceFailure(rt, "(m.c1)");
     assert.equal(e.message, "require-capability: not granted: (m.C 1)");
     assert.equal(e.kind, "user");
   });
 
   it("composes only inside a defcap body", () => {
-    const e = failure(tx(chain()), "(m.compose-here)");
+    const e = sourceFailure(tx(chain()), "(m.compose-here)");
     assert.equal(
       e.message,
       "native execution failure, compose-capability failed with message: native must be called within a defcap body",
@@ -99,7 +66,7 @@ describe("require-capability and compose-capability", () => {
 
   it("emits composed events first, each once, then the acquired capability's", () => {
     const rt = tx(chain());
-    run(rt, "(m.top) (m.composed)");
+    runSource(rt, "(m.top) (m.composed)");
     const h = moduleHash(rt);
     const m = { namespace: null, name: "m" };
     assert.deepEqual(rt.events, [
@@ -112,28 +79,28 @@ describe("require-capability and compose-capability", () => {
   it("emits no events under DisablePactEvents", () => {
     const rt = tx(chain());
     rt.env.flags = new Set(["DisablePactEvents"]);
-    run(rt, "(m.top)");
+    runSource(rt, "(m.top)");
     assert.deepEqual(rt.events, []);
   });
 
   it("acquires a module's capability outside it only with its admin", () => {
     const rt = tx(chain());
     assert.equal(
-      failure(rt, "(with-capability (m.C 1) 1)").message,
+      sourceFailure(rt, "(with-capability (m.C 1) 1)").message,
       "Module admin necessary for operation but has not been acquired:m",
     );
     rt.caps.moduleAdmin.add("m");
-    assert.equal(run(rt, "(with-capability (m.C 1) (require-capability (m.C 1)))"), true);
+    assert.equal(runSource(rt, "(with-capability (m.C 1) (require-capability (m.C 1)))"), true);
   });
 });
 
 describe("managed capabilities", () => {
   it("installs with a managed amount that each acquisition spends", () => {
     const rt = tx(chain());
-    assert.equal(run(rt, `(install-capability (m.PAY "a" 10))`), "Installed capability");
-    assert.equal(run(rt, `(m.pay "a" 6)`), 6n);
-    assert.equal(failure(rt, `(m.pay "a" 5)`).message, "only 4 left");
-    assert.equal(run(rt, `(m.pay "a" 4)`), 4n);
+    assert.equal(runSource(rt, `(install-capability (m.PAY "a" 10))`), "Installed capability");
+    assert.equal(runSource(rt, `(m.pay "a" 6)`), 6n);
+    assert.equal(sourceFailure(rt, `(m.pay "a" 5)`).message, "only 4 left");
+    assert.equal(runSource(rt, `(m.pay "a" 4)`), 4n);
     assert.equal(rt.caps.managed[0]?.value, 0n);
     assert.deepEqual(
       rt.events.map((e) => e.params),
@@ -143,39 +110,39 @@ describe("managed capabilities", () => {
       ],
     );
     assert.equal(
-      failure(rt, `(m.pay "b" 1)`).message,
+      sourceFailure(rt, `(m.pay "b" 1)`).message,
       `Managed capability not installed: (m.PAY "b" 1)`,
     );
   });
 
   it("installs from a signer's capability list", () => {
     const rt = tx(chain());
-    const signed = run(rt, `(m.PAY "a" 3)`) as CapToken;
+    const signed = runSource(rt, `(m.PAY "a" 3)`) as CapToken;
     rt.env.signers = new Map([["key", [signed]]]);
-    assert.equal(run(rt, `(m.pay "a" 2)`), 2n);
-    assert.equal(failure(rt, `(m.pay "a" 2)`).message, "only 1 left");
+    assert.equal(runSource(rt, `(m.pay "a" 2)`), 2n);
+    assert.equal(sourceFailure(rt, `(m.pay "a" 2)`).message, "only 1 left");
   });
 
   it("refuses a second install and an install a signature already grants", () => {
     const rt = tx(chain());
-    run(rt, `(install-capability (m.PAY "a" 10))`);
+    runSource(rt, `(install-capability (m.PAY "a" 10))`);
     assert.equal(
-      failure(rt, `(install-capability (m.PAY "a" 3))`).message,
+      sourceFailure(rt, `(install-capability (m.PAY "a" 3))`).message,
       `Capability already installed: (m.PAY "a" 3)`,
     );
-    const signed = run(rt, `(m.PAY "s" 3)`) as CapToken;
+    const signed = runSource(rt, `(m.PAY "s" 3)`) as CapToken;
     rt.env.signers = new Map([["key", [signed]]]);
     assert.equal(
-      failure(rt, `(install-capability (m.PAY "s" 5))`).message,
+      sourceFailure(rt, `(install-capability (m.PAY "s" 5))`).message,
       `Capability already installed: (m.PAY "s" 5)`,
     );
   });
 
   it("allows an automatically managed capability once", () => {
     const rt = tx(chain());
-    run(rt, `(install-capability (m.ONCE "x"))`);
-    assert.equal(run(rt, `(m.once "x")`), "x");
-    const e = failure(rt, `(m.once "x")`);
+    runSource(rt, `(install-capability (m.ONCE "x"))`);
+    assert.equal(runSource(rt, `(m.once "x")`), "x");
+    const e = sourceFailure(rt, `(m.once "x")`);
     assert.equal(e.message, "One-shot managed capability used more than once");
     assert.equal(e.kind, "user");
   });
@@ -183,11 +150,11 @@ describe("managed capabilities", () => {
   it("refuses to install unmanaged capabilities, and installs inside a defcap", () => {
     const rt = tx(chain());
     assert.equal(
-      failure(rt, "(install-capability (m.C 1))").message,
+      sourceFailure(rt, "(install-capability (m.C 1))").message,
       "Install capability error: capability is not managed and cannot be installed: m.C",
     );
     assert.equal(
-      failure(rt, "(m.installs)").message,
+      sourceFailure(rt, "(m.installs)").message,
       "Form illegal within defcap install-capability",
     );
   });
@@ -195,7 +162,7 @@ describe("managed capabilities", () => {
   it("disables unscoped signatures once code installed a capability", () => {
     const rt = tx(chain());
     assert.equal(rt.caps.signatureApplies([]), true);
-    run(rt, `(install-capability (m.ONCE "y"))`);
+    runSource(rt, `(install-capability (m.ONCE "y"))`);
     assert.equal(rt.caps.signatureApplies([]), false);
   });
 });
@@ -203,7 +170,7 @@ describe("managed capabilities", () => {
 describe("emit-event", () => {
   it("emits an event capability's event from its module, without acquiring it", () => {
     const rt = tx(chain());
-    assert.equal(run(rt, "(m.emit-ev)"), true);
+    assert.equal(runSource(rt, "(m.emit-ev)"), true);
     assert.deepEqual(
       rt.events.map((e) => [e.name, e.params]),
       [["EV", [9n]]],
@@ -214,12 +181,12 @@ describe("emit-event", () => {
   it("refuses capabilities that are not events, and emission outside the module", () => {
     const rt = tx(chain());
     assert.equal(
-      failure(rt, "(m.emit-c)").message,
+      sourceFailure(rt, "(m.emit-c)").message,
       `Invalid event capability m.C.{${moduleHash(rt)}}`,
     );
     rt.caps.moduleAdmin.add("m");
     assert.equal(
-      failure(rt, "(emit-event (m.EV 1))").message,
+      sourceFailure(rt, "(emit-event (m.EV 1))").message,
       "Emitted event does not match module: m",
     );
   });

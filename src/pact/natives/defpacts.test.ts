@@ -1,26 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CompileUnit } from "../compile/context.ts";
 import { defaultEnv } from "../eval/env.ts";
-import { ENV_NATIVES } from "../eval/env-natives.ts";
 import { Runtime } from "../eval/runtime.ts";
-import { runTopLevel } from "../eval/toplevel.ts";
-import { PactError } from "../runtime/errors.ts";
-import { parseReplProgram } from "../syntax/parser.ts";
 import type { PactValue } from "../values/types.ts";
-import { CAPABILITY_NATIVES } from "./capabilities.ts";
-import { DEFPACT_NATIVES, REPL_DEFPACT_NATIVES } from "./defpacts.ts";
-import { CORE_NATIVES } from "./index.ts";
+import { REPL_DEFPACT_NATIVES } from "./defpacts.ts";
+import { ON_CHAIN_NATIVE_LIST } from "./on-chain.ts";
+import { runSource, sourceFailure } from "./test-runtime.ts";
 
-const natives = new Map(
-  [
-    ...CORE_NATIVES,
-    ...ENV_NATIVES,
-    ...CAPABILITY_NATIVES,
-    ...DEFPACT_NATIVES,
-    ...REPL_DEFPACT_NATIVES,
-  ].map((n) => [n.name, n]),
-);
+/** The on-chain natives and the REPL's `continue-pact` and `pact-state`. */
+const natives = new Map([...ON_CHAIN_NATIVE_LIST, ...REPL_DEFPACT_NATIVES].map((n) => [n.name, n]));
+const run = (rt: Runtime, source: string) => runSource(rt, source, natives);
+const failure = (rt: Runtime, source: string) => sourceFailure(rt, source, natives);
 
 const MODULE = `(module m G
   (defcap G () true)
@@ -42,26 +32,6 @@ function session(): Runtime {
   rt.env.txHash = "tx-1";
   run(rt, MODULE);
   return rt;
-}
-
-function run(rt: Runtime, source: string): PactValue {
-  const unit: CompileUnit = { file: "t.repl", source, natives, names: rt.loaded, coverage: null };
-  let last: PactValue = true;
-  for (const form of parseReplProgram(source, "t.repl")) {
-    const r = runTopLevel(rt, form, unit);
-    if (r.kind === "value") last = r.value;
-  }
-  return last;
-}
-
-function failure(rt: Runtime, source: string): PactError {
-  try {
-    run(rt, source);
-  } catch (e) {
-    if (e instanceof PactError) return e;
-    throw e;
-  }
-  assert.fail("expected an error");
 }
 
 describe("pact-id, continue, yield and resume", () => {

@@ -6,7 +6,6 @@
 import type { CompileUnit } from "../compile/context.ts";
 import { openMemoryPactDb, type PactDb } from "../db/index.ts";
 import { defaultEnv } from "../eval/env.ts";
-import { ENV_NATIVES } from "../eval/env-natives.ts";
 import { Runtime } from "../eval/runtime.ts";
 import { runTopLevel } from "../eval/toplevel.ts";
 import { PactError } from "../runtime/errors.ts";
@@ -14,20 +13,47 @@ import type { NativeDef } from "../runtime/types.ts";
 import { parseReplProgram } from "../syntax/parser.ts";
 import { makeKeySet } from "../values/keyset.ts";
 import type { CapToken, KeySet, PactValue } from "../values/types.ts";
-import { CAPABILITY_NATIVES } from "./capabilities.ts";
-import { DEFPACT_NATIVES } from "./defpacts.ts";
-import { CORE_NATIVES } from "./index.ts";
-import { STATE_AUTHORITY, STATE_NATIVES } from "./state.ts";
+import { ON_CHAIN_NATIVES } from "./on-chain.ts";
+import { STATE_AUTHORITY } from "./state.ts";
 
-const NATIVES: ReadonlyMap<string, NativeDef> = new Map(
-  [
-    ...CORE_NATIVES,
-    ...ENV_NATIVES,
-    ...CAPABILITY_NATIVES,
-    ...DEFPACT_NATIVES,
-    ...STATE_NATIVES,
-  ].map((n) => [n.name, n]),
-);
+/**
+ * Runs every form of `source` in `rt` with `natives` (the on-chain set unless given); returns the
+ * value of the last one (unit for definitions).
+ */
+export function runSource(
+  rt: Runtime,
+  source: string,
+  natives: ReadonlyMap<string, NativeDef> = ON_CHAIN_NATIVES,
+): PactValue {
+  const unit: CompileUnit = {
+    file: "test.repl",
+    source,
+    natives,
+    names: rt.loaded,
+    coverage: null,
+  };
+  let last: PactValue = { kind: "unit" };
+  for (const form of parseReplProgram(source, "test.repl")) {
+    const result = runTopLevel(rt, form, unit);
+    last = result.kind === "value" ? result.value : { kind: "unit" };
+  }
+  return last;
+}
+
+/** Runs `source` expecting a Pact error; returns it. */
+export function sourceFailure(
+  rt: Runtime,
+  source: string,
+  natives: ReadonlyMap<string, NativeDef> = ON_CHAIN_NATIVES,
+): PactError {
+  try {
+    runSource(rt, source, natives);
+  } catch (e) {
+    if (e instanceof PactError) return e;
+    throw e;
+  }
+  throw new Error(`expected an error from: ${source}`);
+}
 
 export interface TestRuntime {
   readonly rt: Runtime;
@@ -42,35 +68,12 @@ export interface TestRuntime {
 }
 
 export function testRuntime(db: PactDb = openMemoryPactDb()): TestRuntime {
-  const rt = new Runtime(defaultEnv(NATIVES, db));
+  const rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES, db));
   rt.keysets = STATE_AUTHORITY;
-  const run = (source: string): PactValue => {
-    const unit: CompileUnit = {
-      file: "test.repl",
-      source,
-      natives: NATIVES,
-      names: rt.loaded,
-      coverage: null,
-    };
-    let last: PactValue = { kind: "unit" };
-    for (const form of parseReplProgram(source, "test.repl")) {
-      const result = runTopLevel(rt, form, unit);
-      last = result.kind === "value" ? result.value : { kind: "unit" };
-    }
-    return last;
-  };
   return {
     rt,
-    run,
-    fail(source) {
-      try {
-        run(source);
-      } catch (e) {
-        if (e instanceof PactError) return e;
-        throw e;
-      }
-      throw new Error(`expected an error from: ${source}`);
-    },
+    run: (source) => runSource(rt, source),
+    fail: (source) => sourceFailure(rt, source),
     sign(...signers) {
       rt.env.signers = new Map(
         signers.map((s) => (typeof s === "string" ? [s, []] : [s[0], s[1]])),
