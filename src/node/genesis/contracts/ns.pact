@@ -1,6 +1,6 @@
 ;; ns: namespace administration for the Braid development network.
 ;; On this network the 'free', 'user' and 'util' namespaces are open to
-;; everyone (see 'open-guard'); other names need an active registry entry
+;; everyone (see OPEN_NAMESPACES and 'open-guard'); other names need an active registry entry
 ;; written by the operator, except principal namespaces (n_...), which the
 ;; owner of a k: or w: guard may always use.
 
@@ -36,6 +36,9 @@
   (defconst GUARD_FAILURE:guard (create-user-guard (failure))
     "A guard nobody satisfies.")
 
+  (defconst OPEN_NAMESPACES:[string] ["free" "user" "util"]
+    "Namespaces anyone may use; their user and admin guard is GUARD_SUCCESS.")
+
   (defun open-guard:guard ()
     @doc "The guard used as user and admin guard of the open namespaces."
     GUARD_SUCCESS)
@@ -60,11 +63,14 @@
 
   (defun validate:bool (ns-name:string ns-admin:guard)
     @doc "Namespace policy: NS-NAME may be defined with admin guard NS-ADMIN \
-         \when it is the principal namespace of NS-ADMIN or when the registry \
-         \holds an active entry for it with that very guard."
-    (if (and (has-principal-namespace ns-admin)
-             (= ns-name (create-principal-namespace ns-admin)))
-      true
+         \when it is one of OPEN_NAMESPACES administered by GUARD_SUCCESS, \
+         \the principal namespace of NS-ADMIN, or has an active registry \
+         \entry with that very guard."
+    (cond
+      ((and (contains ns-name OPEN_NAMESPACES) (= ns-admin GUARD_SUCCESS)) true)
+      ((and (has-principal-namespace ns-admin)
+            (= ns-name (create-principal-namespace ns-admin)))
+        true)
       (with-default-read registry ns-name
         { "admin-guard": ns-admin, "active": false }
         { "admin-guard" := registered, "active" := open }
