@@ -11,6 +11,13 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { BRAID_ADMIN_KEY, DEV_ACCOUNTS, keysetOf } from "./accounts.ts";
+import {
+  buyGasCall,
+  type CoinCall,
+  coinbaseCall,
+  DEV_BLOCK_REWARD,
+  redeemGasCall,
+} from "./coin-calls.ts";
 import { CONTRACT_FILES, CONTRACTS_DIR, contractPath, contractSource } from "./contracts.ts";
 import { genesisTransactions } from "./transactions.ts";
 
@@ -73,7 +80,7 @@ describe("genesis contracts", () => {
 });
 
 describe("genesis transactions replayed in a REPL", () => {
-  it("install everything and fund sender00 … sender09", () => {
+  it("install everything, fund sender00 … sender09, then serve the node's coin calls", () => {
     const lines: string[] = [];
     for (const tx of genesisTransactions("7")) {
       lines.push(`(env-data ${literal(tx.data)})`, `(begin-tx ${literal(tx.name)})`);
@@ -98,6 +105,31 @@ describe("genesis transactions replayed in a REPL", () => {
       '(namespace "free")',
       "(module genesis-probe GOV (defcap GOV () true) (defun probe:integer () 7))",
       '(expect "a module in free" 7 (free.genesis-probe.probe))',
+      "(commit-tx)",
+    );
+    // Then one block: the reward, and gas around a command of sender03.
+    const miner = { keys: [BRAID_ADMIN_KEY.publicKey], pred: "keys-all" };
+    const sender03 = DEV_ACCOUNTS[3]!;
+    const run = (name: string, call: CoinCall, sigs: string) => {
+      lines.push(
+        `(env-data ${literal(call.data)})`,
+        `(env-sigs ${sigs})`,
+        `(begin-tx ${literal(name)})`,
+      );
+      for (const cap of call.grants) lines.push(`(test-capability (${cap}))`);
+      lines.push(`(expect ${literal(name)} "Write succeeded" ${call.code})`, "(commit-tx)");
+    };
+    run("coinbase", coinbaseCall("miner-1", miner, DEV_BLOCK_REWARD), "[]");
+    run(
+      "buy-gas",
+      buyGasCall("sender03", "0.15"),
+      `[{"key": ${literal(sender03.publicKey)}, "caps": [(coin.GAS) (coin.DEBIT "sender03")]}]`,
+    );
+    run("redeem-gas", redeemGasCall("miner-1", miner, "sender03", "0.15", "0.0123"), "[]");
+    lines.push(
+      "(begin-tx)",
+      '(expect "the miner has reward and fee" 2.316823 (coin.get-balance "miner-1"))',
+      '(expect "sender03 paid the fee" 129999999.9877 (coin.get-balance "sender03"))',
       "(commit-tx)",
     );
     const result = runRepl(writeRepl("genesis.repl", lines));

@@ -1,0 +1,86 @@
+/**
+ * The `coin` calls the node itself makes, as Pact code with message data and
+ * the magic capabilities the node must grant: the miner's reward at the start
+ * of every block, and gas bought before and redeemed after every command.
+ *
+ * As in the genesis transactions, the code is fixed text; account names,
+ * guards and amounts travel in `data`. Amounts are decimal strings with at
+ * most 12 fraction digits (coin's precision), e.g. "2.304523" or "0.0001".
+ */
+
+/** A capability the node grants to its own `coin` calls without a signature. */
+export type CoinGrant = "coin.COINBASE" | "coin.GAS";
+
+/** A keyset as message data: `{ keys, pred }`. */
+export interface KeysetData {
+  readonly keys: readonly string[];
+  readonly pred: string;
+}
+
+/** One system call of the node into `coin`. */
+export interface CoinCall {
+  readonly code: string;
+  readonly data: Record<string, unknown>;
+  readonly grants: readonly CoinGrant[];
+}
+
+/** Suggested block reward of the development network, in KDA per block and chain. */
+export const DEV_BLOCK_REWARD = "2.304523";
+
+const DECIMAL = /^(0|[1-9][0-9]*)\.[0-9]{1,12}$/;
+
+function amount(what: string, text: string): string {
+  if (!DECIMAL.test(text)) {
+    throw new RangeError(
+      `${what} must be a decimal with 1 to 12 fraction digits: ${JSON.stringify(text)}`,
+    );
+  }
+  return text;
+}
+
+/** Pays `reward` to `miner` (created with `minerGuard` if new). Runs first in every block. */
+export function coinbaseCall(miner: string, minerGuard: KeysetData, reward: string): CoinCall {
+  return {
+    code: '(coin.coinbase (read-msg "miner") (read-keyset "miner-guard") (read-decimal "reward"))',
+    data: { miner, "miner-guard": minerGuard, reward: amount("reward", reward) },
+    grants: ["coin.COINBASE"],
+  };
+}
+
+/**
+ * Takes `total` (gas limit × gas price) from `sender` before a command runs.
+ * Runs with the command's signers; like Chainweb, the node must add the
+ * capability `(coin.DEBIT sender)` to every signer that signed for `coin.GAS`
+ * (unscoped signers need nothing added).
+ */
+export function buyGasCall(sender: string, total: string): CoinCall {
+  return {
+    code: '(coin.buy-gas (read-msg "sender") (read-decimal "total"))',
+    data: { sender, total: amount("total", total) },
+    grants: ["coin.GAS"],
+  };
+}
+
+/**
+ * After the command: pays `fee` (gas used × gas price) out of `total` to the
+ * miner and refunds the rest to `sender`. Runs without signers.
+ */
+export function redeemGasCall(
+  miner: string,
+  minerGuard: KeysetData,
+  sender: string,
+  total: string,
+  fee: string,
+): CoinCall {
+  return {
+    code: '(coin.redeem-gas (read-msg "miner") (read-keyset "miner-guard") (read-msg "sender") (read-decimal "total"))',
+    data: {
+      miner,
+      "miner-guard": minerGuard,
+      sender,
+      total: amount("total", total),
+      fee: amount("fee", fee),
+    },
+    grants: ["coin.GAS"],
+  };
+}
