@@ -4,9 +4,9 @@
 ;; users see) follow the coin contract of Chainweb so that existing clients
 ;; work unchanged; the code and its documentation are Braid's own.
 ;;
-;; Capabilities only the node grants ("magic" capabilities; no transaction
-;; can acquire them itself because their bodies are only reachable through
-;; the node's grant):
+;; Capabilities only the node grants ("magic" capabilities: Pact lets only
+;; code of this module acquire them, and no function here does, so they are
+;; in scope only when the node grants them to its own calls):
 ;;   COINBASE  mining rewards and genesis funding ('coinbase')
 ;;   GAS       buying and redeeming gas ('buy-gas', 'redeem-gas', 'fund-tx')
 ;;   GENESIS   genesis allocations ('create-allocation-account')
