@@ -6,6 +6,6 @@ export { bounded, MAX_ERROR_MESSAGE_CHARS, onChainError, TOPLEVEL_ORIGIN } from 
 export { EXEC_SOURCE_NAME } from "./exec-code.ts";
 export { FREE_GAS, type GasSettings, gasMeterFor, gasUsed } from "./gas.ts";
 export { ON_CHAIN_NATIVES } from "./natives.ts";
-export { encodeCommandResult, encodeEvents } from "./result-json.ts";
+export { encodeCommandResult, encodeCommandResultAround, encodeEvents } from "./result-json.ts";
 export { executeCommand, failureOutcome } from "./run.ts";
 export type * from "./types.ts";

@@ -15,10 +15,20 @@ import type { CommandOutcome, CommandOutput } from "./types.ts";
  * development server has none: `null`).
  */
 export function encodeCommandResult(outcome: CommandOutcome, metaData = "null"): string {
-  let out = `{"gas":${outcome.gas},"result":${encodeOutput(outcome.result)},"reqKey":${jsonString(outcome.reqKey)},"logs":${outcome.logs === null ? "null" : jsonString(outcome.logs)}`;
-  if (outcome.events.length > 0) out += `,"events":${encodeEvents(outcome.events)}`;
-  out += `,"metaData":${metaData},"continuation":${outcome.continuation ?? "null"},"txId":${outcome.txId ?? "null"}}`;
-  return out;
+  const [head, tail] = encodeCommandResultAround(outcome);
+  return head + metaData + tail;
+}
+
+/**
+ * The result's JSON text cut where `metaData` goes: `head + metaData + tail` is the result. The
+ * node stores results with `null` there and adds the block's data when a client asks.
+ */
+export function encodeCommandResultAround(outcome: CommandOutcome): [string, string] {
+  let head = `{"gas":${outcome.gas},"result":${encodeOutput(outcome.result)},"reqKey":${jsonString(outcome.reqKey)},"logs":${outcome.logs === null ? "null" : jsonString(outcome.logs)}`;
+  if (outcome.events.length > 0) head += `,"events":${encodeEvents(outcome.events)}`;
+  head += `,"metaData":`;
+  const tail = `,"continuation":${outcome.continuation ?? "null"},"txId":${outcome.txId ?? "null"}}`;
+  return [head, tail];
 }
 
 function encodeOutput(output: CommandOutput): string {

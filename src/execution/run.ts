@@ -23,12 +23,13 @@ const NO_WRITES_HASH = encodeBase64Url(hashTxLogs([]));
 export function executeCommand(command: ParsedCommand, options: ExecutionOptions): CommandOutcome {
   const { db } = options;
   const natives = options.natives ?? ON_CHAIN_NATIVES;
-  const meter = gasMeterFor(options.gas);
+  const meter = options.meter ?? gasMeterFor(options.gas);
   let began = false;
   try {
     const env = buildExecutionEnv(command, options, natives, meter);
     const rt = new Runtime(env);
     rt.keysets = STATE_AUTHORITY;
+    for (const cap of options.grantedCaps ?? []) rt.caps.slots.push({ cap, composed: [] });
     const txId = db.beginTx(options.mode);
     began = true;
     const message = command.payload.payload;
@@ -46,6 +47,7 @@ export function executeCommand(command: ParsedCommand, options: ExecutionOptions
       events: env.flags.has("DisablePactEvents") ? [] : rt.events,
       continuation: rt.pactExec === null ? null : encodeDefPactExec(rt.pactExec),
       txId: options.mode === "transactional" ? txId : null,
+      txLogs: logs,
     };
   } catch (e) {
     if (began && db.inTx) db.rollbackTx();
@@ -63,5 +65,6 @@ export function failureOutcome(reqKey: string, error: OnChainError, gas = 0): Co
     events: [],
     continuation: null,
     txId: null,
+    txLogs: [],
   };
 }

@@ -3,13 +3,14 @@
  * `executeCommand` (run.ts); they differ only in the block context, the database and the gas
  * settings they pass, and in the `metaData` they attach when encoding the result.
  */
-import type { ExecutionMode, PactDb } from "../pact/db/index.ts";
+import type { ExecutionMode, PactDb, TxLogEntry } from "../pact/db/index.ts";
 import type { ContinuationVerifier } from "../pact/eval/defpact-engine.ts";
 import type { NamespacePolicy } from "../pact/eval/env.ts";
+import type { GasMeter } from "../pact/eval/gas.ts";
 import type { PactEvent } from "../pact/eval/runtime.ts";
 import type { NativeDef } from "../pact/runtime/types.ts";
 import type { PactTime } from "../pact/values/time.ts";
-import type { PactValue } from "../pact/values/types.ts";
+import type { CapToken, PactValue } from "../pact/values/types.ts";
 import type { GasSettings } from "./gas.ts";
 
 /** The block a command runs in, as `chain-data` reports it. */
@@ -38,6 +39,16 @@ export interface ExecutionOptions {
   readonly continuationVerifier?: ContinuationVerifier | null;
   /** The natives code is compiled against; {@link ON_CHAIN_NATIVES} unless given. */
   readonly natives?: ReadonlyMap<string, NativeDef>;
+  /**
+   * Capabilities granted before the code runs (Chainweb's "magic" capabilities, such as
+   * `coin.GAS` for buying gas): code can require them but no user can acquire them.
+   */
+  readonly grantedCaps?: readonly CapToken[];
+  /**
+   * The meter to charge instead of a new one from `gas` (the node charges a command's size, its
+   * gas purchase and its code to one meter). `gas` still decides nothing else then.
+   */
+  readonly meter?: GasMeter;
 }
 
 /** The failure object of a result (Pact 5's `PactOnChainError`). */
@@ -67,4 +78,6 @@ export interface CommandOutcome {
   readonly continuation: string | null;
   /** The transaction id; null for a failure and in `local` mode. */
   readonly txId: number | null;
+  /** The writes, in order (empty for a failure): what `logs` hashes. */
+  readonly txLogs: readonly TxLogEntry[];
 }

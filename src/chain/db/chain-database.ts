@@ -29,12 +29,33 @@ export interface Block {
   readonly payload: PayloadWithOutputs;
 }
 
+/** A command of a stored block, found by its request key. */
+export interface TxLocation {
+  readonly blockHash: Uint8Array;
+  /** Its index among the payload's transactions. */
+  readonly position: number;
+  /** The byte offset of the `null` of `metaData` in its output. */
+  readonly metaOffset: number;
+}
+
+/** What the transaction index records of each command when its block is stored. */
+export interface TxIndexEntry {
+  /** The request key's 32 bytes. */
+  readonly requestKey: Uint8Array;
+  readonly metaOffset: number;
+}
+
 /** Where a stored header sits in its chain, without decoding the header. */
 export interface HeaderLink {
   readonly hash: Uint8Array;
   readonly chainId: number;
   readonly height: number;
   readonly parent: Uint8Array;
+}
+
+/** A block to store, with the transaction index entries of its commands (in payload order). */
+export interface IndexedBlock extends Block {
+  readonly index?: readonly TxIndexEntry[] | undefined;
 }
 
 /** Position of an ancestry walk: a stored header and its skip pointer. */
@@ -73,7 +94,9 @@ export class ChainDatabase {
   private readonly bestHeadStmt: Database.Statement;
   private readonly scanFromStmt: Database.Statement;
   private readonly scanAfterStmt: Database.Statement;
-  private readonly insertMany: (blocks: Iterable<Block>) => number;
+  private readonly insertTxStmt: Database.Statement;
+  private readonly txLocationsStmt: Database.Statement;
+  private readonly insertMany: (blocks: Iterable<IndexedBlock>) => number;
 
   /**
    * Opens (creating if needed) the database at `path`, or an in-memory one for ":memory:".
@@ -151,9 +174,22 @@ export class ChainDatabase {
         .raw();
     this.scanFromStmt = scan(">=");
     this.scanAfterStmt = scan(">");
-    this.insertMany = db.transaction((blocks: Iterable<Block>) => {
+    this.insertTxStmt = db.prepare(
+      `INSERT OR IGNORE INTO transactions (request_key, block_hash, position, meta_offset)
+       VALUES (?, ?, ?, ?)`,
+    );
+    this.txLocationsStmt = db
+      .prepare("SELECT block_hash, position, meta_offset FROM transactions WHERE request_key = ?")
+      .raw();
+    this.insertMany = db.transaction((blocks: Iterable<IndexedBlock>) => {
       let added = 0;
-      for (const { header, payload } of blocks) if (this.insertOne(header, payload)) added++;
+      for (const { header, payload, index } of blocks) {
+        if (!this.insertOne(header, payload)) continue;
+        added++;
+        for (const [position, entry] of (index ?? []).entries()) {
+          this.insertTxStmt.run(entry.requestKey, header.hash, position, entry.metaOffset);
+        }
+      }
       return added;
     });
   }
@@ -170,15 +206,29 @@ export class ChainDatabase {
    * chain's first genesis block (genesis height, the version's genesis parent hash). Full
    * validation (weight, target, time, braiding, PoW, hashes) is the caller's job.
    */
-  insertBlock(header: BlockHeader, payload: PayloadWithOutputs): boolean {
-    return this.insertMany([{ header, payload }]) === 1;
+  insertBlock(
+    header: BlockHeader,
+    payload: PayloadWithOutputs,
+    index?: readonly TxIndexEntry[],
+  ): boolean {
+    return this.insertMany([{ header, payload, index }]) === 1;
+  }
+
+  /** The stored blocks holding the command with this request key (forks included). */
+  transactionLocations(requestKey: Uint8Array): TxLocation[] {
+    const rows = this.txLocationsStmt.all(requestKey) as [Uint8Array, number, number][];
+    return rows.map(([blockHash, position, metaOffset]) => ({
+      blockHash: plain(blockHash),
+      position,
+      metaOffset,
+    }));
   }
 
   /**
    * Stores blocks, parents before children, in one transaction: all or none (an error in one
    * rolls back the others). Returns how many were new.
    */
-  insertBlocks(blocks: Iterable<Block>): number {
+  insertBlocks(blocks: Iterable<IndexedBlock>): number {
     return this.insertMany(blocks);
   }
 

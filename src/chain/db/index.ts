@@ -1,6 +1,13 @@
 /** The chain database and the block endpoints' page queries. */
 export { isBraided } from "./braiding.ts";
-export { type Block, ChainDatabase, type HeaderLink } from "./chain-database.ts";
+export {
+  type Block,
+  ChainDatabase,
+  type HeaderLink,
+  type IndexedBlock,
+  type TxIndexEntry,
+  type TxLocation,
+} from "./chain-database.ts";
 export { type Cursor, formatCursor, parseCursor } from "./cursor.ts";
 export {
   BlockNotFoundError,

@@ -11,10 +11,14 @@
  *
  * `payloads` keeps each PayloadWithOutputs once, by payload hash, in Chainweb's binary
  * encoding (u64 big-endian length prefixes), since identical payloads recur across blocks.
+ *
+ * `transactions` indexes request keys to the blocks holding them (one row per block, forks
+ * included), with the command's position in the payload and where its stored result leaves
+ * room for block data (`meta_offset`, a byte offset into the output).
  */
 
 /** Bumped whenever the schema changes; a file written with another version is refused. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -43,4 +47,12 @@ CREATE TABLE IF NOT EXISTS payloads (
   payload_hash BLOB PRIMARY KEY,
   bytes BLOB NOT NULL
 );
+
+CREATE TABLE IF NOT EXISTS transactions (
+  request_key BLOB NOT NULL,
+  block_hash BLOB NOT NULL,
+  position INTEGER NOT NULL,
+  meta_offset INTEGER NOT NULL,
+  PRIMARY KEY (request_key, block_hash)
+) WITHOUT ROWID;
 `;

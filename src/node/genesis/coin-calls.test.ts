@@ -8,7 +8,7 @@ describe("the node's coin calls", () => {
   it("coinbase pays the miner under COINBASE", () => {
     assert.deepEqual(coinbaseCall("miner", GUARD, DEV_BLOCK_REWARD), {
       code: '(coin.coinbase (read-msg "miner") (read-keyset "miner-guard") (read-decimal "reward"))',
-      data: { miner: "miner", "miner-guard": GUARD, reward: "2.304523" },
+      data: { miner: "miner", "miner-guard": GUARD, reward: "1.1522615" },
       grants: ["coin.COINBASE"],
     });
   });

@@ -24,8 +24,11 @@ export interface CoinCall {
   readonly grants: readonly CoinGrant[];
 }
 
-/** Suggested block reward of the development network, in KDA per block and chain. */
-export const DEV_BLOCK_REWARD = "2.304523";
+/**
+ * The development network's block reward per chain: the first row of Chainweb's miner reward
+ * table (23.04523 KDA per block height) shared by the network's 20 chains.
+ */
+export const DEV_BLOCK_REWARD = "1.1522615";
 
 const DECIMAL = /^(0|[1-9][0-9]*)\.[0-9]{1,12}$/;
 

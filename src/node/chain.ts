@@ -1,0 +1,251 @@
+/**
+ * One chain of the node: its contract state (one SQLite file, versioned by block), the block the
+ * state is at (`head`), its mempool, and what reads them: results by request key and `local`.
+ *
+ * Storage order, which makes `kill -9` harmless: a block is executed on the state inside an open
+ * state transaction, then stored with its transaction index in the chain database (committed),
+ * then the state transaction commits. A crash between the two leaves the chain database ahead of
+ * the state; `syncTo` on start-up replays the missing blocks from their stored payloads, which
+ * reproduces them exactly (execution is deterministic and the outputs hash is checked).
+ */
+
+import { equalBytes } from "../chain/bytes.ts";
+import type { ChainDatabase } from "../chain/db/index.ts";
+import type { BlockHeader } from "../chain/header/types.ts";
+import { makeBlockHeader } from "../chain/mining/new-header.ts";
+import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payload/payload.ts";
+import type { ChainwebVersion } from "../chain/version/version.ts";
+import { type ParsedCommand, parseCommand } from "../command/index.ts";
+import { encodeBase64Url } from "../crypto/index.ts";
+import type { VersionedPactDb } from "../pact/db/index.ts";
+import type { Decimal } from "../pact/values/decimal.ts";
+import { jsonString } from "../pact/values/json-text.ts";
+import {
+  type BlockEnvironment,
+  type ExecutedBlock,
+  executeBlock,
+} from "./executor/block-executor.ts";
+import { executeGenesis } from "./genesis/genesis.ts";
+import { Mempool } from "./mempool/mempool.ts";
+import type { MinerAccount } from "./options.ts";
+
+const utf8 = new TextDecoder();
+
+/** What every chain of a node shares. */
+export interface ChainContext {
+  readonly version: ChainwebVersion;
+  readonly networkId: string;
+  readonly chainDb: ChainDatabase;
+  readonly miner: MinerAccount;
+  readonly blockGasLimit: number;
+  /** The coinbase reward of every block. */
+  readonly reward: Decimal;
+}
+
+/** A block this chain stored: what the node announces. */
+export interface StoredBlock {
+  readonly header: BlockHeader;
+  readonly payload: PayloadWithOutputs;
+  /** Request keys of its commands, in payload order. */
+  readonly requestKeys: readonly string[];
+  /** Commands that were offered but left out, with the reason. */
+  readonly rejected: ExecutedBlock["rejected"];
+}
+
+export class ChainNode {
+  readonly mempool = new Mempool();
+
+  constructor(
+    readonly chainId: number,
+    readonly state: VersionedPactDb,
+    private readonly context: ChainContext,
+    /** The block the state is at. */
+    public head: BlockHeader,
+  ) {}
+
+  /** The block environment of a child of `parent`. */
+  environment(parent: BlockHeader): BlockEnvironment {
+    const c = this.context;
+    return {
+      networkId: c.networkId,
+      chainId: this.chainId,
+      parentHash: parent.hash,
+      parentHeight: parent.height,
+      parentTime: parent.creationTime,
+      miner: c.miner,
+      reward: c.reward,
+      blockGasLimit: c.blockGasLimit,
+    };
+  }
+
+  /**
+   * Executes `commands` in a new block on top of `head`, stores it and moves `head` to it.
+   * `adjacentParents` are the blocks at the head's height of the adjacent chains.
+   */
+  produceBlock(
+    commands: readonly ParsedCommand[],
+    adjacentParents: ReadonlyMap<number, BlockHeader>,
+    creationTime: number,
+    nonce?: bigint,
+  ): StoredBlock {
+    return this.withNewBlock(commands, adjacentParents, creationTime, nonce, true);
+  }
+
+  /**
+   * The header `produceBlock` would make with nonce 0, without storing anything (the work a
+   * proof-of-work miner searches a nonce for; the same inputs give the same header again).
+   */
+  candidateHeader(
+    commands: readonly ParsedCommand[],
+    adjacentParents: ReadonlyMap<number, BlockHeader>,
+    creationTime: number,
+  ): BlockHeader {
+    return this.withNewBlock(commands, adjacentParents, creationTime, 0n, false).header;
+  }
+
+  private withNewBlock(
+    commands: readonly ParsedCommand[],
+    adjacentParents: ReadonlyMap<number, BlockHeader>,
+    creationTime: number,
+    nonce: bigint | undefined,
+    store: boolean,
+  ): StoredBlock {
+    const parent = this.head;
+    const { state, context } = this;
+    state.beginBlock(parent.height + 1);
+    try {
+      const executed = executeBlock(state, this.environment(parent), commands);
+      const payload = makePayloadWithOutputs(
+        executed.commands.map((c) => ({ transaction: c.transaction, output: c.output })),
+        executed.minerData,
+        executed.coinbase,
+      );
+      const header = makeBlockHeader({
+        version: context.version,
+        parent,
+        adjacentParents,
+        payloadHash: payload.payloadHash,
+        creationTime,
+        nonce,
+      });
+      const block: StoredBlock = {
+        header,
+        payload,
+        requestKeys: executed.commands.map((c) => c.command.hash),
+        rejected: executed.rejected,
+      };
+      if (!store) {
+        state.abortBlock();
+        return block;
+      }
+      const index = executed.commands.map((c) => ({
+        requestKey: c.command.hashBytes,
+        metaOffset: c.metaOffset,
+      }));
+      context.chainDb.insertBlock(header, payload, index);
+      state.commitBlock(header.hash);
+      this.head = header;
+      return block;
+    } catch (e) {
+      if (state.blockHeight !== null) state.abortBlock();
+      throw e;
+    }
+  }
+
+  /**
+   * Brings the state to `target` (a stored block of this chain): rewinds to the fork point with
+   * the state's branch, then replays the stored blocks up to `target`.
+   */
+  syncTo(target: BlockHeader): void {
+    const db = this.context.chainDb;
+    const path: BlockHeader[] = [];
+    let at: BlockHeader | undefined = target;
+    while (at !== undefined && !db.isAncestor(at.hash, this.head.hash)) {
+      path.push(at);
+      at = db.header(at.parent);
+    }
+    if (at === undefined)
+      throw new Error(`chain ${this.chainId}: no common ancestor with the state`);
+    if (at.height < this.head.height) {
+      this.state.rewindTo(at.height);
+      this.head = at;
+    }
+    for (const header of path.reverse()) this.replay(header);
+  }
+
+  /** Re-executes a stored block on the state (which is at its parent) and commits it. */
+  replay(header: BlockHeader): void {
+    const stored = this.context.chainDb.block(header.hash);
+    if (stored === undefined)
+      throw new Error(`block ${encodeBase64Url(header.hash)} is not stored`);
+    const { state } = this;
+    const commands = stored.payload.transactions.map((t) => storedCommand(t.transaction));
+    state.beginBlock(header.height);
+    try {
+      const parent = this.context.chainDb.header(header.parent);
+      const outputs =
+        parent === undefined
+          ? executeGenesis(state, this.context.networkId, this.chainId, commands).map(
+              (c) => c.output,
+            )
+          : executeBlock(state, this.environment(parent), commands).commands.map((c) => c.output);
+      const same =
+        outputs.length === stored.payload.transactions.length &&
+        outputs.every((o, i) => equalBytes(o, stored.payload.transactions[i]!.output));
+      if (!same) {
+        throw new Error(
+          `replaying block ${encodeBase64Url(header.hash)} of chain ${this.chainId} gave other outputs than stored`,
+        );
+      }
+      state.commitBlock(header.hash);
+      this.head = header;
+    } catch (e) {
+      if (state.blockHeight !== null) state.abortBlock();
+      throw e;
+    }
+  }
+
+  /** Whether the command is in a block of the current branch. */
+  isOnChain(hashBytes: Uint8Array): boolean {
+    return this.locate(hashBytes, 0) !== null;
+  }
+
+  /**
+   * The command's result, with the block's `metaData`, when it is in a block of the current
+   * branch with at least `confirmationDepth` blocks on top; null otherwise.
+   */
+  result(hashBytes: Uint8Array, confirmationDepth: number): string | null {
+    const found = this.locate(hashBytes, confirmationDepth);
+    if (found === null) return null;
+    const { header, position, metaOffset } = found;
+    const block = this.context.chainDb.block(header.hash)!;
+    const bytes = block.payload.transactions[position]!.output;
+    const meta = `{"blockHash":${jsonString(encodeBase64Url(header.hash))},"blockHeight":${header.height},"blockTime":${header.creationTime},"prevBlockHash":${jsonString(encodeBase64Url(header.parent))}}`;
+    return (
+      utf8.decode(bytes.subarray(0, metaOffset)) +
+      meta +
+      utf8.decode(bytes.subarray(metaOffset + 4))
+    );
+  }
+
+  private locate(hashBytes: Uint8Array, depth: number) {
+    const db = this.context.chainDb;
+    for (const location of db.transactionLocations(hashBytes)) {
+      const link = db.link(location.blockHash);
+      if (link === undefined || link.chainId !== this.chainId) continue;
+      if (link.height + depth > this.head.height) continue;
+      if (!db.isAncestor(location.blockHash, this.head.hash)) continue;
+      const header = db.header(location.blockHash)!;
+      return { header, position: location.position, metaOffset: location.metaOffset };
+    }
+    return null;
+  }
+}
+
+/** A command as stored in a payload (already verified when it was first accepted). */
+export function storedCommand(bytes: Uint8Array): ParsedCommand {
+  const parsed = parseCommand(JSON.parse(utf8.decode(bytes)), { verifySignatures: false });
+  if (!parsed.ok)
+    throw new Error(`a stored command does not parse: ${parsed.problems[0]?.message}`);
+  return parsed.command;
+}

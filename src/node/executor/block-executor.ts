@@ -1,0 +1,291 @@
+/**
+ * Executing the contents of one block against a chain's contract state, Chainweb's way: the
+ * coinbase pays the miner first; then each command buys its gas from the sender, runs, and has
+ * its unused gas redeemed (the fee goes to the miner). Every step is a Pact transaction of its
+ * own, so a failing command keeps its gas purchase and fee. The result is the block's payload
+ * contents: transactions with their outputs, the miner data and the coinbase output.
+ *
+ * The caller opens the block on the state (`beginBlock`) and commits or aborts it; this module
+ * neither stores nor mines anything.
+ */
+import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
+import { encodeBase64Url } from "../../crypto/index.ts";
+import {
+  type BlockContext,
+  type CommandOutcome,
+  encodeCommandResultAround,
+  executeCommand,
+  FREE_GAS,
+  gasMeterFor,
+  gasUsed,
+} from "../../execution/index.ts";
+import { hashTxLogs, type PactDb, type TxLogEntry } from "../../pact/db/index.ts";
+import type { Decimal } from "../../pact/values/decimal.ts";
+import { JsonNumber, jsonString } from "../../pact/values/json-text.ts";
+import { PactTime } from "../../pact/values/time.ts";
+import { buyGasCall, type CoinCall, coinbaseCall, redeemGasCall } from "../genesis/coin-calls.ts";
+import { gasPrice } from "../mempool/admission.ts";
+import type { MinerAccount } from "../options.ts";
+import { callData, coinAmount, grantedCaps, systemCall } from "./coin-calls.ts";
+import { BUY_GAS_LIMIT, gasAmount, sizeGas } from "./gas.ts";
+
+const utf8 = new TextEncoder();
+
+/** Where a block's commands run: what `chain-data` reports and who is paid. */
+export interface BlockEnvironment {
+  readonly networkId: string;
+  readonly chainId: number;
+  /** The parent block's hash, height and creation time (µs) define the commands' chain data. */
+  readonly parentHash: Uint8Array;
+  readonly parentHeight: number;
+  readonly parentTime: number;
+  readonly miner: MinerAccount;
+  /** The reward of the coinbase. */
+  readonly reward: Decimal;
+  readonly blockGasLimit: number;
+}
+
+/** A command as it went into the block: its bytes, its output's bytes, and its result. */
+export interface ExecutedCommand {
+  readonly command: ParsedCommand;
+  readonly transaction: Uint8Array;
+  readonly output: Uint8Array;
+  /** Where in `output` the `null` of `metaData` starts (the node puts block data there). */
+  readonly metaOffset: number;
+  readonly outcome: CommandOutcome;
+}
+
+export interface ExecutedBlock {
+  readonly minerData: Uint8Array;
+  readonly coinbase: Uint8Array;
+  readonly commands: readonly ExecutedCommand[];
+  /** Commands left out of the block (their gas could not be bought), with the reason. */
+  readonly rejected: readonly { readonly command: ParsedCommand; readonly reason: string }[];
+}
+
+/** The chain data commands of the block see: height parent + 1, the parent's time and hash. */
+export function blockContextOf(env: BlockEnvironment): BlockContext {
+  return {
+    height: BigInt(env.parentHeight + 1),
+    time: new PactTime(BigInt(env.parentTime)),
+    prevBlockHash: encodeBase64Url(env.parentHash),
+  };
+}
+
+export function minerDataBytes(miner: MinerAccount): Uint8Array {
+  const keys = miner.publicKeys.map(jsonString).join(",");
+  return utf8.encode(
+    `{"account":${jsonString(miner.account)},"predicate":"keys-all","public-keys":[${keys}]}`,
+  );
+}
+
+/** A command as a payload transaction: `{"hash","sigs","cmd"}` with the `cmd` text as received. */
+export function transactionBytes(command: ParsedCommand): Uint8Array {
+  const sigs = command.sigs.map((s) => `{"sig":${s === null ? "null" : jsonString(s)}}`).join(",");
+  return utf8.encode(
+    `{"hash":${jsonString(command.hash)},"sigs":[${sigs}],"cmd":${jsonString(command.cmd)}}`,
+  );
+}
+
+/**
+ * Runs the coinbase and `commands` on `db`, whose block is open. A command whose gas cannot be
+ * bought is left out and listed in `rejected` (its writes undone).
+ */
+export function executeBlock(
+  db: PactDb,
+  env: BlockEnvironment,
+  commands: readonly ParsedCommand[],
+): ExecutedBlock {
+  const block = blockContextOf(env);
+  const coinbase = runCoinbase(db, env, block);
+  const executed: ExecutedCommand[] = [];
+  const rejected: { command: ParsedCommand; reason: string }[] = [];
+  let gasLeft = env.blockGasLimit;
+  for (const command of commands) {
+    const run = runCommand(db, env, block, command, gasLeft);
+    if (run.kind === "rejected") {
+      rejected.push({ command, reason: run.reason });
+      continue;
+    }
+    gasLeft -= run.outcome.gas;
+    const [head, tail] = encodeCommandResultAround(run.outcome);
+    const headBytes = utf8.encode(head);
+    executed.push({
+      command,
+      transaction: transactionBytes(command),
+      output: utf8.encode(`${head}null${tail}`),
+      metaOffset: headBytes.length,
+      outcome: run.outcome,
+    });
+  }
+  return { minerData: minerDataBytes(env.miner), coinbase, commands: executed, rejected };
+}
+
+/**
+ * The coinbase's request key: the UTF-8 bytes of the parent hash's base64url text, base64url
+ * encoded again (as Chainweb derives it).
+ */
+export function coinbaseRequestKey(parentHash: Uint8Array): string {
+  return encodeBase64Url(utf8.encode(encodeBase64Url(parentHash)));
+}
+
+function runCoinbase(db: PactDb, env: BlockEnvironment, block: BlockContext) {
+  const reqKey = coinbaseRequestKey(env.parentHash);
+  const call = coinbaseCall(env.miner.account, minerGuard(env.miner), coinAmount(env.reward));
+  const outcome = executeCommand(systemCommand(env, reqKey, call), {
+    db,
+    mode: "transactional",
+    block,
+    gas: FREE_GAS,
+    flags: NO_FLAGS,
+    grantedCaps: grantedCaps(call.grants),
+  });
+  if (outcome.result.status !== "success") {
+    throw new Error(`the coinbase failed: ${outcome.result.error.message}`);
+  }
+  const [head, tail] = encodeCommandResultAround(outcome);
+  return utf8.encode(`${head}null${tail}`);
+}
+
+const NO_FLAGS: ReadonlySet<string> = new Set();
+
+export type CommandRun =
+  | { readonly kind: "included"; readonly outcome: CommandOutcome }
+  | { readonly kind: "rejected"; readonly reason: string };
+
+/**
+ * One command's way through a block: size gas, gas purchase, the command, gas redemption.
+ * `rejected` when its gas cannot be bought (nothing of it is kept then).
+ */
+export function runCommand(
+  db: PactDb,
+  env: BlockEnvironment,
+  block: BlockContext,
+  command: ParsedCommand,
+  gasLeft: number,
+): CommandRun {
+  const meta = command.payload.meta;
+  if (meta.kind !== "public") return { kind: "rejected", reason: "private metadata" };
+  const limit = Math.min(meta.gasLimit, gasLeft);
+  const price = gasPrice(meta);
+  const total = gasAmount(limit, price);
+  const purchase = buyGas(db, block, command, limit, "transactional");
+  if (purchase.kind === "rejected") return purchase;
+  const { initial, buy, buyMeter } = purchase;
+
+  const meter = gasMeterFor({ kind: "metered", limit, perAction: null });
+  meter.setUsed(initial * 1000 + buyMeter.used());
+  const ran = executeCommand(command, {
+    db,
+    mode: "transactional",
+    block,
+    gas: FREE_GAS,
+    meter,
+    flags: NO_FLAGS,
+  });
+  const succeeded = ran.result.status === "success";
+  const used = succeeded ? Math.min(gasUsed(meter), limit) : limit;
+
+  const redeemCall = redeemGasCall(
+    env.miner.account,
+    minerGuard(env.miner),
+    meta.sender,
+    coinAmount(total),
+    coinAmount(gasAmount(used, price)),
+  );
+  const redeem = executeCommand(systemCall(command, redeemCall), {
+    db,
+    mode: "transactional",
+    block,
+    gas: FREE_GAS,
+    flags: NO_FLAGS,
+    grantedCaps: grantedCaps(redeemCall.grants),
+  });
+  if (redeem.result.status !== "success") {
+    throw new Error(`redeeming gas of ${command.hash} failed: ${redeem.result.error.message}`);
+  }
+  const txLogs: TxLogEntry[] = [...buy.txLogs, ...ran.txLogs, ...redeem.txLogs];
+  return {
+    kind: "included",
+    outcome: {
+      ...ran,
+      gas: used,
+      events: [...buy.events, ...ran.events, ...redeem.events],
+      logs: encodeBase64Url(hashTxLogs(txLogs)),
+      txLogs,
+    },
+  };
+}
+
+/**
+ * Buys the command's gas for `limit` (its size charge first), in a transaction of its own: kept
+ * in `transactional` mode, discarded in `local` mode (the mempool's check).
+ */
+export function buyGas(
+  db: PactDb,
+  block: BlockContext,
+  command: ParsedCommand,
+  limit: number,
+  mode: "transactional" | "local",
+) {
+  const meta = command.payload.meta as PublicMeta;
+  const proof = command.payload.payload.kind === "cont" ? command.payload.payload.proof : null;
+  const initial = sizeGas(utf8.encode(command.cmd).length - (proof?.length ?? 0));
+  if (initial > limit) {
+    return {
+      kind: "rejected" as const,
+      reason: `${command.hash} Failed to buy gas: the gas limit ${limit} is below the ${initial} gas the command's size costs`,
+    };
+  }
+  const total = gasAmount(limit, gasPrice(meta));
+  const buyMeter = gasMeterFor({ kind: "metered", limit: BUY_GAS_LIMIT, perAction: null });
+  const call = buyGasCall(meta.sender, coinAmount(total));
+  const buy = executeCommand(systemCall(command, call, true), {
+    db,
+    mode,
+    block,
+    gas: FREE_GAS,
+    meter: buyMeter,
+    flags: NO_FLAGS,
+    grantedCaps: grantedCaps(call.grants),
+  });
+  if (buy.result.status !== "success") {
+    return {
+      kind: "rejected" as const,
+      reason: `${command.hash} Failed to buy gas: ${buy.result.error.message}`,
+    };
+  }
+  return { kind: "bought" as const, initial, buy, buyMeter };
+}
+
+/** The miner's guard as the coin calls take it: a `keys-all` keyset of its keys. */
+function minerGuard(miner: MinerAccount) {
+  return { keys: [...miner.publicKeys], pred: "keys-all" };
+}
+
+/** A command the node runs itself: no signers, no gas, the block's chain. */
+function systemCommand(env: BlockEnvironment, hash: string, call: CoinCall): ParsedCommand {
+  return {
+    cmd: "",
+    hash,
+    hashBytes: new Uint8Array(32),
+    hashAlgorithm: "blake2b",
+    sigs: [],
+    payload: {
+      payload: { kind: "exec", code: call.code, data: callData(call) },
+      meta: {
+        kind: "public",
+        creationTime: 0,
+        ttl: 0,
+        gasLimit: 0,
+        chainId: String(env.chainId),
+        gasPrice: new JsonNumber("0"),
+        sender: "",
+      },
+      signers: [],
+      verifiers: null,
+      networkId: env.networkId,
+      nonce: "",
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * `local`: one command run on a chain's latest state (or `rewindDepth` blocks back) with every
+ * write discarded. Plain `local` runs the command alone, with its own gas limit and no gas
+ * purchase (a dirty read). `preflight` first checks the command's metadata as a block would,
+ * then simulates it fully — gas purchase, command, redemption — and reports its gas.
+ */
+
+import type { BlockHeader } from "../chain/header/types.ts";
+import type { ParsedCommand, PublicMeta } from "../command/index.ts";
+import { encodeBase64Url } from "../crypto/index.ts";
+import {
+  type CommandOutcome,
+  encodeCommandResult,
+  executeCommand,
+  FREE_GAS,
+  gasMeterFor,
+} from "../execution/index.ts";
+import { jsonString } from "../pact/values/json-text.ts";
+import type { ChainNode } from "./chain.ts";
+import { blockContextOf, runCommand } from "./executor/block-executor.ts";
+import {
+  type AdmissionRules,
+  BLOCK_TIME_SLOP_SECONDS,
+  gasPrice,
+  MAX_GAS_PRICE_DECIMALS,
+  MAX_SIGNATURES,
+  MAX_TTL_SECONDS,
+} from "./mempool/admission.ts";
+
+export interface LocalOptions {
+  readonly preflight: boolean;
+  /** Blocks back from the head (0: the head). */
+  readonly rewindDepth: number;
+}
+
+/** A `local` call the node refuses before running anything (a 400 with this message). */
+export class LocalRefusal extends Error {
+  override readonly name = "LocalRefusal";
+}
+
+/** Runs `local` and returns the JSON text of its answer. */
+export function runLocal(
+  chain: ChainNode,
+  command: ParsedCommand,
+  options: LocalOptions,
+  rules: AdmissionRules,
+  parentOf: (height: number) => BlockHeader,
+): string {
+  const meta = command.payload.meta;
+  if (meta.kind !== "public") {
+    throw new LocalRefusal("Validation failed: local needs public metadata in cmd.meta");
+  }
+  const height = Math.max(0, chain.head.height - options.rewindDepth);
+  const parent = height === chain.head.height ? chain.head : parentOf(height);
+  const env = chain.environment(parent);
+  const block = blockContextOf(env);
+  const metaData = localMetaData(parent, meta);
+  if (!options.preflight) {
+    const db = height === chain.head.height ? chain.state : chain.state.scratchAt(height);
+    const outcome = executeCommand(command, {
+      db,
+      mode: "local",
+      block,
+      gas: FREE_GAS,
+      meter: gasMeterFor({ kind: "metered", limit: meta.gasLimit, perAction: null }),
+      flags: NO_FLAGS,
+    });
+    return encodeCommandResult(failedGasIsLimit(outcome, meta), metaData);
+  }
+  const problems = preflightProblems(command, meta, rules, parent);
+  if (problems.length > 0) {
+    throw new LocalRefusal(
+      `Metadata validation failed: [${problems.map((p) => jsonString(p)).join(",")}]`,
+    );
+  }
+  const scratch = chain.state.scratchAt(height);
+  const run = runCommand(scratch, env, block, command, rules.blockGasLimit);
+  const outcome: CommandOutcome =
+    run.kind === "included"
+      ? run.outcome
+      : {
+          reqKey: command.hash,
+          gas: meta.gasLimit,
+          result: {
+            status: "failure",
+            error: { type: "EvalError", message: run.reason, info: "<toplevel>:0" },
+          },
+          logs: null,
+          events: [],
+          continuation: null,
+          txId: null,
+          txLogs: [],
+        };
+  return `{"preflightResult":${encodeCommandResult(outcome, metaData)},"preflightWarnings":[]}`;
+}
+
+const NO_FLAGS: ReadonlySet<string> = new Set();
+
+/** A failed command reports its whole gas limit, as on chain. */
+function failedGasIsLimit(outcome: CommandOutcome, meta: PublicMeta): CommandOutcome {
+  return outcome.result.status === "failure" ? { ...outcome, gas: meta.gasLimit } : outcome;
+}
+
+/**
+ * `metaData` of a `local` result: the block the command ran in (height, the parent's time and
+ * hash) and the command's public metadata, keys in aeson's (alphabetical) order.
+ */
+function localMetaData(parent: BlockHeader, meta: PublicMeta): string {
+  const publicMeta = `{"chainId":${jsonString(meta.chainId)},"creationTime":${meta.creationTime},"gasLimit":${meta.gasLimit},"gasPrice":${meta.gasPrice.text},"sender":${jsonString(meta.sender)},"ttl":${meta.ttl}}`;
+  return `{"blockHeight":${parent.height + 1},"blockTime":${parent.creationTime},"prevBlockHash":${jsonString(encodeBase64Url(parent.hash))},"publicMeta":${publicMeta}}`;
+}
+
+/** Chainweb's preflight metadata checks, each failure with its message. */
+function preflightProblems(
+  command: ParsedCommand,
+  meta: PublicMeta,
+  rules: AdmissionRules,
+  parent: BlockHeader,
+): string[] {
+  const problems: string[] = [];
+  if (meta.chainId !== String(rules.chainId)) problems.push("Chain id mismatch");
+  if (meta.gasLimit > rules.blockGasLimit) {
+    problems.push("Transaction Gas limit exceeds block gas limit");
+  }
+  if (gasPrice(meta).places > MAX_GAS_PRICE_DECIMALS) {
+    problems.push("Gas price decimal precision too high");
+  }
+  if (command.payload.networkId !== rules.networkId) problems.push("Network id mismatch");
+  if (command.sigs.length > MAX_SIGNATURES) problems.push("Signature list size too big");
+  const parentSeconds = parent.creationTime / 1_000_000;
+  const inRange =
+    meta.ttl > 0 &&
+    meta.ttl <= MAX_TTL_SECONDS &&
+    meta.creationTime >= 0 &&
+    meta.creationTime + meta.ttl > parentSeconds &&
+    meta.creationTime <= Math.max(parentSeconds, Date.now() / 1000) + BLOCK_TIME_SLOP_SECONDS;
+  if (!inRange) problems.push("Tx time outside of valid range");
+  return problems;
+}

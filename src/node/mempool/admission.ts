@@ -1,0 +1,130 @@
+/**
+ * The mempool's admission rules, in Chainweb's order (its `validateOne` and pre-insert checks),
+ * each refusal with Chainweb's message: gas limit against the block gas limit, gas price
+ * precision, gas price minimum, time to live, duplicates, chain id, signature count, network id.
+ * The buy-gas check, which needs the contract state, comes last and is the caller's
+ * (`Mempool.admit`). Pure: the clock and the duplicate lookup are passed in.
+ */
+import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
+import { Decimal } from "../../pact/values/decimal.ts";
+import { jsonNumberToDecimal } from "../../pact/values/scientific.ts";
+
+/** The most signatures one command may carry (Chainweb's `assertSigSize`). */
+export const MAX_SIGNATURES = 100;
+/** Gas prices are coin amounts: at most 12 decimal places (Chainweb's coin precision). */
+export const MAX_GAS_PRICE_DECIMALS = 12;
+/** How far in the future a creation time may be when a command arrives (Chainweb: 10 s). */
+export const CREATION_TIME_GRACE_SECONDS = 10;
+
+export interface AdmissionRules {
+  readonly networkId: string;
+  readonly chainId: number;
+  readonly blockGasLimit: number;
+  readonly minGasPrice: Decimal;
+}
+
+/** What the rules ask of the node besides the command. */
+export interface AdmissionContext {
+  /** Seconds since the UNIX epoch (fractions allowed). */
+  readonly now: number;
+  /** Whether the request key is already in a block of the chain's current branch. */
+  isOnChain(hash: string): boolean;
+}
+
+/**
+ * The first rule the command breaks, as Chainweb's insert error text, or null. Private commands
+ * are not for the mempool; they are refused with the chain's metadata message.
+ */
+export function admissionProblem(
+  command: ParsedCommand,
+  rules: AdmissionRules,
+  context: AdmissionContext,
+): string | null {
+  const { payload } = command;
+  const meta = payload.meta;
+  if (meta.kind !== "public") {
+    return "Transaction metadata (chain id, chainweb version) conflicts with this endpoint";
+  }
+  if (meta.gasLimit > rules.blockGasLimit) {
+    return `Transaction gas limit exceeds block gas limit (${meta.gasLimit})`;
+  }
+  const price = gasPrice(meta);
+  if (price.places > MAX_GAS_PRICE_DECIMALS) {
+    return `insert error: This transaction's gas price: ${showDecimal(price)} is not correctly rounded. It should be rounded to at most ${MAX_GAS_PRICE_DECIMALS} decimal places.`;
+  }
+  if (price.compare(rules.minGasPrice) < 0) {
+    return `Transaction gas price (${showDecimal(price)}) is below minimum gas price (${showDecimal(rules.minGasPrice)})`;
+  }
+  const ttlProblem = timeToLiveProblem(meta, context.now);
+  if (ttlProblem !== null) return ttlProblem;
+  if (context.isOnChain(command.hash)) return "Transaction already exists on chain";
+  if (!/^(0|[1-9][0-9]*)$/.test(meta.chainId) || meta.chainId.length > 9) {
+    return "insert error: Unparsable ChainId";
+  }
+  if (Number(meta.chainId) !== rules.chainId) {
+    return "Transaction metadata (chain id, chainweb version) conflicts with this endpoint";
+  }
+  if (command.sigs.length > MAX_SIGNATURES) return "insert error: Too many signatures";
+  if (payload.networkId !== rules.networkId) {
+    return "Transaction metadata (chain id, chainweb version) conflicts with this endpoint";
+  }
+  return null;
+}
+
+/** The arrival-time check of creation time and time to live (Chainweb's `txTTLCheck`). */
+export function timeToLiveProblem(meta: PublicMeta, now: number): string | null {
+  if (meta.ttl <= 0 || meta.ttl > MAX_TTL_SECONDS) {
+    return `Transaction time-to-live must be from 1 to ${MAX_TTL_SECONDS} seconds, got ${meta.ttl}`;
+  }
+  const created = meta.creationTime;
+  const expires = created + meta.ttl;
+  if (!(created < now + CREATION_TIME_GRACE_SECONDS)) {
+    return "Transaction creation time too far in the future";
+  }
+  if (!(now < expires && created < expires)) return "Transaction time-to-live is expired";
+  return null;
+}
+
+export function gasPrice(meta: PublicMeta): Decimal {
+  return jsonNumberToDecimal(meta.gasPrice);
+}
+
+/**
+ * How far a command's creation time may be after its block's parent's time (Chainweb's
+ * `lenientTimeSlop`): 95 s.
+ */
+export const BLOCK_TIME_SLOP_SECONDS = 95;
+/** The longest time to live (Chainweb's `maxTTL`): two days. */
+export const MAX_TTL_SECONDS = 172_800;
+
+/**
+ * Whether a command may go into a block whose parent was made at `parentTimeMicros` (Chainweb's
+ * in-block check): `future` when it was created more than the slop after the parent, `expired`
+ * when its time to live ended by then, null when it may.
+ */
+export function blockTimeProblem(
+  command: ParsedCommand,
+  parentTimeMicros: number,
+): "future" | "expired" | null {
+  const meta = command.payload.meta;
+  if (meta.kind !== "public") return "expired";
+  const parentSeconds = parentTimeMicros / 1_000_000;
+  if (meta.creationTime + meta.ttl <= parentSeconds) return "expired";
+  if (meta.creationTime > parentSeconds + BLOCK_TIME_SLOP_SECONDS) return "future";
+  return null;
+}
+
+/** A decimal as Haskell's `show` writes a `Decimal` (plain digits, no exponent). */
+function showDecimal(d: Decimal): string {
+  return d.toString();
+}
+
+/** The message of a `send` batch with refused commands (Chainweb's `sendHandler`). */
+export function batchRefusal(refusals: readonly { index: number; hash: string; reason: string }[]) {
+  const parts = refusals.map(
+    (r) => `Transaction ${r.hash} at index ${r.index} failed with: ${r.reason}`,
+  );
+  return `One or more transactions were invalid: ${parts.join(", ")}`;
+}
+
+export { Decimal };

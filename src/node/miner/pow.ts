@@ -1,0 +1,70 @@
+/**
+ * Proof-of-work mining inside the node: the lowest chain's next block is prepared, then nonces
+ * are tried in slices of {@link POW_SLICE_TRIES} per event-loop turn, so requests are answered
+ * while it searches. A solved block is stored; one whose chain moved on meanwhile is dropped and
+ * the next work prepared. The target follows Chainweb's difficulty adjustment (chain core).
+ */
+import { encodeHeaderWithoutHash } from "../../chain/header/binary.ts";
+import { mineNonce } from "../../chain/mining/mine.ts";
+import type { NodeLogger } from "../logger.ts";
+import type { MiningControl } from "./modes.ts";
+import type { BlockProducer, PowWork } from "./producer.ts";
+
+/** Nonces tried per event-loop turn (a few milliseconds of hashing). */
+export const POW_SLICE_TRIES = 20_000;
+
+export class PowMiner implements MiningControl {
+  private stopped = false;
+  private work: PowWork | null = null;
+  private bytes: Uint8Array | null = null;
+  private nonce = 0n;
+  private tries = 0;
+  private since = Date.now();
+
+  constructor(
+    private readonly producer: BlockProducer,
+    private readonly log: NodeLogger,
+  ) {
+    setImmediate(() => this.step());
+  }
+
+  /** New commands go into the next work, when the current block is solved. */
+  commandsArrived(): void {}
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private step(): void {
+    if (this.stopped) return;
+    try {
+      if (this.work === null || this.bytes === null) {
+        this.work = this.producer.nextWork();
+        this.bytes = encodeHeaderWithoutHash(this.work.header);
+        this.nonce = BigInt(Math.floor(Math.random() * 2 ** 32));
+      }
+      const found = mineNonce(this.bytes, this.work.header.target, this.nonce, POW_SLICE_TRIES);
+      this.tries += found?.tries ?? POW_SLICE_TRIES;
+      if (found === undefined) {
+        this.nonce += BigInt(POW_SLICE_TRIES);
+      } else {
+        this.producer.storeSolved(this.work, found.nonce);
+        this.work = null;
+        this.bytes = null;
+        this.reportRate();
+      }
+    } catch (e) {
+      this.log.error(`pow mining failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.work = null;
+    }
+    setImmediate(() => this.step());
+  }
+
+  private reportRate(): void {
+    const seconds = (Date.now() - this.since) / 1000;
+    if (seconds < 10) return;
+    this.log.debug(`pow: ${Math.round(this.tries / seconds)} hashes/s`);
+    this.tries = 0;
+    this.since = Date.now();
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Making blocks on the braided chains. A block at height h+1 on chain c names the blocks at
+ * height h of c's adjacent chains, so before chain c can grow, its neighbours must have reached
+ * its height (`ensureHeight`, recursively: a neighbour's neighbours must be at most one block
+ * behind it). Every mining mode goes through here:
+ *
+ * - `mine(c)` makes one block on chain c now with what its mempool holds (the request path of
+ *   on-demand mining); only the neighbours it needs are caught up first;
+ * - `level()` catches every chain up to the highest one, one block per event-loop turn, so the
+ *   next request on any chain finds its neighbours ready (off the request's critical path);
+ * - `mineAll()` advances every chain by one block (interval mode).
+ *
+ * Block times: a block's creation time is the clock's, but always after its parent's and its
+ * adjacent parents'. Commands run with their parent block's time, and Chainweb refuses a command
+ * created more than 95 s after it: when the head is that old (an idle on-demand chain), an empty
+ * block with the current time is made first.
+ */
+
+import type { ChainDatabase } from "../../chain/db/index.ts";
+import { adjacentChains } from "../../chain/graph/graph.ts";
+import type { BlockHeader } from "../../chain/header/types.ts";
+import { type ChainwebVersion, graphAt } from "../../chain/version/version.ts";
+import type { ParsedCommand } from "../../command/index.ts";
+import type { ChainNode, StoredBlock } from "../chain.ts";
+import { blockTimeProblem } from "../mempool/admission.ts";
+
+/** A block waiting for its nonce. */
+export interface PowWork {
+  readonly chainId: number;
+  readonly parent: BlockHeader;
+  readonly commands: readonly ParsedCommand[];
+  readonly adjacentParents: ReadonlyMap<number, BlockHeader>;
+  readonly creationTime: number;
+  /** The header with nonce 0. */
+  readonly header: BlockHeader;
+}
+
+export interface ProducerOptions {
+  readonly version: ChainwebVersion;
+  readonly chainDb: ChainDatabase;
+  readonly chains: readonly ChainNode[];
+  readonly blockGasLimit: number;
+  /** The clock, in microseconds since the UNIX epoch. */
+  readonly nowMicros: () => number;
+  /** Told of every stored block. */
+  readonly onBlock: (chainId: number, block: StoredBlock) => void;
+}
+
+export class BlockProducer {
+  private levelling = false;
+  private closed = false;
+
+  constructor(private readonly options: ProducerOptions) {}
+
+  /** Makes one block on `chainId` with its pending commands (after any blocks it needs first). */
+  mine(chainId: number): StoredBlock {
+    const chain = this.options.chains[chainId]!;
+    const now = this.options.nowMicros();
+    const pending = this.selectFor(chain, now);
+    if (pending.needsFreshParent) this.makeBlock(chainId, []);
+    const commands = pending.needsFreshParent
+      ? this.selectFor(chain, now).commands
+      : pending.commands;
+    return this.makeBlock(chainId, commands);
+  }
+
+  /** One block on every chain, lowest first (interval mode). */
+  mineAll(): void {
+    const chains = [...this.options.chains].sort((a, b) => a.head.height - b.head.height);
+    const target = Math.max(...chains.map((c) => c.head.height)) + 1;
+    for (const chain of chains) if (chain.head.height < target) this.mine(chain.chainId);
+  }
+
+  /**
+   * Catches every chain up to the highest, one block per event-loop turn, in the background.
+   * Calls while a levelling is under way join it.
+   */
+  level(): void {
+    if (this.levelling || this.closed) return;
+    this.levelling = true;
+    const step = () => {
+      if (this.closed) {
+        this.levelling = false;
+        return;
+      }
+      const chains = this.options.chains;
+      const top = Math.max(...chains.map((c) => c.head.height));
+      const lowest = chains.reduce((a, b) => (b.head.height < a.head.height ? b : a));
+      if (lowest.head.height >= top) {
+        this.levelling = false;
+        return;
+      }
+      this.mine(lowest.chainId);
+      setImmediate(step);
+    };
+    setImmediate(step);
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  /** Brings `chainId` to at least `height`, its neighbours first. */
+  ensureHeight(chainId: number, height: number): void {
+    const chain = this.options.chains[chainId]!;
+    while (chain.head.height < height) this.makeBlock(chainId, this.selectFor(chain).commands);
+  }
+
+  /** Makes a block with `commands` on top of the chain's head, neighbours caught up first. */
+  private makeBlock(chainId: number, commands: readonly ParsedCommand[]): StoredBlock {
+    const chain = this.options.chains[chainId]!;
+    const { adjacentParents, creationTime } = this.blockInputs(chainId, true);
+    return this.stored(chain, chain.produceBlock(commands, adjacentParents, creationTime));
+  }
+
+  /** How many commands wait in the chain's mempool. */
+  pending(chainId: number): number {
+    return this.options.chains[chainId]!.mempool.size;
+  }
+
+  /**
+   * Work for a proof-of-work miner: the header of the next block of the lowest chain (whose
+   * neighbours are never behind it), with nonce 0, and what it takes to make it again.
+   */
+  nextWork(): PowWork {
+    const chain = this.options.chains.reduce((a, b) => (b.head.height < a.head.height ? b : a));
+    const { adjacentParents, creationTime } = this.blockInputs(chain.chainId, false);
+    const { commands } = this.selectFor(chain);
+    const header = chain.candidateHeader(commands, adjacentParents, creationTime);
+    return {
+      chainId: chain.chainId,
+      parent: chain.head,
+      commands,
+      adjacentParents,
+      creationTime,
+      header,
+    };
+  }
+
+  /**
+   * Stores the block of solved `work` with its nonce; false when the chain moved on meanwhile
+   * (the work is stale).
+   */
+  storeSolved(work: PowWork, nonce: bigint): boolean {
+    const chain = this.options.chains[work.chainId]!;
+    if (chain.head !== work.parent) return false;
+    const block = chain.produceBlock(work.commands, work.adjacentParents, work.creationTime, nonce);
+    this.stored(chain, block);
+    return true;
+  }
+
+  private stored(chain: ChainNode, block: StoredBlock): StoredBlock {
+    chain.mempool.remove(block.requestKeys);
+    chain.mempool.remove(block.rejected.map((r) => r.command.hash));
+    this.options.onBlock(chain.chainId, block);
+    return block;
+  }
+
+  /**
+   * The adjacent parents and creation time of the next block of a chain; with `catchUp`, the
+   * neighbours that are behind are mined first.
+   */
+  private blockInputs(chainId: number, catchUp: boolean) {
+    const { chains, version, chainDb } = this.options;
+    const parent = chains[chainId]!.head;
+    const neighbours = adjacentChains(graphAt(version, parent.height + 1), chainId);
+    if (catchUp) for (const n of neighbours) this.ensureHeight(n, parent.height);
+    const adjacentParents = new Map<number, BlockHeader>();
+    let latest = parent.creationTime;
+    for (const n of neighbours) {
+      const head = chains[n]!.head;
+      const adjacent =
+        head.height === parent.height ? head : chainDb.ancestorAt(head.hash, parent.height);
+      if (adjacent === undefined)
+        throw new Error(`chain ${n} has no block at height ${parent.height}`);
+      adjacentParents.set(n, adjacent);
+      latest = Math.max(latest, adjacent.creationTime);
+    }
+    return { adjacentParents, creationTime: Math.max(this.options.nowMicros(), latest + 1) };
+  }
+
+  /**
+   * The pending commands a block on the chain's head may hold. Commands that expired before the
+   * head's time are dropped; when one was created too long after the head's time,
+   * `needsFreshParent` says so (and it is left for the next block).
+   */
+  private selectFor(chain: ChainNode, now = this.options.nowMicros()) {
+    const parentTime = chain.head.creationTime;
+    const commands: ParsedCommand[] = [];
+    const expired: string[] = [];
+    let needsFreshParent = false;
+    for (const command of chain.mempool.select(this.options.blockGasLimit)) {
+      const problem = blockTimeProblem(command, parentTime);
+      if (problem === "expired") expired.push(command.hash);
+      else if (problem === "future") {
+        if (now > parentTime) needsFreshParent = true;
+      } else commands.push(command);
+    }
+    chain.mempool.remove(expired);
+    return { commands, needsFreshParent };
+  }
+}

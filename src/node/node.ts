@@ -1,0 +1,284 @@
+/**
+ * The node's composition root: opens the chain database and each chain's state, creates the
+ * genesis blocks on a fresh data directory (or brings every chain's state to its stored head on
+ * reopen), starts the mining mode, and closes everything in reverse. The one place the parts are
+ * wired together; the API reaches the node only through the methods here and `events`.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ChainDatabase } from "../chain/db/index.ts";
+import { genesisHeader } from "../chain/header/genesis.ts";
+import type { BlockHeader } from "../chain/header/types.ts";
+import { NO_COINBASE_OUTPUT, NO_MINER_DATA } from "../chain/payload/constants.ts";
+import { makePayloadWithOutputs } from "../chain/payload/payload.ts";
+import { DEVELOPMENT } from "../chain/version/known-versions.ts";
+import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
+import type { ParsedCommand, PublicMeta } from "../command/index.ts";
+import { encodeBase64Url } from "../crypto/index.ts";
+import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../pact/db/index.ts";
+import { Decimal } from "../pact/values/decimal.ts";
+import { type ChainContext, ChainNode, type StoredBlock } from "./chain.ts";
+import { NodeEvents } from "./events.ts";
+import { blockContextOf, buyGas } from "./executor/block-executor.ts";
+import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
+import { executeGenesis, genesisCommands, networkVersion } from "./genesis/genesis.ts";
+import { type LocalOptions, LocalRefusal, runLocal } from "./local.ts";
+import type { NodeLogger } from "./logger.ts";
+import { type AdmissionRules, admissionProblem, batchRefusal } from "./mempool/admission.ts";
+import { MAX_PENDING_COMMANDS } from "./mempool/mempool.ts";
+import { type MiningControl, startMining } from "./miner/modes.ts";
+import { BlockProducer } from "./miner/producer.ts";
+import type { NodeOptions } from "./options.ts";
+
+/** Commands the node refuses (a 400 with this message). */
+export class CommandRefusal extends Error {
+  override readonly name = "CommandRefusal";
+}
+
+/** The chain database's file in the data directory. */
+export const CHAIN_DB_FILE = "chain.sqlite";
+/** Chain c's contract state file in the data directory. */
+export const stateFile = (chainId: number) => `state-${chainId}.sqlite`;
+
+export class BraidNode {
+  readonly events = new NodeEvents();
+  readonly producer: BlockProducer;
+  private mining: MiningControl | null = null;
+  private readonly minGasPrice: Decimal;
+
+  private constructor(
+    readonly options: NodeOptions,
+    readonly version: ChainwebVersion,
+    readonly chainDb: ChainDatabase,
+    readonly chains: readonly ChainNode[],
+    private readonly log: NodeLogger,
+    /** Whether the genesis blocks were made by this start (a fresh data directory). */
+    readonly fresh: boolean,
+  ) {
+    this.minGasPrice = Decimal.parseLiteral(options.minGasPrice);
+    this.producer = new BlockProducer({
+      version,
+      chainDb,
+      chains,
+      blockGasLimit: options.blockGasLimit,
+      nowMicros: () => Date.now() * 1000,
+      onBlock: (chainId, block) => this.announce(chainId, block),
+    });
+  }
+
+  /** Opens (or creates) the node's databases and starts mining as configured. */
+  static open(options: NodeOptions, log: NodeLogger): BraidNode {
+    const dir = options.dataDir;
+    if (dir !== null) mkdirSync(dir, { recursive: true });
+    const path = (file: string) => (dir === null ? ":memory:" : join(dir, file));
+    const chainDb = new ChainDatabase(path(CHAIN_DB_FILE), DEVELOPMENT);
+    const states: VersionedPactDb[] = [];
+    try {
+      for (const chainId of allChainIds(DEVELOPMENT)) {
+        states.push(dir === null ? openMemoryPactDb() : openSqlitePactDb(path(stateFile(chainId))));
+      }
+      const fresh = chainDb.chainIds().length === 0;
+      const version = fresh
+        ? createGenesis(chainDb, states, options.network)
+        : storedVersion(chainDb);
+      const context: ChainContext = {
+        version,
+        networkId: options.network,
+        chainDb,
+        miner: options.miner,
+        blockGasLimit: options.blockGasLimit,
+        reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
+      };
+      const chains = states.map((state, chainId) => openChain(chainId, state, context));
+      const cut = chainDb.cut();
+      for (const chain of chains) chain.syncTo(cut.get(chain.chainId)!);
+      const node = new BraidNode(options, version, chainDb, chains, log, fresh);
+      node.mining = startMining(options, node.producer, log);
+      return node;
+    } catch (e) {
+      for (const state of states) state.close();
+      chainDb.close();
+      throw e;
+    }
+  }
+
+  /** Stops mining and closes the databases. */
+  close(): void {
+    this.mining?.stop();
+    this.producer.close();
+    for (const chain of this.chains) chain.state.close();
+    this.chainDb.close();
+  }
+
+  /** Tells the mining mode that commands wait on `chainId`. */
+  commandsArrived(chainId: number): void {
+    this.mining?.commandsArrived(chainId);
+  }
+
+  /** Mines until the chain's head is `height` (on-demand mode: confirmations asked for now). */
+  mineTo(chainId: number, height: number): void {
+    if (this.options.mining !== "on-demand") return;
+    const chain = this.chains[chainId]!;
+    while (chain.head.height < height) this.producer.mine(chainId);
+    this.producer.level();
+  }
+
+  /** The mempool's rules for a chain. */
+  admissionRules(chainId: number): AdmissionRules {
+    return {
+      networkId: this.options.network,
+      chainId,
+      blockGasLimit: this.options.blockGasLimit,
+      minGasPrice: this.minGasPrice,
+    };
+  }
+
+  /**
+   * Admits verified commands to a chain's mempool, all or none: each is checked by the mempool's
+   * rules and by buying its gas on the latest state. Throws {@link CommandRefusal} naming every
+   * refused command. Returns their request keys.
+   */
+  submit(chainId: number, commands: readonly ParsedCommand[]): string[] {
+    const chain = this.chains[chainId]!;
+    const rules = this.admissionRules(chainId);
+    const now = Date.now() / 1000;
+    const refusals: { index: number; hash: string; reason: string }[] = [];
+    const parent = chain.head;
+    const block = blockContextOf(chain.environment(parent));
+    commands.forEach((command, index) => {
+      let reason = admissionProblem(command, rules, {
+        now,
+        isOnChain: () => chain.isOnChain(command.hashBytes),
+      });
+      if (reason === null && !chain.mempool.has(command.hash)) {
+        const meta = command.payload.meta as PublicMeta;
+        const bought = buyGas(chain.state, block, command, meta.gasLimit, "local");
+        if (bought.kind === "rejected") reason = `Attempt to buy gas failed with: ${bought.reason}`;
+      }
+      if (reason !== null) refusals.push({ index, hash: command.hash, reason });
+    });
+    if (refusals.length > 0) throw new CommandRefusal(batchRefusal(refusals));
+    if (!chain.mempool.hasRoomFor(commands.length)) {
+      throw new CommandRefusal(
+        `The mempool of chain ${chainId} is full (${MAX_PENDING_COMMANDS} commands); send again after the next block`,
+      );
+    }
+    chain.mempool.add(commands);
+    this.commandsArrived(chainId);
+    return commands.map((c) => c.hash);
+  }
+
+  /** `local` on a chain: the JSON text of the result. Throws {@link LocalRefusal}. */
+  local(chainId: number, command: ParsedCommand, options: LocalOptions): string {
+    const chain = this.chains[chainId]!;
+    return runLocal(chain, command, options, this.admissionRules(chainId), (height) => {
+      const header = this.chainDb.ancestorAt(chain.head.hash, height);
+      if (header === undefined)
+        throw new LocalRefusal(`chain ${chainId} has no block at height ${height}`);
+      return header;
+    });
+  }
+
+  /**
+   * The result of a command on a chain, or null when it is not (yet) in a block of the chain's
+   * branch with `confirmationDepth` blocks on top. In on-demand mode, a result that only lacks
+   * confirmations gets them mined at once.
+   */
+  result(chainId: number, hashBytes: Uint8Array, confirmationDepth = 0): string | null {
+    const chain = this.chains[chainId]!;
+    if (confirmationDepth > 0 && this.options.mining === "on-demand") {
+      const found = chain.result(hashBytes, 0);
+      if (found !== null) {
+        const height = this.chainDb
+          .transactionLocations(hashBytes)
+          .map((l) => this.chainDb.link(l.blockHash))
+          .find(
+            (l) =>
+              l !== undefined &&
+              l.chainId === chainId &&
+              this.chainDb.isAncestor(l.hash, chain.head.hash),
+          )?.height;
+        if (height !== undefined) this.mineTo(chainId, height + confirmationDepth);
+      }
+    }
+    return chain.result(hashBytes, confirmationDepth);
+  }
+
+  private announce(chainId: number, block: StoredBlock): void {
+    const h = block.header;
+    this.log.info(
+      `chain ${String(chainId).padStart(2)}  height ${String(h.height).padStart(6)}  txs ${String(block.requestKeys.length).padStart(3)}  ${encodeBase64Url(h.hash).slice(0, 12)}`,
+    );
+    for (const r of block.rejected) {
+      this.log.warn(`chain ${chainId}: left out ${r.command.hash}: ${r.reason}`);
+    }
+    this.events.emit("block", chainId, block);
+  }
+}
+
+/** The chain's state at its last committed block (genesis replayed when it has none). */
+function openChain(chainId: number, state: VersionedPactDb, context: ChainContext): ChainNode {
+  const db = context.chainDb;
+  const latest = state.latestBlock();
+  if (latest !== null) {
+    const head = db.header(latest.hash);
+    if (head === undefined) {
+      throw new Error(
+        `the state of chain ${chainId} is at a block the chain database does not hold; the data directory is damaged`,
+      );
+    }
+    return new ChainNode(chainId, state, context, head);
+  }
+  const genesis = genesisHeader(context.version, chainId);
+  const chain = new ChainNode(chainId, state, context, genesis);
+  chain.replay(genesis);
+  return chain;
+}
+
+/**
+ * Runs the genesis transactions of every chain, stores the genesis blocks and commits each
+ * state; returns the network version with the resulting genesis payload hashes.
+ */
+function createGenesis(
+  chainDb: ChainDatabase,
+  states: readonly VersionedPactDb[],
+  network: string,
+): ChainwebVersion {
+  const executed = states.map((state, chainId) => {
+    state.beginBlock(0);
+    return executeGenesis(state, network, chainId, genesisCommands(network, chainId));
+  });
+  const payloads = executed.map((outputs) =>
+    makePayloadWithOutputs(outputs, NO_MINER_DATA, NO_COINBASE_OUTPUT),
+  );
+  const version = networkVersion(
+    DEVELOPMENT,
+    payloads.map((p) => p.payloadHash),
+  );
+  const headers: BlockHeader[] = payloads.map((_, chainId) => genesisHeader(version, chainId));
+  chainDb.insertBlocks(
+    headers.map((header, chainId) => ({
+      header,
+      payload: payloads[chainId]!,
+      index: executed[chainId]!.map((c) => ({
+        requestKey: c.command.hashBytes,
+        metaOffset: c.metaOffset,
+      })),
+    })),
+  );
+  states.forEach((state, chainId) => {
+    state.commitBlock(headers[chainId]!.hash);
+  });
+  return version;
+}
+
+/** The network version whose genesis payloads are the stored genesis blocks'. */
+function storedVersion(chainDb: ChainDatabase): ChainwebVersion {
+  const hashes = allChainIds(DEVELOPMENT).map((chainId) => {
+    const [genesis] = chainDb.headersAtHeight(chainId, 0);
+    if (genesis === undefined)
+      throw new Error(`the chain database has no genesis block of chain ${chainId}`);
+    return genesis.payloadHash;
+  });
+  return networkVersion(DEVELOPMENT, hashes);
+}

@@ -1,0 +1,271 @@
+/**
+ * The node's configuration: defaults, a YAML file (`--config`) and command-line flags, flags over
+ * file over defaults. Every value is checked here, and a bad one is an error naming its key.
+ * Documented in docs/node.md.
+ */
+import { resolve } from "node:path";
+import { parseDocument } from "yaml";
+
+export const MINING_MODES = ["on-demand", "interval", "pow"] as const;
+export type MiningMode = (typeof MINING_MODES)[number];
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The networks `braid node` runs. */
+export const NETWORKS = ["development"] as const;
+export type NetworkName = (typeof NETWORKS)[number];
+
+/** The account block rewards and gas fees go to, and the keys that guard it. */
+export interface MinerAccount {
+  readonly account: string;
+  /** Hex ED25519 public keys of the miner's `keys-all` keyset. */
+  readonly publicKeys: readonly string[];
+}
+
+export interface NodeOptions {
+  /** TCP port; 0 picks a free one. */
+  readonly port: number;
+  readonly host: string;
+  readonly network: NetworkName;
+  /** Folder of the node's databases; null keeps everything in memory. */
+  readonly dataDir: string | null;
+  readonly mining: MiningMode;
+  /** Seconds between blocks in `interval` mode. */
+  readonly miningIntervalSeconds: number;
+  readonly miner: MinerAccount;
+  readonly blockGasLimit: number;
+  /** The lowest gas price the mempool accepts, as decimal text (e.g. "0.00000001"). */
+  readonly minGasPrice: string;
+  readonly logLevel: LogLevel;
+  /** How long `listen` waits before answering 504 (seconds). */
+  readonly listenTimeoutSeconds: number;
+  /** The largest request body accepted (bytes). */
+  readonly bodyLimit: number;
+}
+
+export const DEFAULT_PORT = 8080;
+/** This machine only: a development node is not a public service unless asked to be. */
+export const DEFAULT_HOST = "127.0.0.1";
+/** Chainweb's default block gas limit (`gasLimitOfBlock`). */
+export const DEFAULT_BLOCK_GAS_LIMIT = 150_000;
+/** The largest block gas limit accepted: what one block may hold stays well within memory. */
+export const MAX_BLOCK_GAS_LIMIT = 10_000_000;
+/** Chainweb's default minimum gas price. */
+export const DEFAULT_MIN_GAS_PRICE = "0.00000001";
+export const DEFAULT_MINING_INTERVAL_SECONDS = 30;
+/** Chainweb's `listen` time-out (seconds). */
+export const DEFAULT_LISTEN_TIMEOUT_SECONDS = 180;
+export const MAX_LISTEN_TIMEOUT_SECONDS = 3_600;
+/** Chainweb's service API body limit: 2 MB. */
+export const DEFAULT_BODY_LIMIT_BYTES = 2_000_000;
+export const MAX_BODY_LIMIT_BYTES = 64_000_000;
+
+/**
+ * The development network's miner unless another is configured: the key pair the Kadena devnet
+ * publishes for its miner, so tools written for the devnet find the rewards where they expect.
+ */
+export const DEVNET_MINER: MinerAccount = Object.freeze({
+  account: "k:f89ef46927f506c70b6a58fd322450a936311dc6ac91f4ec3d8ef949608dbf1f",
+  publicKeys: Object.freeze(["f89ef46927f506c70b6a58fd322450a936311dc6ac91f4ec3d8ef949608dbf1f"]),
+});
+
+export class NodeOptionsError extends Error {
+  override readonly name = "NodeOptionsError";
+}
+
+/** The YAML keys, each also a flag (`blockGasLimit` is `--block-gas-limit`). */
+export const OPTION_KEYS = [
+  "port",
+  "host",
+  "network",
+  "dataDir",
+  "inMemory",
+  "mining",
+  "miningInterval",
+  "minerAccount",
+  "minerKeys",
+  "blockGasLimit",
+  "minGasPrice",
+  "logLevel",
+  "listenTimeout",
+  "bodyLimit",
+] as const;
+type OptionKey = (typeof OPTION_KEYS)[number];
+
+/** Raw values by key, from YAML or from flags (flags arrive as strings). */
+export type RawOptions = Partial<Record<OptionKey, unknown>>;
+
+/** Reads a YAML configuration file's text into raw values, refusing unknown keys. */
+export function parseOptionsYaml(text: string, path: string): RawOptions {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) {
+    throw new NodeOptionsError(`${path}: invalid YAML: ${doc.errors[0]?.message ?? ""}`);
+  }
+  const value: unknown = doc.toJS();
+  if (value === null || value === undefined) return {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new NodeOptionsError(
+      `${path}: the configuration must be a YAML mapping of keys to values`,
+    );
+  }
+  for (const key of Object.keys(value)) {
+    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
+      throw new NodeOptionsError(
+        `${path}: unknown key ${JSON.stringify(key).slice(0, 80)}; the keys are ${OPTION_KEYS.join(", ")}`,
+      );
+    }
+  }
+  return value as RawOptions;
+}
+
+/**
+ * The options from raw values: `flags` over `file` over the defaults. Relative `dataDir`s are
+ * relative to `cwd`.
+ */
+export function resolveNodeOptions(
+  file: RawOptions,
+  flags: RawOptions,
+  cwd: string = process.cwd(),
+): NodeOptions {
+  const raw: RawOptions = { ...file };
+  for (const [key, value] of Object.entries(flags)) {
+    if (value !== undefined) raw[key as OptionKey] = value;
+  }
+  const read = new OptionReader(raw);
+  const network = read.choice("network", NETWORKS, "development");
+  const inMemory = read.boolean("inMemory", false);
+  const dataDirText = read.string("dataDir", null);
+  if (inMemory && dataDirText !== null) {
+    throw new NodeOptionsError("inMemory and dataDir cannot be used together");
+  }
+  const minerAccount = read.string("minerAccount", null);
+  const minerKeys = read.hexKeys("minerKeys");
+  if ((minerAccount === null) !== (minerKeys === null)) {
+    throw new NodeOptionsError("minerAccount and minerKeys must be given together");
+  }
+  return {
+    port: read.integer("port", DEFAULT_PORT, 0, 65_535),
+    host: read.string("host", DEFAULT_HOST)!,
+    network,
+    dataDir: inMemory ? null : resolve(cwd, dataDirText ?? `.braid/${network}`),
+    mining: read.choice("mining", MINING_MODES, "on-demand"),
+    miningIntervalSeconds: read.number(
+      "miningInterval",
+      DEFAULT_MINING_INTERVAL_SECONDS,
+      0.01,
+      86_400,
+    ),
+    miner:
+      minerAccount === null || minerKeys === null
+        ? DEVNET_MINER
+        : { account: minerAccount, publicKeys: minerKeys },
+    blockGasLimit: read.integer("blockGasLimit", DEFAULT_BLOCK_GAS_LIMIT, 1, MAX_BLOCK_GAS_LIMIT),
+    minGasPrice: read.decimal("minGasPrice", DEFAULT_MIN_GAS_PRICE),
+    logLevel: read.choice("logLevel", LOG_LEVELS, "info"),
+    listenTimeoutSeconds: read.number(
+      "listenTimeout",
+      DEFAULT_LISTEN_TIMEOUT_SECONDS,
+      0.001,
+      MAX_LISTEN_TIMEOUT_SECONDS,
+    ),
+    bodyLimit: read.integer("bodyLimit", DEFAULT_BODY_LIMIT_BYTES, 1, MAX_BODY_LIMIT_BYTES),
+  };
+}
+
+/** Reads one key at a time; numbers and booleans may arrive as text (from flags). */
+class OptionReader {
+  constructor(private readonly raw: RawOptions) {}
+
+  private fail(key: string, expected: string, value: unknown): never {
+    const shown = JSON.stringify(value) ?? String(value);
+    throw new NodeOptionsError(
+      `${key} must be ${expected}, got ${shown.length > 80 ? `${shown.slice(0, 80)}…` : shown}`,
+    );
+  }
+
+  private value(key: OptionKey): unknown {
+    const value = this.raw[key];
+    return value === null ? undefined : value;
+  }
+
+  private numeric(key: OptionKey, expected: string): number | undefined {
+    const value = this.value(key);
+    if (value === undefined) return undefined;
+    if (typeof value === "number") return value;
+    if (typeof value === "string" && /^[0-9]+(\.[0-9]+)?$/.test(value)) return Number(value);
+    return this.fail(key, expected, value);
+  }
+
+  integer(key: OptionKey, fallback: number, min: number, max: number): number {
+    const expected = `an integer from ${min} to ${max}`;
+    const value = this.numeric(key, expected);
+    if (value === undefined) return fallback;
+    if (!Number.isInteger(value) || value < min || value > max) this.fail(key, expected, value);
+    return value;
+  }
+
+  number(key: OptionKey, fallback: number, min: number, max: number): number {
+    const expected = `a number of seconds from ${min} to ${max}`;
+    const value = this.numeric(key, expected);
+    if (value === undefined) return fallback;
+    if (!(value >= min && value <= max)) this.fail(key, expected, value);
+    return value;
+  }
+
+  boolean(key: OptionKey, fallback: boolean): boolean {
+    const value = this.value(key);
+    if (value === undefined) return fallback;
+    if (value === true || value === "true") return true;
+    if (value === false || value === "false") return false;
+    return this.fail(key, "true or false", value);
+  }
+
+  string(key: OptionKey, fallback: string | null): string | null {
+    const value = this.value(key);
+    if (value === undefined) return fallback;
+    if (typeof value !== "string" || value === "") this.fail(key, "a non-empty string", value);
+    return value;
+  }
+
+  choice<T extends string>(key: OptionKey, choices: readonly T[], fallback: T): T {
+    const value = this.value(key);
+    if (value === undefined) return fallback;
+    if (!choices.includes(value as T)) this.fail(key, `one of ${choices.join(", ")}`, value);
+    return value as T;
+  }
+
+  /** A positive decimal with at most 12 decimal places, kept as its text. */
+  decimal(key: OptionKey, fallback: string): string {
+    const value = this.value(key);
+    if (value === undefined) return fallback;
+    const text = typeof value === "number" ? numberText(value) : value;
+    if (typeof text !== "string" || !/^[0-9]+(\.[0-9]{1,12})?$/.test(text) || !(Number(text) > 0)) {
+      this.fail(key, "a decimal above 0 with at most 12 decimal places", value);
+    }
+    return text;
+  }
+
+  /** A list of hex ED25519 public keys (a comma-separated text from a flag). */
+  hexKeys(key: OptionKey): string[] | null {
+    const value = this.value(key);
+    if (value === undefined) return null;
+    const keys = typeof value === "string" ? value.split(",").map((k) => k.trim()) : value;
+    if (!Array.isArray(keys) || keys.length === 0) {
+      return this.fail(key, "a list of hex public keys", value);
+    }
+    keys.forEach((k, i) => {
+      if (typeof k !== "string" || !/^[0-9a-fA-F]{64}$/.test(k)) {
+        this.fail(`${key}[${i}]`, "a public key of 64 hex digits", k);
+      }
+    });
+    return keys as string[];
+  }
+}
+
+/** A JavaScript number as plain decimal text (YAML reads 1e-8 as a number). */
+function numberText(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const fixed = value.toFixed(12).replace(/0+$/, "").replace(/\.$/, "");
+  return Number(fixed) === value ? fixed : String(value);
+}
