@@ -11,6 +11,7 @@ import { builtinsMode } from "./commands/builtins.ts";
 import { combineSigsCommand } from "./commands/combine-sigs.ts";
 import { genkeyMode } from "./commands/genkey.ts";
 import { headerCommand } from "./commands/header.ts";
+import { nodeCommand } from "./commands/node.ts";
 import { pactFileMode } from "./commands/pact-file.ts";
 import { serveMode } from "./commands/serve.ts";
 import { signCommand } from "./commands/sign.ts";
@@ -35,6 +36,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   addSigCommand,
   combineSigsCommand,
   headerCommand,
+  nodeCommand,
 ];
 
 export function buildProgram(io: CliIO): Command {

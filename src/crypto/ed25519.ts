@@ -54,6 +54,25 @@ export function verify(message: Uint8Array, signature: Uint8Array, publicKey: Ui
   return nodeVerify(null, message, key, signature);
 }
 
+/**
+ * `verify` on libuv's thread pool (node:crypto's asynchronous form): many verifications at once
+ * use every core and leave the event loop free. Never rejects.
+ */
+export function verifyAsync(
+  message: Uint8Array,
+  signature: Uint8Array,
+  publicKey: Uint8Array,
+): Promise<boolean> {
+  if (publicKey.length !== PUBLIC_KEY_BYTES || signature.length !== SIGNATURE_BYTES) {
+    return Promise.resolve(false);
+  }
+  const key = publicKeyObject(publicKey);
+  if (key === undefined) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    nodeVerify(null, message, key, signature, (error, valid) => resolve(error === null && valid));
+  });
+}
+
 const publicKeyCache = new Map<string, KeyObject | undefined>();
 
 function publicKeyObject(publicKey: Uint8Array): KeyObject | undefined {

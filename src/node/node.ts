@@ -24,7 +24,12 @@ import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
 import { executeGenesis, genesisCommands, networkVersion } from "./genesis/genesis.ts";
 import { type LocalOptions, LocalRefusal, runLocal } from "./local.ts";
 import type { NodeLogger } from "./logger.ts";
-import { type AdmissionRules, admissionProblem, batchRefusal } from "./mempool/admission.ts";
+import {
+  type AdmissionRules,
+  admissionProblem,
+  batchRefusal,
+  privateAdmissionProblem,
+} from "./mempool/admission.ts";
 import { MAX_PENDING_COMMANDS } from "./mempool/mempool.ts";
 import { type MiningControl, startMining } from "./miner/modes.ts";
 import { BlockProducer } from "./miner/producer.ts";
@@ -146,11 +151,16 @@ export class BraidNode {
     const parent = chain.head;
     const block = blockContextOf(chain.environment(parent));
     commands.forEach((command, index) => {
-      let reason = admissionProblem(command, rules, {
-        now,
-        isOnChain: () => chain.isOnChain(command.hashBytes),
-      });
-      if (reason === null && !chain.mempool.has(command.hash)) {
+      const context = { now, isOnChain: () => chain.isOnChain(command.hashBytes) };
+      let reason =
+        command.payload.meta.kind === "private"
+          ? privateAdmissionProblem(command, rules, context)
+          : admissionProblem(command, rules, context);
+      if (
+        reason === null &&
+        command.payload.meta.kind === "public" &&
+        !chain.mempool.has(command.hash)
+      ) {
         const meta = command.payload.meta as PublicMeta;
         const bought = buyGas(chain.state, block, command, meta.gasLimit, "local");
         if (bought.kind === "rejected") reason = `Attempt to buy gas failed with: ${bought.reason}`;

@@ -47,6 +47,11 @@ export class KeyWaiters<T> {
     for (const wake of [...waiters]) wake(value);
   }
 
+  /** Whether anyone waits for `key`. */
+  has(key: string): boolean {
+    return this.waiting.has(key);
+  }
+
   /** How many callers are waiting, over all keys. */
   get count(): number {
     let n = 0;

@@ -165,7 +165,19 @@ export function runCommand(
   gasLeft: number,
 ): CommandRun {
   const meta = command.payload.meta;
-  if (meta.kind !== "public") return { kind: "rejected", reason: "private metadata" };
+  if (meta.kind !== "public") {
+    // A private command (the `private` endpoint) buys no gas; the block's gas still bounds it.
+    const meter = gasMeterFor({ kind: "metered", limit: gasLeft, perAction: null });
+    const outcome = executeCommand(command, {
+      db,
+      mode: "transactional",
+      block,
+      gas: FREE_GAS,
+      meter,
+      flags: NO_FLAGS,
+    });
+    return { kind: "included", outcome };
+  }
   const limit = Math.min(meta.gasLimit, gasLeft);
   const price = gasPrice(meta);
   const total = gasAmount(limit, price);

@@ -71,6 +71,23 @@ export function admissionProblem(
   return null;
 }
 
+/**
+ * The rules for a private command (the `private` endpoint): it carries no gas or time metadata,
+ * so only duplicates, the signature count and the network id are checked.
+ */
+export function privateAdmissionProblem(
+  command: ParsedCommand,
+  rules: AdmissionRules,
+  context: AdmissionContext,
+): string | null {
+  if (context.isOnChain(command.hash)) return "Transaction already exists on chain";
+  if (command.sigs.length > MAX_SIGNATURES) return "insert error: Too many signatures";
+  if (command.payload.networkId !== rules.networkId) {
+    return "Transaction metadata (chain id, chainweb version) conflicts with this endpoint";
+  }
+  return null;
+}
+
 /** The arrival-time check of creation time and time to live (Chainweb's `txTTLCheck`). */
 export function timeToLiveProblem(meta: PublicMeta, now: number): string | null {
   if (meta.ttl <= 0 || meta.ttl > MAX_TTL_SECONDS) {
@@ -107,7 +124,7 @@ export function blockTimeProblem(
   parentTimeMicros: number,
 ): "future" | "expired" | null {
   const meta = command.payload.meta;
-  if (meta.kind !== "public") return "expired";
+  if (meta.kind !== "public") return null;
   const parentSeconds = parentTimeMicros / 1_000_000;
   if (meta.creationTime + meta.ttl <= parentSeconds) return "expired";
   if (meta.creationTime > parentSeconds + BLOCK_TIME_SLOP_SECONDS) return "future";

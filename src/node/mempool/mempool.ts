@@ -5,7 +5,7 @@
  * gas limit holds.
  */
 import type { ParsedCommand } from "../../command/index.ts";
-import type { Decimal } from "../../pact/values/decimal.ts";
+import { Decimal } from "../../pact/values/decimal.ts";
 import { gasPrice } from "./admission.ts";
 
 /** The most commands one chain's mempool holds; a `send` that would pass it is refused. */
@@ -38,12 +38,13 @@ export class Mempool {
   /** Adds admitted commands; one already pending stays as it was. */
   add(commands: readonly ParsedCommand[]): void {
     for (const command of commands) {
-      if (this.pending.has(command.hash) || command.payload.meta.kind !== "public") continue;
+      if (this.pending.has(command.hash)) continue;
       const meta = command.payload.meta;
       this.pending.set(command.hash, {
         command,
-        price: gasPrice(meta),
-        gasLimit: meta.gasLimit,
+        // Private commands buy no gas: they come last and count for no gas here.
+        price: meta.kind === "public" ? gasPrice(meta) : Decimal.ZERO,
+        gasLimit: meta.kind === "public" ? meta.gasLimit : 0,
         arrival: this.arrivals++,
       });
     }

@@ -1,0 +1,180 @@
+/**
+ * The contract command endpoints of one node, independent of HTTP routing: `send`, `poll`,
+ * `listen`, `local` and `private` take the request body text (and query) and return the response
+ * body text, or throw an `HttpError` before changing anything.
+ */
+import { type ParsedCommand, parseCommandAsync } from "../../command/index.ts";
+import { Base64UrlError, decodeBase64Url } from "../../crypto/index.ts";
+import { LocalRefusal } from "../../node/local.ts";
+import { type BraidNode, CommandRefusal } from "../../node/node.ts";
+import { encodeLegacyObject } from "../../pact/values/json.ts";
+import { jsonString } from "../../pact/values/json-text.ts";
+import { listenBody, pollBody, sendBody } from "../http/command-bodies.ts";
+import { badRequest, HttpError } from "../http/errors.ts";
+import { jsonObjectBody } from "../http/json-body.ts";
+import { KeyWaiters } from "../http/key-waiters.ts";
+
+/** Query parameters of `local` and `poll`, as received. */
+export interface ContractQuery {
+  readonly preflight?: unknown;
+  readonly signatureVerification?: unknown;
+  readonly rewindDepth?: unknown;
+  readonly confirmationDepth?: unknown;
+}
+
+/** The largest `rewindDepth` and `confirmationDepth` accepted (Chainweb's reorg limit). */
+export const MAX_DEPTH = 480;
+
+export class ContractApi {
+  private readonly waiters = new KeyWaiters<string>();
+  private readonly onBlock = (chainId: number, block: { requestKeys: readonly string[] }) => {
+    for (const key of block.requestKeys) {
+      const waitKey = `${chainId}/${key}`;
+      if (!this.waiters.has(waitKey)) continue;
+      const result = this.node.result(chainId, decodeBase64Url(key));
+      if (result !== null) this.waiters.publish(waitKey, result);
+    }
+  };
+
+  constructor(
+    private readonly node: BraidNode,
+    private readonly listenTimeoutMs: number,
+  ) {
+    node.events.on("block", this.onBlock);
+  }
+
+  async send(chainId: number, body: string): Promise<string> {
+    const commands = await parseBatch(sendBody(body), true);
+    const keys = this.refusing(() => this.node.submit(chainId, commands));
+    return `{"requestKeys":[${keys.map(jsonString).join(",")}]}`;
+  }
+
+  /**
+   * `private`: one command with private metadata `{"address": {"from", "to"}}`. This node plays
+   * every entity, so it runs the command (in a block, like `send`, without buying gas).
+   */
+  async private(chainId: number, body: string): Promise<string> {
+    const [command] = await parseBatch([jsonObjectBody(body, "(a command)")], true);
+    const meta = command!.payload.meta;
+    if (meta.kind !== "private" || meta.address === null) {
+      throw badRequest(
+        `the command needs private metadata {"address": {"from": entity, "to": [entity, …]}} in cmd.meta`,
+      );
+    }
+    const keys = this.refusing(() => this.node.submit(chainId, [command!]));
+    return `{"requestKeys":[${keys.map(jsonString).join(",")}]}`;
+  }
+
+  poll(chainId: number, body: string, query: ContractQuery): string {
+    const keys = pollBody(body);
+    const depth = depthParam(query.confirmationDepth, "confirmationDepth");
+    const found = new Map<string, string>();
+    for (const key of keys) {
+      if (found.has(key)) continue;
+      const result = this.node.result(chainId, keyBytes(key), depth);
+      if (result !== null) found.set(key, result);
+    }
+    return encodeLegacyObject(found);
+  }
+
+  /** `listen`: the result as soon as it is in a block; a 504 after the time-out. */
+  async listen(chainId: number, body: string, signal: AbortSignal): Promise<string> {
+    const key = listenBody(body);
+    const stored = this.node.result(chainId, keyBytes(key));
+    if (stored !== null) return stored;
+    const result = await this.waiters.wait(`${chainId}/${key}`, this.listenTimeoutMs, signal);
+    if (result === undefined) {
+      throw new HttpError(
+        504,
+        `no result for request key ${key} on chain ${chainId} after ${this.listenTimeoutMs / 1000} s; poll or listen again`,
+      );
+    }
+    return result;
+  }
+
+  async local(chainId: number, body: string, query: ContractQuery): Promise<string> {
+    const preflight = booleanParam(query.preflight, "preflight", false);
+    const verify = booleanParam(query.signatureVerification, "signatureVerification", true);
+    const rewindDepth = depthParam(query.rewindDepth, "rewindDepth");
+    const parsed = await parseCommandAsync(jsonObjectBody(body, "(a command)"), {
+      verifySignatures: verify,
+    });
+    if (!parsed.ok) {
+      throw badRequest(`Validation failed: ${parsed.problems.map((p) => p.message).join("; ")}`);
+    }
+    try {
+      return this.node.local(chainId, parsed.command, { preflight, rewindDepth });
+    } catch (e) {
+      if (e instanceof LocalRefusal) throw badRequest(e.message);
+      throw e;
+    }
+  }
+
+  /** How many `listen` calls wait. */
+  get listeners(): number {
+    return this.waiters.count;
+  }
+
+  close(): void {
+    this.node.events.off("block", this.onBlock);
+    this.waiters.close();
+  }
+
+  private refusing<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (e) {
+      if (e instanceof CommandRefusal) throw badRequest(e.message);
+      throw e;
+    }
+  }
+}
+
+/** Parses and verifies every command of a batch; one bad command refuses the batch. */
+async function parseBatch(bodies: readonly unknown[], verify: boolean): Promise<ParsedCommand[]> {
+  const results = await Promise.all(
+    bodies.map((body) => parseCommandAsync(body, { verifySignatures: verify })),
+  );
+  const failures: string[] = [];
+  const commands: ParsedCommand[] = [];
+  results.forEach((result, i) => {
+    if (result.ok) commands.push(result.command);
+    else {
+      const hash = (bodies[i] as { hash?: unknown } | null)?.hash;
+      const name = typeof hash === "string" ? hash.slice(0, 64) : "without a hash";
+      failures.push(
+        `Transaction ${name} at index ${i} failed with: ${result.problems.map((p) => p.message).join("; ")}`,
+      );
+    }
+  });
+  if (failures.length > 0) {
+    throw badRequest(`One or more transactions were invalid: ${failures.join(", ")}`);
+  }
+  return commands;
+}
+
+/** The 32 bytes of a request key that has the right form; a 400 when they are not canonical. */
+function keyBytes(key: string): Uint8Array {
+  try {
+    return decodeBase64Url(key);
+  } catch (e) {
+    if (e instanceof Base64UrlError)
+      throw badRequest(`request key ${key} is not canonical base64url: ${e.message}`);
+    throw e;
+  }
+}
+
+function booleanParam(value: unknown, name: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw badRequest(`the query parameter ${name} must be true or false`);
+}
+
+function depthParam(value: unknown, name: string): number {
+  if (value === undefined) return 0;
+  if (typeof value !== "string" || !/^[0-9]{1,9}$/.test(value) || Number(value) > MAX_DEPTH) {
+    throw badRequest(`the query parameter ${name} must be an integer from 0 to ${MAX_DEPTH}`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,63 @@
+/**
+ * The node's HTTP service: the Chainweb service API routes (routes.ts) on fastify, with JSON
+ * bodies only, a body limit, plain-text errors, CORS and the common response headers on every
+ * response, bound to the configured address.
+ */
+import Fastify from "fastify";
+import type { BraidNode } from "../../node/node.ts";
+import { allowCrossOrigin } from "../http/cors.ts";
+import { acceptJsonBodiesOnly } from "../http/json-body.ts";
+import { sendPlainErrors } from "../http/plain-errors.ts";
+import { ContractApi } from "./contract-api.ts";
+import { addCommonHeaders } from "./headers.ts";
+import { registerRoutes } from "./routes.ts";
+
+export interface NodeServerOptions {
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly bodyLimit: number;
+  readonly listenTimeoutSeconds: number;
+  /** Told of faults (5xx), which should never happen. */
+  readonly onFault: (error: unknown) => void;
+}
+
+export interface RunningNodeServer {
+  /** `http://host:port` */
+  readonly url: string;
+  readonly port: number;
+  readonly contracts: ContractApi;
+  /** Stops listening, ends open connections and waiting `listen` calls. */
+  close(): Promise<void>;
+}
+
+export async function startNodeServer(
+  node: BraidNode,
+  options: NodeServerOptions,
+): Promise<RunningNodeServer> {
+  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: options.bodyLimit });
+  addCommonHeaders(app);
+  acceptJsonBodiesOnly(app);
+  sendPlainErrors(app, options.bodyLimit, options.onFault);
+  allowCrossOrigin(app);
+  const contracts = new ContractApi(node, options.listenTimeoutSeconds * 1000);
+  registerRoutes(app, node, contracts);
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (e) {
+    contracts.close();
+    throw e;
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : options.port;
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    contracts,
+    async close() {
+      contracts.close();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * `braid node`: runs a node with its HTTP service until interrupted (SIGINT or SIGTERM), then
+ * closes the service and the databases. Options come from flags over `--config node.yaml` over
+ * the defaults (docs/node.md). On start it prints what a developer needs: the URL, the network,
+ * the mining mode, where data lives and the funded accounts with their keys.
+ */
+import { startNodeServer } from "../../api/service/server.ts";
+import { DEV_ACCOUNTS } from "../../node/genesis/accounts.ts";
+import { makeLogger } from "../../node/logger.ts";
+import { BraidNode } from "../../node/node.ts";
+import {
+  LOG_LEVELS,
+  MINING_MODES,
+  type NodeOptions,
+  NodeOptionsError,
+  parseOptionsYaml,
+  type RawOptions,
+  resolveNodeOptions,
+} from "../../node/options.ts";
+import { UserError } from "../errors.ts";
+import type { CliIO } from "../io.ts";
+import type { Subcommand } from "../registry.ts";
+
+interface NodeFlags {
+  readonly config?: string;
+  readonly port?: string;
+  readonly host?: string;
+  readonly dataDir?: string;
+  readonly inMemory?: boolean;
+  readonly mining?: string;
+  readonly miningInterval?: string;
+  readonly minerAccount?: string;
+  readonly minerKeys?: string;
+  readonly blockGasLimit?: string;
+  readonly minGasPrice?: string;
+  readonly logLevel?: string;
+  readonly listenTimeout?: string;
+}
+
+export const nodeCommand: Subcommand = {
+  register(program, io) {
+    program
+      .command("node")
+      .description("run a Braid node: 20 braided chains with the Chainweb service API")
+      .option("--config <file>", "a YAML file of the options below (camelCase keys)")
+      .option("--port <port>", "HTTP port (default 8080; 0 picks a free one)")
+      .option("--host <address>", "address to bind (default 127.0.0.1)")
+      .option("--data-dir <dir>", "where the databases live (default ./.braid/<network>)")
+      .option("--in-memory", "keep everything in memory (nothing is written)")
+      .option("--mining <mode>", `block production: ${MINING_MODES.join(", ")} (default on-demand)`)
+      .option("--mining-interval <seconds>", "seconds between blocks in interval mode (default 30)")
+      .option("--miner-account <name>", "the account rewards and fees go to")
+      .option("--miner-keys <keys>", "comma-separated hex public keys guarding the miner account")
+      .option("--block-gas-limit <gas>", "gas limit of a block (default 150000)")
+      .option("--min-gas-price <price>", "lowest gas price accepted (default 0.00000001)")
+      .option("--log-level <level>", `${LOG_LEVELS.join(", ")} (default info)`)
+      .option("--listen-timeout <seconds>", "how long listen waits before a 504 (default 180)")
+      .action(async (flags: NodeFlags) => {
+        await runNode(nodeOptions(flags, io), io);
+      });
+  },
+};
+
+function nodeOptions(flags: NodeFlags, io: CliIO): NodeOptions {
+  try {
+    const file: RawOptions =
+      flags.config === undefined ? {} : parseOptionsYaml(io.readFile(flags.config), flags.config);
+    const { config: _config, listenTimeout, ...rest } = flags;
+    return resolveNodeOptions(file, { ...rest, listenTimeout } as RawOptions);
+  } catch (e) {
+    if (e instanceof NodeOptionsError) throw new UserError(e.message);
+    throw e;
+  }
+}
+
+async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
+  const log = makeLogger(options.logLevel, (line) => io.out(`${line}\n`));
+  const started = performance.now();
+  let node: BraidNode;
+  try {
+    node = BraidNode.open(options, log);
+  } catch (e) {
+    throw new UserError(`cannot open the node: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  let server: Awaited<ReturnType<typeof startNodeServer>>;
+  try {
+    server = await startNodeServer(node, {
+      host: options.host,
+      port: options.port,
+      bodyLimit: options.bodyLimit,
+      listenTimeoutSeconds: options.listenTimeoutSeconds,
+      onFault: (e) =>
+        log.error(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    });
+  } catch (e) {
+    node.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+      throw new UserError(`cannot listen on ${options.host}:${options.port}: ${code}`);
+    }
+    throw e;
+  }
+  const readyMs = performance.now() - started;
+  if (options.logLevel === "debug" || options.logLevel === "info") {
+    io.out(banner(options, server.url, node, readyMs));
+  }
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await server.close();
+  node.close();
+}
+
+function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: number): string {
+  const base = `${url}/chainweb/0.0/${options.network}`;
+  const lines = [
+    `Braid node ready in ${Math.round(readyMs)} ms${node.fresh ? " (new network: genesis blocks made)" : ""}`,
+    "",
+    `  URL          ${url}`,
+    `  API base     ${base}   (e.g. ${base}/chain/0/pact/api/v1/local)`,
+    `  network id   ${options.network}`,
+    `  chains       ${node.chains.length} (0 to ${node.chains.length - 1})`,
+    `  mining       ${options.mining}${options.mining === "interval" ? ` every ${options.miningIntervalSeconds} s` : ""}`,
+    `  data         ${options.dataDir ?? "in memory (nothing is kept)"}`,
+    `  miner        ${options.miner.account}`,
+    "",
+    "Funded accounts on every chain (development keys, public on purpose: never use them elsewhere)",
+    "",
+  ];
+  for (const account of DEV_ACCOUNTS) {
+    lines.push(`  ${account.name}  ${account.balance} KDA`);
+    lines.push(`    public ${account.publicKey}`);
+    lines.push(`    secret ${account.secretKey}`);
+  }
+  lines.push("", "Blocks (chain, height, transactions, hash):", "");
+  return `${lines.join("\n")}\n`;
+}
