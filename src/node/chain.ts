@@ -154,9 +154,10 @@ export class ChainNode {
 
   /**
    * Brings the state to `target` (a stored block of this chain): rewinds to the fork point with
-   * the state's branch, then replays the stored blocks up to `target`.
+   * the state's branch, then replays the stored blocks up to `target`. Returns the commands of
+   * the blocks rewound (they may belong in the mempool again).
    */
-  syncTo(target: BlockHeader): void {
+  syncTo(target: BlockHeader): ParsedCommand[] {
     const db = this.context.chainDb;
     const path: BlockHeader[] = [];
     let at: BlockHeader | undefined = target;
@@ -164,13 +165,20 @@ export class ChainNode {
       path.push(at);
       at = db.header(at.parent);
     }
-    if (at === undefined)
+    if (at === undefined) {
       throw new Error(`chain ${this.chainId}: no common ancestor with the state`);
+    }
+    const dropped: ParsedCommand[] = [];
     if (at.height < this.head.height) {
+      for (let h = this.head; h.height > at.height; h = db.header(h.parent)!) {
+        const block = db.block(h.hash)!;
+        dropped.push(...block.payload.transactions.map((t) => storedCommand(t.transaction)));
+      }
       this.state.rewindTo(at.height);
       this.head = at;
     }
     for (const header of path.reverse()) this.replay(header);
+    return dropped;
   }
 
   /** Re-executes a stored block on the state (which is at its parent) and commits it. */
@@ -240,6 +248,41 @@ export class ChainNode {
     }
     return null;
   }
+}
+
+/**
+ * The transaction index entries of a payload: each command's request key and where its output
+ * leaves room for `metaData` (found by scanning the output's top-level keys).
+ */
+export function indexOfPayload(payload: PayloadWithOutputs) {
+  return payload.transactions.map((t) => {
+    const output = utf8.decode(t.output);
+    const offset = topLevelValueOffset(output, "metaData");
+    if (offset === null) throw new Error("a command output without metaData");
+    return {
+      requestKey: storedCommand(t.transaction).hashBytes,
+      metaOffset: Buffer.byteLength(output.slice(0, offset)),
+    };
+  });
+}
+
+/**
+ * Where the value of `key` starts in a JSON object's text, looking at its top-level keys only
+ * (strings and nested values are skipped); null when it has no such key.
+ */
+export function topLevelValueOffset(json: string, key: string): number | null {
+  const wanted = JSON.stringify(key);
+  let depth = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (c === '"') {
+      const start = i;
+      for (i++; i < json.length && json[i] !== '"'; i++) if (json[i] === "\\") i++;
+      if (depth === 1 && json.slice(start, i + 1) === wanted && json[i + 1] === ":") return i + 2;
+    } else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+  }
+  return null;
 }
 
 /** A command as stored in a payload (already verified when it was first accepted). */
