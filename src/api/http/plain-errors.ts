@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { HttpError } from "./errors.ts";
+import { cutText } from "./quote.ts";
 
 const TEXT = "text/plain; charset=utf-8";
 
@@ -34,9 +35,12 @@ export function sendPlainErrors(
     reply
       .code(500)
       .type(TEXT)
-      .send(`internal error while handling ${request.method} ${request.url}`);
+      .send(`internal error while handling ${request.method} ${cutText(request.url)}`);
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).type(TEXT).send(`no such endpoint: ${request.method} ${request.url}`);
+    reply
+      .code(404)
+      .type(TEXT)
+      .send(`no such endpoint: ${request.method} ${cutText(request.url)}`);
   });
 }
