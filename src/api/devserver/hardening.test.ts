@@ -111,4 +111,23 @@ describe("the development server against a hostile client", () => {
     const verified = await post(server, "/api/v1/verify", JSON.stringify(command));
     assert.ok(verified.text.length < 2000, `${verified.text.length}`);
   });
+
+  it("bounds the work of one command, so the server keeps answering", async () => {
+    const code = "(fold (lambda (a x) (fold (+) a (enumerate 1 30000))) 0 (enumerate 1 10000))";
+    const command = await signed(code, "busy", 1_000_000_000);
+    const started = performance.now();
+    const [local, version] = await Promise.all([
+      post(server, "/api/v1/local", JSON.stringify(command)),
+      fetch(`${server.url}/version`).then((r) => r.text()),
+    ]);
+    assert.equal(version, "pact version 5.4");
+    assert.match(
+      JSON.parse(local.text).result.error.message,
+      /^Command exceeded the limit of 33554432 bytes on the lists and strings it builds/,
+    );
+    assert.ok(performance.now() - started < 3000, `${performance.now() - started} ms`);
+    const loop = await signed("(fold (+) 0 (enumerate 1 1000))", "own-limit", 50);
+    const limited = await post(server, "/api/v1/local", JSON.stringify(loop));
+    assert.equal(JSON.parse(limited.text).result.error.message, 'Gas limit "50" exceeded: 109');
+  });
 });

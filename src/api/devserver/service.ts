@@ -11,7 +11,7 @@ import {
   type CommandOutcome,
   encodeCommandResult,
   executeCommand,
-  FREE_GAS,
+  FREE_GAS_WITH_COMMAND_LIMIT,
   failureOutcome,
   type GasSettings,
   TOPLEVEL_ORIGIN,
@@ -61,12 +61,14 @@ export class DevService {
       this.db.close();
       throw e;
     }
+    // A server gas limit of 0 leaves each command its own meta.gasLimit; every command is also
+    // bounded by COMMAND_BOUNDS (src/execution), free gas or not.
     this.gas =
       config.gasLimit === 0 && config.gasRate === 0
-        ? FREE_GAS
+        ? FREE_GAS_WITH_COMMAND_LIMIT
         : {
             kind: "metered",
-            limit: config.gasLimit === 0 ? null : config.gasLimit,
+            limit: config.gasLimit === 0 ? "command" : config.gasLimit,
             perAction: config.gasRate === 0 ? null : config.gasRate,
           };
     this.flags = new Set(config.flags);
