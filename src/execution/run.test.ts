@@ -5,6 +5,7 @@ import type { ParsedCommand } from "../command/types.ts";
 import { encodeHex, keyPairFromSeed } from "../crypto/index.ts";
 import { openMemoryPactDb, type PactDb } from "../pact/db/index.ts";
 import { PactTime } from "../pact/values/time.ts";
+import { onChainError } from "./errors.ts";
 import { FREE_GAS, FREE_GAS_WITH_COMMAND_LIMIT, type GasSettings } from "./gas.ts";
 import { encodeCommandResult } from "./result-json.ts";
 import { executeCommand } from "./run.ts";
@@ -325,5 +326,23 @@ describe("the bounds of every command", () => {
     assert.equal(failure(metered).message, 'Gas limit "1500" exceeded: 10801');
     assert.equal(metered.gas, 10801);
     assert.deepEqual(data(run(db, "(+ 1 2)", { gas: FREE_GAS_WITH_COMMAND_LIMIT })), { int: 3 });
+  });
+});
+
+describe("onChainError", () => {
+  it("words the JavaScript engine's limits as Pact-style messages, not the engine's text", () => {
+    assert.deepEqual(onChainError(new RangeError("Invalid string length")), {
+      type: "EvalError",
+      message: "Resource limit exceeded: the command built a value too large for the interpreter",
+      info: "<toplevel>:0",
+    });
+    assert.equal(
+      onChainError(new RangeError("Maximum call stack size exceeded")).message,
+      "Resource limit exceeded: the command nested calls too deeply for the interpreter",
+    );
+    assert.equal(
+      onChainError(new TypeError("x is undefined")).message,
+      "Unknown exception: x is undefined",
+    );
   });
 });

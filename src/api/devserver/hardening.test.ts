@@ -130,4 +130,13 @@ describe("the development server against a hostile client", () => {
     const limited = await post(server, "/api/v1/local", JSON.stringify(loop));
     assert.equal(JSON.parse(limited.text).result.error.message, 'Gas limit "50" exceeded: 109');
   });
+
+  it("answers oversized headers with a plain-text 431, as every other refusal", async () => {
+    const response = await fetch(`${server.url}/version`, {
+      headers: { "x-big": "x".repeat(20_000) },
+    });
+    assert.equal(response.status, 431);
+    assert.equal(response.headers.get("content-type"), "text/plain; charset=utf-8");
+    assert.equal(await response.text(), "the request headers are larger than the server's limit");
+  });
 });

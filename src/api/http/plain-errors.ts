@@ -3,6 +3,8 @@
  * body, a bad content length) mapped to 400, unknown paths to 404. Anything else is a fault of
  * the server: 500, logged.
  */
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { HttpError } from "./errors.ts";
 import { cutText } from "./quote.ts";
@@ -43,4 +45,21 @@ export function sendPlainErrors(
       .type(TEXT)
       .send(`no such endpoint: ${request.method} ${cutText(request.url)}`);
   });
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refuses before any route sees it
+ * (headers above Node's 16 KiB limit: 431; anything malformed: 400) gets a plain-text reason, as
+ * every other refusal, instead of fastify's JSON. The connection is closed.
+ */
+export function plainClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+  const body =
+    status === 431
+      ? "the request headers are larger than the server's limit"
+      : "malformed HTTP request";
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
