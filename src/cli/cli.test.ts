@@ -288,3 +288,31 @@ describe("braid header inspect", () => {
       "cannot read a block header from the argument: a block header is 318 bytes, got 3",
     ));
 });
+
+describe("braid on hostile input files", () => {
+  it("escapes terminal control characters in messages quoting a file", () => {
+    writeFileSync(join(dir, "esc.yaml"), "port: 0\nhost: [\u001b[31mX\n  : : \n");
+    assertUserError(
+      ["-s", "esc.yaml"],
+      "esc.yaml: invalid YAML: Missing , or : between flow sequence items at line 2, column 9: host: [\\u001b[31mX ^ ",
+    );
+    writeFileSync(join(dir, "esc.repl"), "(+ 1 2)\n(foo \u001b]0;title\u0007 bar\n");
+    const run = braid(["esc.repl"]);
+    assert.equal(run.code, 1);
+    assert.doesNotMatch(run.stdout + run.stderr, /[\u001b\u0007]/);
+    assert.match(run.stderr, /\(foo \\u001b\]0;title\\u0007 bar/);
+  });
+
+  it("refuses files above the input size limit and files that are not UTF-8", () => {
+    writeFileSync(join(dir, "big.yaml"), `code: "${"1".repeat(4_194_304)}"\n`);
+    assertUserError(
+      ["-a", "big.yaml"],
+      "cannot read big.yaml: it is larger than the limit of 4194304 bytes (4194313 bytes)",
+    );
+    writeFileSync(
+      join(dir, "latin1.repl"),
+      Buffer.from([0x28, 0x2b, 0x20, 0x31, 0x29, 0x0a, 0xe9]),
+    );
+    assertUserError(["latin1.repl"], "cannot read latin1.repl: it is not valid UTF-8 (line 2)");
+  });
+});

@@ -2,9 +2,16 @@
  * What a command handler may touch: standard output and error, standard input, and files. Handlers
  * get it as a parameter, so tests can run them in-process with captured output.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { UserError } from "./errors.ts";
+import { escapeControls } from "./terminal-text.ts";
+
+/**
+ * The largest file (or standard input) the CLI reads: 4 MiB. A larger `-a` request could not be
+ * sent to a server anyway (the development server's default body limit is 1 MiB).
+ */
+export const MAX_INPUT_FILE_BYTES = 4_194_304;
 
 export interface CliIO {
   /** Writes to standard output as is. */
@@ -19,20 +26,44 @@ export interface CliIO {
 
 export const processIO: CliIO = {
   out: (text) => process.stdout.write(text),
-  warn: (line) => process.stderr.write(`braid: ${line}\n`),
+  warn: (line) => process.stderr.write(`braid: ${escapeControls(line)}\n`),
   readStdin: async () => {
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
+    let size = 0;
+    for await (const chunk of process.stdin) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_INPUT_FILE_BYTES) throw tooLarge("standard input");
+      chunks.push(chunk as Buffer);
+    }
+    return decodeUtf8(Buffer.concat(chunks), "standard input");
   },
   readFile: readTextFile,
 };
 
-/** Reads a UTF-8 file, turning the usual failures into one-line user errors. */
+/**
+ * Reads a UTF-8 file of at most {@link MAX_INPUT_FILE_BYTES}, turning the usual failures, a larger
+ * file and invalid UTF-8 into one-line user errors.
+ */
 export function readTextFile(path: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(resolve(path), "utf8");
+    const fd = openSync(resolve(path), "r");
+    try {
+      const size = fstatSync(fd).size;
+      if (size > MAX_INPUT_FILE_BYTES) throw tooLarge(path, size);
+      bytes = Buffer.alloc(size);
+      let read = 0;
+      while (read < size) {
+        const n = readSync(fd, bytes, read, size - read, read);
+        if (n === 0) break;
+        read += n;
+      }
+      bytes = bytes.subarray(0, read);
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
+    if (err instanceof UserError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const reason =
       code === "ENOENT"
@@ -43,5 +74,26 @@ export function readTextFile(path: string): string {
             ? "permission denied"
             : (err as Error).message;
     throw new UserError(`cannot read ${path}: ${reason}`);
+  }
+  return decodeUtf8(bytes, path);
+}
+
+function tooLarge(what: string, size?: number): UserError {
+  const got = size === undefined ? "more" : `${size} bytes`;
+  return new UserError(
+    `cannot read ${what}: it is larger than the limit of ${MAX_INPUT_FILE_BYTES} bytes (${got})`,
+  );
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array, what: string): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    // Where: the line of the first replacement character a lenient decoding puts in.
+    const lenient = new TextDecoder("utf-8").decode(bytes);
+    const line = lenient.slice(0, lenient.indexOf("\uFFFD")).split("\n").length;
+    throw new UserError(`cannot read ${what}: it is not valid UTF-8 (line ${line})`);
   }
 }

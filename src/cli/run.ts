@@ -8,6 +8,7 @@ import { CommandInputError } from "../command/errors.ts";
 import { UserError } from "./errors.ts";
 import { type CliIO, processIO } from "./io.ts";
 import { buildProgram } from "./program.ts";
+import { escapeControls } from "./terminal-text.ts";
 
 /** Returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIO = processIO): Promise<number> {
@@ -24,6 +25,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
   }
 }
 
+/** One line, its control characters escaped (messages quote files and input). */
 function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, " ");
+  return escapeControls(message.replace(/\s*\n\s*/g, " "));
 }

@@ -229,7 +229,7 @@ describe("parseCommand rejects", () => {
         (p) => `${p.kind}: ${p.message}`,
       ),
       [
-        'bad-hash: hash "shortA" must encode 32 bytes, got 4',
+        'bad-hash: hash "shortA" must be 43 characters of unpadded base64url encoding 32 bytes, but it has 6 characters, not 43',
         'missing-field: cmd.payload.exec is missing the field "code"',
         "wrong-type: cmd.meta.creationTime must be an integer, got 1.5",
         'wrong-type: cmd.meta.ttl must be an integer, got "x"',
@@ -271,7 +271,7 @@ describe("parseCommand rejects", () => {
     assert.deepEqual(
       problems(parseCommand({ cmd, hash: "a+b", sigs: [] })).map((p) => p.message),
       [
-        'hash "a+b" is not base64url: invalid base64url: character "+" is not in the alphabet A-Z a-z 0-9 - _',
+        'hash "a+b" must be 43 characters of unpadded base64url encoding 32 bytes, but it has characters outside A-Z, a-z, 0-9, _ and -',
         'cmd.payload has both "exec" and "cont"; it must have one',
         'cmd.signers[0].scheme must be "ED25519" or "WebAuthn", got "RSA"',
       ],

@@ -7,8 +7,6 @@
  * signer over the received hash bytes. Every problem is collected, so one response lists them all.
  */
 import {
-  Base64UrlError,
-  decodeBase64Url,
   decodeHex,
   encodeBase64Url,
   PUBLIC_KEY_BYTES,
@@ -17,13 +15,13 @@ import {
   verify as verifyEd25519,
 } from "../crypto/index.ts";
 import {
-  COMMAND_HASH_BYTES,
   COMMAND_HASH_NAMES,
   type CommandHashAlgorithm,
   commandHash,
   DEFAULT_COMMAND_HASH,
 } from "./hash-algorithm.ts";
 import { parseCommandPayload } from "./payload.ts";
+import { parseRequestKey, REQUEST_KEY_FORM } from "./request-key.ts";
 import type {
   CommandParseResult,
   CommandPayload,
@@ -159,17 +157,9 @@ export function matchingAlgorithm(
 type Fail = (kind: CommandProblemKind, message: string) => void;
 
 function decodeHash(hash: string, fail: Fail): Uint8Array | undefined {
-  try {
-    const bytes = decodeBase64Url(hash);
-    if (bytes.length === COMMAND_HASH_BYTES) return bytes;
-    fail(
-      "bad-hash",
-      `hash "${abbreviate(hash)}" must encode ${COMMAND_HASH_BYTES} bytes, got ${bytes.length}`,
-    );
-  } catch (err) {
-    if (!(err instanceof Base64UrlError)) throw err;
-    fail("bad-hash", `hash "${abbreviate(hash)}" is not base64url: ${err.message}`);
-  }
+  const parsed = parseRequestKey(hash);
+  if (parsed.ok) return parsed.bytes;
+  fail("bad-hash", `hash "${abbreviate(hash)}" must be ${REQUEST_KEY_FORM}, but ${parsed.reason}`);
   return undefined;
 }
 

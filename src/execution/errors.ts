@@ -13,6 +13,18 @@ export const MAX_ERROR_MESSAGE_CHARS = 256;
 /** The origin of an error raised outside any function. */
 export const TOPLEVEL_ORIGIN = "<toplevel>";
 
+/** JavaScript `RangeError`s a command can provoke, and what its result says instead. */
+const ENGINE_LIMITS: readonly (readonly [RegExp, string])[] = [
+  [
+    /^Invalid (string|array|typed array) length|allocation failed/,
+    "Resource limit exceeded: the command built a value too large for the interpreter",
+  ],
+  [
+    /^Maximum call stack size exceeded/,
+    "Resource limit exceeded: the command nested calls too deeply for the interpreter",
+  ],
+];
+
 export function onChainError(e: unknown): OnChainError {
   if (e instanceof PactSyntaxError) {
     return errorObject("SyntaxError", e.reason, TOPLEVEL_ORIGIN, e.span.line);
@@ -23,6 +35,11 @@ export function onChainError(e: unknown): OnChainError {
   }
   if (e instanceof DbError) {
     return errorObject("EvalError", e.onChainMessage, TOPLEVEL_ORIGIN, 0);
+  }
+  // The JavaScript engine's own limits, in Pact's words rather than the engine's.
+  if (e instanceof RangeError) {
+    const message = ENGINE_LIMITS.find(([pattern]) => pattern.test(e.message))?.[1];
+    if (message !== undefined) return errorObject("EvalError", message, TOPLEVEL_ORIGIN, 0);
   }
   // Anything else is a fault of the interpreter, reported as Pact reports unknown exceptions.
   const message = e instanceof Error ? e.message : String(e);

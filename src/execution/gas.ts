@@ -1,37 +1,149 @@
 /**
- * Gas for one command. Free gas charges nothing and reports 0 (the development server's default,
- * as in Pact's server). Metered gas counts the evaluator's charges — the natives' table costs, or
- * a constant amount per charged action (Pact 4's `constGasModel`, the server's `gasRate`) — up to
- * an optional limit, and reports the total rounded up to whole gas.
+ * Gas for one command, and the bounds every command runs under.
+ *
+ * Free gas prices nothing and reports 0 (the development server's default, as in Pact's server).
+ * Metered gas counts the evaluator's charges — the natives' table costs, or a constant amount per
+ * charged action (Pact 4's `constGasModel`, the server's `gasRate`) — up to a limit, and reports
+ * the total rounded up to whole gas. A limit of `"command"` is the command's own `meta.gasLimit`
+ * (none when it is 0 or the command has no public metadata).
+ *
+ * Whatever the settings, the work of a command is counted with Pact 5's table costs and stops at
+ * {@link CommandBounds.workMilligas}, and the lists and strings it builds stop at
+ * {@link CommandBounds.valueBytes}: free gas does not mean unbounded work or memory.
  */
+import type { ParsedCommand } from "../command/index.ts";
 import {
-  FreeGasMeter,
   type GasMeter,
   LimitedGasMeter,
   MILLIGAS_PER_GAS,
-} from "../pact/eval/gas.ts";
+  PactGasMeter,
+  TABLE_GAS_CONFIG,
+  TABLE_GAS_MODEL,
+} from "../pact/gas/index.ts";
+import { PactError } from "../pact/runtime/errors.ts";
+
+export type GasLimitSetting = number | "command" | null;
 
 export type GasSettings =
-  | { readonly kind: "free" }
+  | {
+      readonly kind: "free";
+      /** Also stop at the command's own `meta.gasLimit` (counted with the table costs). */
+      readonly commandLimit?: boolean;
+    }
   | {
       readonly kind: "metered";
-      /** Gas limit of the command; null for none. */
-      readonly limit: number | null;
+      /** Gas limit: a number, the command's own (`"command"`), or null for none. */
+      readonly limit: GasLimitSetting;
       /** Gas per charged action instead of the table costs; null for the table costs. */
       readonly perAction: number | null;
     };
 
 export const FREE_GAS: GasSettings = { kind: "free" };
 
-export function gasMeterFor(settings: GasSettings): GasMeter {
-  if (settings.kind === "free") return new FreeGasMeter();
-  const meter = new LimitedGasMeter(settings.limit);
-  return settings.perAction === null ? meter : new ConstantRateGasMeter(meter, settings.perAction);
+/** Free gas that still stops at each command's own `meta.gasLimit` (the development server's). */
+export const FREE_GAS_WITH_COMMAND_LIMIT: GasSettings = { kind: "free", commandLimit: true };
+
+/**
+ * The most work one command may do, in milligas of Pact 5's table costs, under any gas settings:
+ * 1,000,000 gas (Chainweb's block gas limit is 150,000). About a second of evaluation at most.
+ */
+export const MAX_COMMAND_WORK_MILLIGAS = 1_000_000_000;
+
+/**
+ * The most one command may build of lists and strings, in bytes as the gas model sizes them:
+ * `make-list` and `enumerate` count elements × element size, and every concatenation (`+` on
+ * strings, lists and objects, `concat`, `reverse`, `take`, `format`, `show`, …) one byte per
+ * character or element built. 32 MiB, about 150 MB of the interpreter's memory at most.
+ */
+export const MAX_COMMAND_VALUE_BYTES = 33_554_432;
+
+export interface CommandBounds {
+  /** Milligas of table-model work; see {@link MAX_COMMAND_WORK_MILLIGAS}. */
+  readonly workMilligas: number;
+  /** Bytes of lists and strings built; see {@link MAX_COMMAND_VALUE_BYTES}. */
+  readonly valueBytes: number;
 }
 
-/** Whole gas used so far: milligas rounded up (Pact's `milliGasToGas`). */
+/** The bounds of every command on the development server and of the node's `local`. */
+export const COMMAND_BOUNDS: CommandBounds = Object.freeze({
+  workMilligas: MAX_COMMAND_WORK_MILLIGAS,
+  valueBytes: MAX_COMMAND_VALUE_BYTES,
+});
+
+/** The meter of one command. `command` supplies its own gas limit when the settings ask for it. */
+export function gasMeterFor(
+  settings: GasSettings,
+  command?: ParsedCommand,
+  bounds: CommandBounds = COMMAND_BOUNDS,
+): GasMeter {
+  if (settings.kind === "free") {
+    const limit = settings.commandLimit === true ? commandGasLimit(command) : null;
+    return new BoundedGasMeter(limit, bounds, false);
+  }
+  const limit = settings.limit === "command" ? commandGasLimit(command) : settings.limit;
+  if (settings.perAction === null) return new BoundedGasMeter(limit, bounds, true);
+  const work = Math.floor(bounds.workMilligas / MILLIGAS_PER_GAS);
+  const capped = limit === null || limit > work ? work : limit;
+  return new ConstantRateGasMeter(new LimitedGasMeter(capped), settings.perAction);
+}
+
+/** The command's `meta.gasLimit`; null when it has none (0, or private metadata). */
+function commandGasLimit(command: ParsedCommand | undefined): number | null {
+  const meta = command?.payload.meta;
+  return meta?.kind === "public" && meta.gasLimit > 0 ? meta.gasLimit : null;
+}
+
+/** Whole gas used so far: milligas rounded up (Pact's `milliGasToGas`); 0 under free gas. */
 export function gasUsed(meter: GasMeter): number {
+  if (meter instanceof BoundedGasMeter && !meter.reported) return 0;
   return Math.ceil(meter.used() / MILLIGAS_PER_GAS);
+}
+
+/**
+ * The table model counting toward a gas limit (Pact's message when passed) and the command
+ * bounds (their own messages). `reported` says whether the gas used is the command's gas, or
+ * only counted for the bounds (free gas).
+ */
+export class BoundedGasMeter extends PactGasMeter {
+  private valueBytes = 0;
+  private readonly gasLimitMilligas: number;
+
+  constructor(
+    gasLimit: number | null,
+    private readonly bounds: CommandBounds,
+    readonly reported: boolean,
+  ) {
+    const gasMilligas = gasLimit === null ? Number.POSITIVE_INFINITY : gasLimit * MILLIGAS_PER_GAS;
+    super(TABLE_GAS_MODEL, Math.min(gasMilligas, bounds.workMilligas));
+    this.gasLimitMilligas = gasMilligas;
+  }
+
+  override charge(milligas: number, what = ""): void {
+    if (what.startsWith("GMakeList")) this.built(milligas);
+    else if (what.startsWith("GConcat")) {
+      this.built(Math.ceil(milligas / TABLE_GAS_CONFIG.concatFactor));
+    }
+    const total = Math.min(this.used() + milligas, Number.MAX_SAFE_INTEGER);
+    if (total <= this.bounds.workMilligas || this.gasLimitMilligas <= this.bounds.workMilligas) {
+      super.charge(milligas, what);
+      return;
+    }
+    this.setUsed(total);
+    throw new PactError(
+      "gas",
+      `Command exceeded the work limit of ${this.bounds.workMilligas / MILLIGAS_PER_GAS} gas${this.reported ? "" : " (gas is free here, but work is bounded)"}: used ${Math.ceil(total / MILLIGAS_PER_GAS)}`,
+    );
+  }
+
+  private built(bytes: number): void {
+    this.valueBytes += bytes;
+    if (this.valueBytes > this.bounds.valueBytes) {
+      throw new PactError(
+        "gas",
+        `Command exceeded the limit of ${this.bounds.valueBytes} bytes on the lists and strings it builds: ${this.valueBytes} bytes`,
+      );
+    }
+  }
 }
 
 /** Charges `gasPerAction` for every charge, whatever its table cost. */

@@ -4,7 +4,19 @@
  */
 export { bounded, MAX_ERROR_MESSAGE_CHARS, onChainError, TOPLEVEL_ORIGIN } from "./errors.ts";
 export { EXEC_SOURCE_NAME } from "./exec-code.ts";
-export { FREE_GAS, type GasSettings, gasMeterFor, gasUsed } from "./gas.ts";
+export {
+  BoundedGasMeter,
+  COMMAND_BOUNDS,
+  type CommandBounds,
+  FREE_GAS,
+  FREE_GAS_WITH_COMMAND_LIMIT,
+  type GasLimitSetting,
+  type GasSettings,
+  gasMeterFor,
+  gasUsed,
+  MAX_COMMAND_VALUE_BYTES,
+  MAX_COMMAND_WORK_MILLIGAS,
+} from "./gas.ts";
 export { ON_CHAIN_NATIVES } from "./natives.ts";
 export { encodeCommandResult, encodeCommandResultAround, encodeEvents } from "./result-json.ts";
 export { executeCommand, failureOutcome } from "./run.ts";

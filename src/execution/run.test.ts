@@ -5,7 +5,8 @@ import type { ParsedCommand } from "../command/types.ts";
 import { encodeHex, keyPairFromSeed } from "../crypto/index.ts";
 import { openMemoryPactDb, type PactDb } from "../pact/db/index.ts";
 import { PactTime } from "../pact/values/time.ts";
-import { FREE_GAS, type GasSettings } from "./gas.ts";
+import { onChainError } from "./errors.ts";
+import { FREE_GAS, FREE_GAS_WITH_COMMAND_LIMIT, type GasSettings } from "./gas.ts";
 import { encodeCommandResult } from "./result-json.ts";
 import { executeCommand } from "./run.ts";
 import type { CommandOutcome } from "./types.ts";
@@ -272,5 +273,76 @@ describe("executeCommand", () => {
       message: "Continuation Error: Cross-chain continuations not supported",
       info: "<toplevel>:0",
     });
+  });
+});
+
+describe("the bounds of every command", () => {
+  const db = openMemoryPactDb();
+
+  it("stops unbounded work under free gas at the work limit", () => {
+    const started = performance.now();
+    const outcome = run(db, "(fold (lambda (a x) (+ a (* x x))) 0 (enumerate 1 3000000))");
+    assert.deepEqual(failure(outcome), {
+      type: "EvalError",
+      message:
+        "Command exceeded the work limit of 1000000 gas (gas is free here, but work is bounded): used 1000001",
+      info: "<toplevel>:0",
+    });
+    assert.equal(outcome.gas, 0);
+    assert.ok(performance.now() - started < 5000);
+  });
+
+  it("stops a command building more than the value limit before it allocates", () => {
+    assert.deepEqual(
+      failure(run(db, "(length (map (lambda (i) (enumerate 0 1000)) (enumerate 0 150000)))")),
+      {
+        type: "EvalError",
+        message:
+          "Command exceeded the limit of 33554432 bytes on the lists and strings it builds: 33560336 bytes",
+        info: "<toplevel>:0",
+      },
+    );
+    assert.match(
+      failure(run(db, '(fold (lambda (a x) (+ a a)) "ab" (enumerate 1 40))')).message,
+      /^Command exceeded the /,
+    );
+    assert.match(failure(run(db, "(make-list 100000000 1)")).message, /: 1200000000 bytes$/);
+  });
+
+  it("cannot be caught with try", () => {
+    assert.match(
+      failure(run(db, '(try 1 (length (make-list 10000000 "abcdefgh")))')).message,
+      /^Command exceeded the limit of 33554432 bytes/,
+    );
+  });
+
+  it("honours the command's own gas limit when asked to, free gas or metered", () => {
+    // command() sets meta.gasLimit 1500.
+    const loop = "(fold (lambda (a x) (+ a x)) 0 (enumerate 1 100000))";
+    const free = run(db, loop, { gas: FREE_GAS_WITH_COMMAND_LIMIT });
+    assert.equal(failure(free).message, 'Gas limit "1500" exceeded: 10801');
+    assert.equal(free.gas, 0);
+    const metered = run(db, loop, { gas: { kind: "metered", limit: "command", perAction: null } });
+    assert.equal(failure(metered).message, 'Gas limit "1500" exceeded: 10801');
+    assert.equal(metered.gas, 10801);
+    assert.deepEqual(data(run(db, "(+ 1 2)", { gas: FREE_GAS_WITH_COMMAND_LIMIT })), { int: 3 });
+  });
+});
+
+describe("onChainError", () => {
+  it("words the JavaScript engine's limits as Pact-style messages, not the engine's text", () => {
+    assert.deepEqual(onChainError(new RangeError("Invalid string length")), {
+      type: "EvalError",
+      message: "Resource limit exceeded: the command built a value too large for the interpreter",
+      info: "<toplevel>:0",
+    });
+    assert.equal(
+      onChainError(new RangeError("Maximum call stack size exceeded")).message,
+      "Resource limit exceeded: the command nested calls too deeply for the interpreter",
+    );
+    assert.equal(
+      onChainError(new TypeError("x is undefined")).message,
+      "Unknown exception: x is undefined",
+    );
   });
 });

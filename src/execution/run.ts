@@ -23,7 +23,7 @@ const NO_WRITES_HASH = encodeBase64Url(hashTxLogs([]));
 export function executeCommand(command: ParsedCommand, options: ExecutionOptions): CommandOutcome {
   const { db } = options;
   const natives = options.natives ?? ON_CHAIN_NATIVES;
-  const meter = options.meter ?? gasMeterFor(options.gas);
+  const meter = options.meter ?? gasMeterFor(options.gas, command, options.bounds);
   let began = false;
   try {
     const env = buildExecutionEnv(command, options, natives, meter);

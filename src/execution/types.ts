@@ -11,7 +11,7 @@ import type { PactEvent } from "../pact/eval/runtime.ts";
 import type { NativeDef } from "../pact/runtime/types.ts";
 import type { PactTime } from "../pact/values/time.ts";
 import type { CapToken, PactValue } from "../pact/values/types.ts";
-import type { GasSettings } from "./gas.ts";
+import type { CommandBounds, GasSettings } from "./gas.ts";
 
 /** The block a command runs in, as `chain-data` reports it. */
 export interface BlockContext {
@@ -28,6 +28,11 @@ export interface ExecutionOptions {
   readonly mode: ExecutionMode;
   readonly block: BlockContext;
   readonly gas: GasSettings;
+  /**
+   * The work and value-size bounds of the command, whatever its gas; {@link COMMAND_BOUNDS}
+   * unless given (the development server and the node's `local` use those).
+   */
+  readonly bounds?: CommandBounds;
   /** Execution flags (Pact's `ExecutionFlag` names, e.g. `DisablePactEvents`). */
   readonly flags: ReadonlySet<string>;
   /** Who may define namespaces and install root modules; `simple` (anyone) unless given. */

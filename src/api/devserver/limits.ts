@@ -18,11 +18,7 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1_048_576;
 /** The largest `bodyLimit` accepted (bytes): 64 MiB. */
 export const MAX_BODY_LIMIT_BYTES = 67_108_864;
 
-/** The most commands one `send` may carry. */
-export const MAX_SEND_COMMANDS = 1_000;
-
-/** The most request keys one `poll` may ask for. */
-export const MAX_POLL_KEYS = 1_000;
+export { MAX_POLL_KEYS, MAX_SEND_COMMANDS } from "../http/command-bodies.ts";
 
 /** The file names inside `persistDir` and `logDir`. */
 export const STATE_FILE = "pactdb.sqlite";

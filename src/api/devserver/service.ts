@@ -11,7 +11,7 @@ import {
   type CommandOutcome,
   encodeCommandResult,
   executeCommand,
-  FREE_GAS,
+  FREE_GAS_WITH_COMMAND_LIMIT,
   failureOutcome,
   type GasSettings,
   TOPLEVEL_ORIGIN,
@@ -21,12 +21,12 @@ import { encodeLegacyObject } from "../../pact/values/json.ts";
 import { jsonString } from "../../pact/values/json-text.ts";
 import { PactTime } from "../../pact/values/time.ts";
 import type { LogSink } from "../http/access-log.ts";
+import { listenBody, pollBody, sendBody } from "../http/command-bodies.ts";
 import { badRequest } from "../http/errors.ts";
 import { jsonObjectBody } from "../http/json-body.ts";
 import { KeyWaiters } from "../http/key-waiters.ts";
-import { requestKey } from "../http/request-keys.ts";
 import type { DevServerConfig } from "./config.ts";
-import { MAX_POLL_KEYS, MAX_SEND_COMMANDS, RESULTS_FILE, STATE_FILE } from "./limits.ts";
+import { RESULTS_FILE, STATE_FILE } from "./limits.ts";
 import { MemoryResultStore, type ResultStore, SqliteResultStore } from "./results-store.ts";
 import { verifyRequest } from "./verify.ts";
 
@@ -61,12 +61,14 @@ export class DevService {
       this.db.close();
       throw e;
     }
+    // A server gas limit of 0 leaves each command its own meta.gasLimit; every command is also
+    // bounded by COMMAND_BOUNDS (src/execution), free gas or not.
     this.gas =
       config.gasLimit === 0 && config.gasRate === 0
-        ? FREE_GAS
+        ? FREE_GAS_WITH_COMMAND_LIMIT
         : {
             kind: "metered",
-            limit: config.gasLimit === 0 ? null : config.gasLimit,
+            limit: config.gasLimit === 0 ? "command" : config.gasLimit,
             perAction: config.gasRate === 0 ? null : config.gasRate,
           };
     this.flags = new Set(config.flags);
@@ -74,17 +76,7 @@ export class DevService {
 
   /** `send`: `{"cmds":[…]}` → `{"requestKeys":[…]}`. */
   send(bodyText: string): string {
-    const body = jsonObjectBody(bodyText, '{"cmds": [command, …]}');
-    const cmds = body.cmds;
-    if (!Array.isArray(cmds)) {
-      throw badRequest(`the request body needs "cmds", a list of commands`);
-    }
-    if (cmds.length === 0) throw badRequest(`"cmds" is empty: send at least one command`);
-    if (cmds.length > MAX_SEND_COMMANDS) {
-      throw badRequest(
-        `"cmds" has ${cmds.length} commands; at most ${MAX_SEND_COMMANDS} are accepted per request`,
-      );
-    }
+    const cmds = sendBody(bodyText);
     const commands = cmds.map((c, i) => this.publicCommand(c, `command ${i}`, true));
     this.checkNew(commands);
     for (const command of commands) this.record(command.hash, this.run(command));
@@ -93,23 +85,11 @@ export class DevService {
 
   /** `poll`: `{"requestKeys":[…]}` → an object of the stored results (unknown keys left out). */
   poll(bodyText: string): string {
-    const body = jsonObjectBody(bodyText, '{"requestKeys": [key, …]}');
-    const keys = body.requestKeys;
-    if (!Array.isArray(keys)) {
-      throw badRequest(`the request body needs "requestKeys", a list of request keys`);
-    }
-    if (keys.length === 0) throw badRequest(`"requestKeys" is empty: ask for at least one key`);
-    if (keys.length > MAX_POLL_KEYS) {
-      throw badRequest(
-        `"requestKeys" has ${keys.length} keys; at most ${MAX_POLL_KEYS} are accepted per request`,
-      );
-    }
     const found = new Map<string, string>();
-    keys.forEach((k, i) => {
-      const key = requestKey(k, `requestKeys[${i}]`);
+    for (const key of pollBody(bodyText)) {
       const result = this.results.get(key);
       if (result !== undefined) found.set(key, result);
-    });
+    }
     return encodeLegacyObject(found);
   }
 
@@ -119,8 +99,7 @@ export class DevService {
    * `signal` aborts.
    */
   async listen(bodyText: string, signal?: AbortSignal): Promise<string> {
-    const body = jsonObjectBody(bodyText, '{"listen": key}');
-    const key = requestKey(body.listen, `"listen"`);
+    const key = listenBody(bodyText);
     const stored = this.results.get(key);
     if (stored !== undefined) return stored;
     const timeoutMs = this.config.listenTimeoutSeconds * 1000;

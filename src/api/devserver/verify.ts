@@ -13,6 +13,7 @@ import {
   type CommandHashAlgorithm,
   type CommandProblem,
   type CommandProblemKind,
+  isRequestKey,
   matchingAlgorithm,
   parseCommand,
 } from "../../command/index.ts";
@@ -113,7 +114,9 @@ function verifyCommand(
     checks.push(passed("signatures", `${n} valid signature${n === 1 ? "" : "s"}, one per signer`));
   } else checks.push(skipped("signatures", "the payload could not be read"));
 
-  const requestKey = typeof fields.hash === "string" ? fields.hash : null;
+  // Only a canonical key is echoed (a malformed hash may be megabytes long).
+  const requestKey =
+    typeof fields.hash === "string" && isRequestKey(fields.hash) ? fields.hash : null;
   if (!parsed.ok) {
     checks.push(skipped("parse", "the command is not valid"));
     return report("command", requestKey, checks);

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { badRequest } from "./errors.ts";
+import { quoteText } from "./quote.ts";
 
 export const JSON_CONTENT_TYPE = "application/json";
 
@@ -23,7 +24,7 @@ export function wrongContentType(contentType: string | undefined) {
   return badRequest(
     contentType === undefined
       ? `the request needs the header Content-Type: ${JSON_CONTENT_TYPE}`
-      : `Content-Type must be ${JSON_CONTENT_TYPE}, got ${JSON.stringify(contentType)}`,
+      : `Content-Type must be ${JSON_CONTENT_TYPE}, got ${quoteText(contentType)}`,
   );
 }
 

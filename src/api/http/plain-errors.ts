@@ -3,8 +3,11 @@
  * body, a bad content length) mapped to 400, unknown paths to 404. Anything else is a fault of
  * the server: 500, logged.
  */
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { HttpError } from "./errors.ts";
+import { cutText } from "./quote.ts";
 
 const TEXT = "text/plain; charset=utf-8";
 
@@ -34,9 +37,29 @@ export function sendPlainErrors(
     reply
       .code(500)
       .type(TEXT)
-      .send(`internal error while handling ${request.method} ${request.url}`);
+      .send(`internal error while handling ${request.method} ${cutText(request.url)}`);
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).type(TEXT).send(`no such endpoint: ${request.method} ${request.url}`);
+    reply
+      .code(404)
+      .type(TEXT)
+      .send(`no such endpoint: ${request.method} ${cutText(request.url)}`);
   });
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refuses before any route sees it
+ * (headers above Node's 16 KiB limit: 431; anything malformed: 400) gets a plain-text reason, as
+ * every other refusal, instead of fastify's JSON. The connection is closed.
+ */
+export function plainClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+  const body =
+    status === 431
+      ? "the request headers are larger than the server's limit"
+      : "malformed HTTP request";
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

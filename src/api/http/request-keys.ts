@@ -1,14 +1,20 @@
-/** Request keys as endpoints receive them: 43 characters of unpadded base64url. */
+/**
+ * Request keys as endpoints receive them: only the canonical form of `src/command`'s
+ * {@link parseRequestKey} (43 characters of unpadded base64url, 32 bytes). Anything else is a 400
+ * that names the field, says why, and quotes at most a short prefix of the value.
+ */
+import { parseRequestKey, REQUEST_KEY_FORM } from "../../command/request-key.ts";
 import { badRequest } from "./errors.ts";
+import { describeBodyValue } from "./quote.ts";
 
-export const REQUEST_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export { REQUEST_KEY_PATTERN } from "../../command/request-key.ts";
 
 /** Checks one request key; a 400 naming `where` and the bad value otherwise. */
 export function requestKey(value: unknown, where: string): string {
-  if (typeof value === "string" && REQUEST_KEY_PATTERN.test(value)) return value;
-  const shown =
-    typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  const parsed = typeof value === "string" ? parseRequestKey(value) : undefined;
+  if (parsed?.ok === true) return value as string;
+  const why = parsed === undefined ? "" : `: ${parsed.reason}`;
   throw badRequest(
-    `${where} must be a request key (43 characters from a-z, A-Z, 0-9, _ and -), got ${shown}`,
+    `${where} must be a request key (${REQUEST_KEY_FORM}), got ${describeBodyValue(value)}${why}`,
   );
 }

@@ -12,6 +12,7 @@ import { UserError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 import { ROOT_MODES } from "../program.ts";
 import type { RootMode, RootOptions } from "../registry.ts";
+import { escapeControls } from "../terminal-text.ts";
 
 const FILE_FLAGS: readonly [keyof RootOptions & string, string][] = [
   ["trace", "-t/--trace"],
@@ -70,9 +71,10 @@ export const pactFileMode: RootMode = {
 
 function fileIO(io: CliIO) {
   return {
-    stdout: (text: string) => io.out(text),
+    // Results, traces and error excerpts quote the file: its control characters are escaped.
+    stdout: (text: string) => io.out(escapeControls(text)),
     stderr: (text: string) => {
-      process.stderr.write(text);
+      process.stderr.write(escapeControls(text));
     },
     readFile: (path: string) => io.readFile(path),
     writeFile: (path: string, text: string) => {

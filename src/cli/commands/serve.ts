@@ -5,6 +5,7 @@
 import { ConfigError, parseDevServerConfig, startDevServer } from "../../api/devserver/index.ts";
 import { UserError } from "../errors.ts";
 import type { RootMode } from "../registry.ts";
+import { escapeControls } from "../terminal-text.ts";
 
 export const serveMode: RootMode = {
   flag: "-s/--serve",
@@ -35,7 +36,9 @@ export const serveMode: RootMode = {
       throw e;
     }
     const state = config.persistDir === null ? "in memory" : `in ${config.persistDir}`;
-    io.out(`Braid development server listening on ${server.url} (state ${state})\n`);
+    io.out(
+      escapeControls(`Braid development server listening on ${server.url} (state ${state})\n`),
+    );
     await new Promise<void>((resolve) => {
       process.once("SIGINT", resolve);
       process.once("SIGTERM", resolve);

@@ -1,0 +1,179 @@
+/**
+ * A seeded fuzz run against every development-server endpoint (issue #9): random, hostile and
+ * mutated bodies over real HTTP for a few seconds. Every answer must be 2xx or 4xx, `/version`
+ * must keep answering within 100 ms while it runs, and the server must work afterwards.
+ * A failure prints the seed and the request, so it can be replayed.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { Random } from "../../chain/testing/random.ts";
+import { signCommand } from "../../command/index.ts";
+import { encodeHex, keyPairFromSeed } from "../../crypto/index.ts";
+import { type FuzzBody, fuzzBody } from "../http/testing/fuzz-bodies.ts";
+
+/** The seed of the run; change it to explore, set it to a failing run's seed to replay. */
+const FUZZ_SEED = 0x1badc0de;
+/** How long the run lasts. */
+const FUZZ_MS = 3_000;
+/** Requests in flight at once. */
+const FUZZ_WORKERS = 2;
+/** Requests sent before `/version` is timed (the server's first requests compile its code). */
+const WARM_UP_REQUESTS = 200;
+/** The slowest `/version` answer allowed while the fuzz runs. */
+const VERSION_WITHIN_MS = 100;
+
+const key = keyPairFromSeed(new Uint8Array(32).fill(7));
+const PUBLIC = encodeHex(key.publicKey);
+
+function command(code: string, nonce: string, meta?: unknown): string {
+  const cmd = JSON.stringify({
+    payload: { exec: { code, data: { n: 1 } } },
+    meta: meta ?? {
+      creationTime: 1700000000,
+      ttl: 600,
+      gasLimit: 100_000,
+      chainId: "0",
+      gasPrice: 1e-8,
+      sender: "alice",
+    },
+    signers: [{ pubKey: PUBLIC, clist: [] }],
+    networkId: "development",
+    nonce,
+  });
+  return JSON.stringify(signCommand(cmd, [key], "blake2s"));
+}
+
+const CODES = [
+  "(+ 1 2)",
+  "(module m G (defcap G () true) (defun f (x) (* x 2)))",
+  "(m.f 21)",
+  "(read-msg 'n)",
+  "(tx-hash)",
+  '(enforce false "no")',
+  "(fold (+) 0 (enumerate 1 100))",
+];
+
+/** Valid bodies of each endpoint, which the fuzzer mutates. */
+function corpus(): Record<string, { valid: string[]; fields: string[] }> {
+  const commands = CODES.map((code, i) => command(code, `fuzz-${i}`));
+  const hashes = commands.map((c) => JSON.parse(c).hash as string);
+  const priv = command("(+ 1 2)", "private", { address: { from: "entity", to: ["other"] } });
+  return {
+    send: { valid: commands.map((c) => `{"cmds":[${c}]}`), fields: ["cmds"] },
+    poll: { valid: [JSON.stringify({ requestKeys: hashes })], fields: ["requestKeys"] },
+    listen: { valid: hashes.map((h) => JSON.stringify({ listen: h })), fields: ["listen"] },
+    local: { valid: commands, fields: ["cmd", "hash", "sigs"] },
+    private: { valid: [priv], fields: ["cmd", "hash", "sigs"] },
+    verify: {
+      valid: [...commands, '{"code":"(module m G (defcap G () true))"}'],
+      fields: ["code"],
+    },
+  };
+}
+
+const QUERIES = ["", "?preflight=true", "?signatureVerification=false", "?preflight=true&x=%00"];
+
+const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
+const TSX = import.meta.resolve("tsx");
+
+/** `braid -s` in a child process (as a client meets it); resolves with its URL. */
+async function startServer(dir: string): Promise<{ url: string; child: ChildProcess }> {
+  const config = join(dir, "config.yaml");
+  writeFileSync(config, "port: 0\nlistenTimeout: 0.2\nlogDir: log\n");
+  const child = spawn(process.execPath, ["--import", TSX, MAIN, "-s", config], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/[^ ]+)/.exec(out);
+      if (match !== null) resolve(match[1] as string);
+    });
+    child.once("exit", (code) => reject(new Error(`braid -s exited with ${code}: ${out}`)));
+  });
+  return { url, child };
+}
+
+describe("the development server under a seeded fuzz run", () => {
+  const dir = mkdtempSync(join(tmpdir(), "braid-fuzz-"));
+  let server: { url: string; child: ChildProcess };
+  before(async () => {
+    server = await startServer(dir);
+  });
+  after(() => {
+    server?.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`answers only 2xx and 4xx, keeps /version within ${VERSION_WITHIN_MS} ms, and stays up`, async () => {
+    const random = new Random(FUZZ_SEED);
+    const endpoints = corpus();
+    const names = Object.keys(endpoints);
+    let deadline = Number.POSITIVE_INFINITY;
+    const statuses = new Map<number, number>();
+    let requests = 0;
+
+    const one = async (worker: Random) => {
+      const name = worker.pick(names);
+      const { valid, fields } = endpoints[name] as { valid: string[]; fields: string[] };
+      const body: FuzzBody = fuzzBody(worker, valid, fields);
+      const path = `/api/v1/${name}${name === "local" ? worker.pick(QUERIES) : ""}`;
+      const headers: Record<string, string> = {};
+      if (body.contentType !== undefined) headers["content-type"] = body.contentType;
+      const response = await fetch(`${server.url}${path}`, {
+        method: worker.int(20) === 0 ? "PUT" : "POST",
+        headers,
+        body: body.text,
+      });
+      const text = await response.text();
+      requests++;
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      assert.ok(
+        response.status < 500,
+        `seed ${FUZZ_SEED}: ${response.status} for ${path} with ${JSON.stringify(body.text.slice(0, 300))}: ${text}`,
+      );
+      assert.ok(
+        text.length < 100_000 || name === "poll" || name === "verify",
+        `${path}: ${text.length}`,
+      );
+    };
+    const warmUp = new Random(FUZZ_SEED - 1);
+    for (let i = 0; i < WARM_UP_REQUESTS; i++) await one(warmUp);
+    deadline = performance.now() + FUZZ_MS;
+    const workers = Array.from({ length: FUZZ_WORKERS }, async (_, w) => {
+      const worker = new Random(FUZZ_SEED + w);
+      while (performance.now() < deadline) await one(worker);
+    });
+
+    let slowest = 0;
+    const monitor = (async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        const response = await fetch(`${server.url}/version`);
+        assert.equal(await response.text(), "pact version 5.4");
+        slowest = Math.max(slowest, performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 20 + random.int(20)));
+      }
+    })();
+    await Promise.all([...workers, monitor]);
+
+    assert.ok(requests > WARM_UP_REQUESTS + 100, `only ${requests} requests`);
+    assert.ok(slowest < VERSION_WITHIN_MS, `/version took ${slowest.toFixed(1)} ms`);
+    // Still up, and still running commands.
+    const local = await fetch(`${server.url}/api/v1/local`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: command("(+ 40 2)", "after"),
+    });
+    assert.deepEqual(JSON.parse(await local.text()).result.data, { int: 42 });
+    console.log(
+      `fuzz: ${requests} requests, statuses ${JSON.stringify([...statuses])}, /version at most ${slowest.toFixed(1)} ms`,
+    );
+  });
+});
