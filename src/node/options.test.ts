@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { DEVNET_MINER, NodeOptionsError, parseOptionsYaml, resolveNodeOptions } from "./options.ts";
+
+describe("node options", () => {
+  it("defaults to a development node on 127.0.0.1:8080 with on-demand mining in ./.braid/development", () => {
+    const options = resolveNodeOptions({}, {}, "/work/project");
+    assert.deepEqual(options, {
+      port: 8080,
+      host: "127.0.0.1",
+      network: "development",
+      dataDir: "/work/project/.braid/development",
+      mining: "on-demand",
+      miningIntervalSeconds: 30,
+      miner: DEVNET_MINER,
+      blockGasLimit: 150_000,
+      minGasPrice: "0.00000001",
+      logLevel: "info",
+      listenTimeoutSeconds: 180,
+      bodyLimit: 2_000_000,
+    });
+  });
+
+  it("takes flags over the file, and numbers given as text", () => {
+    const file = parseOptionsYaml("port: 9000\nmining: interval\nminingInterval: 5\n", "n.yaml");
+    const options = resolveNodeOptions(file, { port: "9100", inMemory: true }, "/x");
+    assert.equal(options.port, 9100);
+    assert.equal(options.mining, "interval");
+    assert.equal(options.miningIntervalSeconds, 5);
+    assert.equal(options.dataDir, null);
+  });
+
+  it("reads a gas price written as a YAML number", () => {
+    const file = parseOptionsYaml("minGasPrice: 1e-8\n", "n.yaml");
+    assert.equal(resolveNodeOptions(file, {}).minGasPrice, "0.00000001");
+  });
+
+  it("names the key of every bad value", () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ port: 70000 }, "port must be an integer from 0 to 65535, got 70000"],
+      [{ mining: "fast" }, 'mining must be one of on-demand, interval, pow, got "fast"'],
+      [{ network: "mainnet01" }, 'network must be one of development, got "mainnet01"'],
+      [{ blockGasLimit: 0 }, "blockGasLimit must be an integer from 1 to 10000000, got 0"],
+      [
+        { minGasPrice: "0.0000000000001" },
+        'minGasPrice must be a decimal above 0 with at most 12 decimal places, got "0.0000000000001"',
+      ],
+      [{ logLevel: "loud" }, 'logLevel must be one of debug, info, warn, error, got "loud"'],
+      [
+        { minerKeys: "abc", minerAccount: "m" },
+        'minerKeys[0] must be a public key of 64 hex digits, got "abc"',
+      ],
+      [{ minerAccount: "m" }, "minerAccount and minerKeys must be given together"],
+      [{ inMemory: true, dataDir: "d" }, "inMemory and dataDir cannot be used together"],
+    ];
+    for (const [raw, message] of cases) {
+      assert.throws(() => resolveNodeOptions(raw, {}), new NodeOptionsError(message));
+    }
+  });
+
+  it("refuses an unknown key in the file, naming the known ones", () => {
+    assert.throws(
+      () => parseOptionsYaml("prot: 1\n", "node.yaml"),
+      /^NodeOptionsError: node.yaml: unknown key "prot"; the keys are port, host, network/,
+    );
+  });
+});
