@@ -52,6 +52,11 @@ export function registerRoutes(app: FastifyInstance, node: BraidNode, api: Contr
   const query = (request: FastifyRequest) => (request.query ?? {}) as ContractQuery;
   const json = (reply: FastifyReply, body: string) => reply.type(JSON_TYPE).send(body);
 
+  // Chainweb's liveness probe (root path, plain text).
+  app.get("/health-check", (_request, reply) =>
+    reply.type("text/plain; charset=utf-8").send("Health check OK.\n"),
+  );
+
   for (const prefix of CONTRACT_API_PREFIXES) {
     const path = (endpoint: string) => `/chainweb/0.0/:network/chain/:chain/${prefix}/${endpoint}`;
     const post = (
