@@ -13,7 +13,7 @@
  * capabilities emit an event when acquired.
  */
 import { DefCapDef, type Frame } from "../compile/definitions.ts";
-import { expectedPactValueError } from "../natives/errors.ts";
+import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { isCallable, type RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName } from "../values/names.ts";
 import { type CapToken, type PactValue, UNIT } from "../values/types.ts";

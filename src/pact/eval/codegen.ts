@@ -15,8 +15,8 @@ import {
 } from "../compile/definitions.ts";
 import type { LambdaInfo, Node } from "../compile/ir.ts";
 import { chargeLiteral, chargeTypecheck, chargeUncons, type PactGasMeter } from "../gas/index.ts";
-import { expectedPactValueError } from "../natives/errors.ts";
 import { PactError } from "../runtime/errors.ts";
+import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
 import type { CapToken, PactValue } from "../values/types.ts";
 import {

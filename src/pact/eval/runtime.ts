@@ -22,8 +22,8 @@ import {
   chargeTypecheck,
   type PactGasMeter,
 } from "../gas/index.ts";
-import { expectedPactValueError } from "../natives/errors.ts";
 import { PactError, type PactErrorKind, type StackFrame } from "../runtime/errors.ts";
+import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { type Callable, isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
 import type { CapToken, Guard, ModRef, PactValue } from "../values/types.ts";
 import {

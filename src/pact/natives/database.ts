@@ -17,6 +17,7 @@ import type { Runtime } from "../eval/runtime.ts";
 import { matchesType } from "../eval/typecheck.ts";
 import { chargeRowRead } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argsError, expectedBoolError, nativeFailure } from "../runtime/native-errors.ts";
 import {
   type Callable,
   isCallable,
@@ -35,7 +36,6 @@ import {
   requireImpure,
   requireUserRead,
 } from "./db-access.ts";
-import { argsError, expectedBoolError, nativeFailure } from "./errors.ts";
 import { METADATA_GAS } from "./keysets.ts";
 
 /** Flat costs (the reference's table, milligas). */

@@ -10,7 +10,9 @@ import { acquire } from "../eval/capabilities.ts";
 import { withPurity } from "../eval/codegen.ts";
 import { pretty } from "../eval/display.ts";
 import { Purity, type Runtime } from "../eval/runtime.ts";
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName, renderModuleName } from "../values/names.ts";
 import type {
@@ -22,9 +24,7 @@ import type {
   PactGuard,
   UserGuard,
 } from "../values/types.ts";
-import { argsError, nativeFailure } from "./errors.ts";
 import { ENFORCE_GUARD_GAS, enforceKeyset, enforceKeysetNamed, keysetNameArg } from "./keysets.ts";
-import { BASIC_WORK_GAS } from "./operators.ts";
 
 /** Flat cost of `acquire-module-admin` (the reference's table). */
 export const ACQUIRE_MODULE_ADMIN_GAS = 20_000;

@@ -15,9 +15,9 @@ import { abbrevPretty, pretty } from "../eval/display.ts";
 import { EXECUTION_FLAGS } from "../eval/flags.ts";
 import { GAS_REPL_NATIVES } from "../gas/repl-natives.ts";
 import { REPL_DEFPACT_NATIVES } from "../natives/defpacts.ts";
-import { argsError, nativeFailure } from "../natives/errors.ts";
 import { ENV_NAMESPACE_POLICY } from "../natives/namespaces.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import {
   type Callable,
   isCallable,

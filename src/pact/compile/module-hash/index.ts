@@ -17,7 +17,7 @@
  * documentation have the same hash.
  */
 import { blake2b256, encodeBase64Url } from "../../../crypto/index.ts";
-import { parseKeysetName } from "../../natives/keysets.ts";
+import { parseKeysetName } from "../../runtime/keyset-names.ts";
 import type { Def, DefCap, Interface, InterfaceDef, Module, ParsedName } from "../../syntax/ast.ts";
 import type { ModuleName } from "../../values/types.ts";
 import type { CompileUnit, NameResolver } from "../context.ts";

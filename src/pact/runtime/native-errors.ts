@@ -2,11 +2,12 @@
  * The errors natives raise, worded as the reference renders them (Pretty form of `EvalError` in
  * Pact 5), since `expect-failure` matches on substrings of that text. All are execution errors.
  */
-import { PactError } from "../runtime/errors.ts";
-import type { RuntimeValue } from "../runtime/types.ts";
+
 import { pactValueToPretty } from "../values/show.ts";
 import type { PactObject, PactValue } from "../values/types.ts";
+import { PactError } from "./errors.ts";
 import { argTypeName } from "./kinds.ts";
+import type { RuntimeValue } from "./types.ts";
 
 /** A native called with arguments of types it has no case for (`NativeArgumentsError`). */
 export function argsError(name: string, args: readonly RuntimeValue[]): PactError {

@@ -3,10 +3,11 @@
  * Pact prints in native argument errors (`ArgTypeError` in the reference: a capability token is
  * reported as a `closure`, every guard as `guard`).
  */
-import { isCallable, type RuntimeValue } from "../runtime/types.ts";
+
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
 import type { PactValue } from "../values/types.ts";
+import { isCallable, type RuntimeValue } from "./types.ts";
 
 /** A value that is not a function: only these may be stored, returned or compared. */
 export function isPactValue(v: RuntimeValue): v is PactValue {
