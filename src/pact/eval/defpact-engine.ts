@@ -12,7 +12,7 @@
  * Cross-chain: a step may `yield` to another chain; on that chain the node verifies an SPV proof
  * of the yielding transaction (the verifier is the node's) and resumes with the proven state.
  */
-import { DefPactDef } from "../compile/definitions.ts";
+import { DefPactDef } from "../compile/ir.ts";
 import { DbError } from "../db/index.ts";
 import { writeCost } from "../gas/costs.ts";
 import type { PactGasMeter } from "../gas/index.ts";

@@ -3,16 +3,16 @@
  * the call stack, capabilities, events, the names loaded at the top level, and the one place that
  * applies function values. Compiled code (src/pact/eval/codegen.ts) calls into it.
  */
+
 import {
   type DefCapDef,
   DefConstDef,
   type DefPactDef,
   type DefunDef,
   FnTag,
-  type Frame,
+  type LambdaInfo,
   type LoadedModule,
-} from "../compile/definitions.ts";
-import type { LambdaInfo } from "../compile/ir.ts";
+} from "../compile/ir.ts";
 import { renderModuleName } from "../compile/names.ts";
 import {
   chargeApplication,
@@ -41,6 +41,7 @@ import type { DefPactExec, DefPactStep } from "./defpact-exec.ts";
 import type { ExecutionEnv } from "./env.ts";
 import { LoadedNames } from "./loaded.ts";
 import { matchesType, type TypeCheck, typeCheck, typecheckError } from "./typecheck.ts";
+import { codeOf, type Frame } from "./types.ts";
 
 /**
  * How deeply function applications may nest. Pact forbids recursion, so real code stays shallow
@@ -364,7 +365,7 @@ export class Runtime {
     const frame: Frame = new Array(def.frameSize);
     frame[0] = null;
     for (let i = 0; i < args.length; i++) frame[i + 1] = args[i];
-    const code = def.code ?? bodyCode(def);
+    const code = codeOf(def.code) ?? bodyCode(def);
     // The same bookkeeping as `withFrame`, inlined: this is the hot path of every call.
     if (def.active) throw this.recursionError(def, site);
     if (this.depth >= MAX_CALL_DEPTH) throw this.depthError(site);
@@ -473,7 +474,7 @@ export class Runtime {
     const frame: Frame = new Array(info.frameSize);
     frame[0] = lam.parent;
     for (let i = 0; i < args.length; i++) frame[i + 1] = args[i];
-    const code = info.code ?? codegenLambda(info, site.file);
+    const code = codeOf(info.code) ?? codegenLambda(info, site.file);
     this.depth++;
     let result: RuntimeValue;
     try {

@@ -5,15 +5,15 @@
  */
 
 import type { CompileUnit } from "../compile/context.ts";
+import { compileExpr } from "../compile/expr.ts";
+import { importMembers, toImport } from "../compile/imports.ts";
 import {
   DefConstDef,
   type DefunDef,
+  type LambdaInfo,
   type LoadedModule,
   moduleInfo,
-} from "../compile/definitions.ts";
-import { compileExpr } from "../compile/expr.ts";
-import { importMembers, toImport } from "../compile/imports.ts";
-import type { LambdaInfo } from "../compile/ir.ts";
+} from "../compile/ir.ts";
 import {
   compileDefConst,
   compileDefun,

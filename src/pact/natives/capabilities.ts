@@ -3,7 +3,7 @@
  * `emit-event`. They are thin wrappers over src/pact/eval/capabilities.ts, which acquires
  * capabilities (`with-capability` is a special form compiled there).
  */
-import { DefCapDef } from "../compile/definitions.ts";
+import { DefCapDef } from "../compile/ir.ts";
 import { type CallSite, runtimeOf } from "../eval/callables.ts";
 import {
   acquire,

@@ -4,7 +4,7 @@
  * `create-capability-guard`, `create-capability-pact-guard`, `create-pact-guard`).
  * `create-user-guard` is a special form of the compiler (it needs the function unevaluated).
  */
-import { type DefCapDef, DefunDef, type LoadedModule } from "../compile/definitions.ts";
+import { type DefCapDef, DefunDef, type LoadedModule } from "../compile/ir.ts";
 import { type CallSite, runtimeOf } from "../eval/callables.ts";
 import { acquire } from "../eval/capabilities.ts";
 import { withPurity } from "../eval/codegen.ts";

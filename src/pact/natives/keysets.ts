@@ -9,7 +9,7 @@
  * being evaluated). The predicate then decides on the number of keys and of counted signers.
  */
 
-import { DefunDef } from "../compile/definitions.ts";
+import { DefunDef } from "../compile/ir.ts";
 import { type CallSite, NativeFunction, runtimeOf } from "../eval/callables.ts";
 import { pretty } from "../eval/display.ts";
 import { readKeysetField } from "../eval/env-natives.ts";

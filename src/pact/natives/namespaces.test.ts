@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { DefunDef } from "../compile/definitions.ts";
+import type { DefunDef } from "../compile/ir.ts";
 import { CallSite, NativeFunction } from "../eval/callables.ts";
 import type { RuntimeValue } from "../runtime/types.ts";
 import type { PactValue } from "../values/types.ts";

@@ -8,7 +8,7 @@
  * be defined, and allows root installs only when configured to.
  */
 
-import { DefunDef } from "../compile/definitions.ts";
+import { DefunDef } from "../compile/ir.ts";
 import type { NamespaceRecord } from "../db/index.ts";
 import { type CallSite, runtimeOf } from "../eval/callables.ts";
 import type { NamespacePolicy } from "../eval/env.ts";
