@@ -4,12 +4,7 @@
  * a constant amount per charged action (Pact 4's `constGasModel`, the server's `gasRate`) — up to
  * an optional limit, and reports the total rounded up to whole gas.
  */
-import {
-  FreeGasMeter,
-  type GasMeter,
-  LimitedGasMeter,
-  MILLIGAS_PER_GAS,
-} from "../pact/eval/gas.ts";
+import { FreeGasMeter, type GasMeter, LimitedGasMeter, MILLIGAS_PER_GAS } from "../pact/index.ts";
 
 export type GasSettings =
   | { readonly kind: "free" }

@@ -6,8 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { CommanderError } from "commander";
-import { runInteractive } from "../../pact/repl/interactive.ts";
-import { findScript, runFile } from "../../pact/repl/run-file.ts";
+import { findScript, runFile, runInteractive } from "../../pact/index.ts";
 import { UserError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 import { ROOT_MODES } from "../program.ts";
