@@ -17,7 +17,7 @@ import { parseProgram, parseReplProgram } from "../syntax/parser.ts";
 import type { Span } from "../syntax/span.ts";
 import { checkReplNativesInModule, checkShadowing } from "./checks.ts";
 import { Coverage } from "./coverage.ts";
-import { replNatives } from "./natives.ts";
+import { type ReplHost, replNatives } from "./natives.ts";
 
 /** The file name the interactive REPL reports. */
 export const INTERACTIVE_FILE = DEFAULT_FILE_NAME;
@@ -53,7 +53,7 @@ export function spanText(span: Span): string {
   return `${span.line}:${span.col}-${span.endLine}:${span.endCol}`;
 }
 
-export class ReplSession {
+export class ReplSession implements ReplHost {
   rt: Runtime;
   readonly results: TestResult[] = [];
   tx: { readonly id: number; readonly name: string | null } | null = null;
