@@ -15,14 +15,15 @@ import { PactError } from "../runtime/errors.ts";
 import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName, renderModuleName } from "../values/names.ts";
-import type {
-  CapabilityGuard,
-  CapToken,
-  Guard,
-  ModRef,
-  ModuleName,
-  PactGuard,
-  UserGuard,
+import {
+  type CapabilityGuard,
+  type CapToken,
+  type Guard,
+  isGuard,
+  type ModRef,
+  type ModuleName,
+  type PactGuard,
+  type UserGuard,
 } from "../values/types.ts";
 import { ENFORCE_GUARD_GAS, enforceKeyset, enforceKeysetNamed, keysetNameArg } from "./keysets.ts";
 
@@ -163,24 +164,6 @@ export function enforceGuard(rt: Runtime, g: Guard, site: CallSite): true {
 
 // ---------------------------------------------------------------------------------------------
 // Natives
-
-const GUARD_KINDS = new Set([
-  "keyset",
-  "keyset-ref",
-  "user-guard",
-  "capability-guard",
-  "module-guard",
-  "pact-guard",
-]);
-
-export function isGuard(v: RuntimeValue | undefined): v is Guard {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    !Array.isArray(v) &&
-    GUARD_KINDS.has((v as { kind?: string }).kind ?? "")
-  );
-}
 
 function isModRef(v: RuntimeValue | undefined): v is ModRef {
   return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "modref";

@@ -19,9 +19,8 @@ import { PactError } from "../runtime/errors.ts";
 import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName } from "../values/names.ts";
-import type { Guard, PactValue } from "../values/types.ts";
+import { type Guard, isGuard, type PactValue } from "../values/types.ts";
 import { assertTopLevel, dbOperation, requireImpure } from "./db-access.ts";
-import { isGuard } from "./guards.ts";
 import { METADATA_GAS, withMagicCap } from "./keysets.ts";
 
 /** Flat cost of `define-namespace` (the reference's table). */

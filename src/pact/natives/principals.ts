@@ -19,8 +19,7 @@ import { argsError } from "../runtime/native-errors.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import { encodePactValue } from "../values/json.ts";
 import { renderModuleName } from "../values/names.ts";
-import type { Guard, PactList } from "../values/types.ts";
-import { isGuard } from "./guards.ts";
+import { type Guard, isGuard, type PactList } from "../values/types.ts";
 
 /** Flat cost of `validate-principal` (the reference's table). */
 export const VALIDATE_PRINCIPAL_GAS = 250;
