@@ -16,7 +16,7 @@ import {
 } from "../compile/ir.ts";
 import { chargeLiteral, chargeTypecheck, chargeUncons, type PactGasMeter } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
-import { expectedPactValueError } from "../runtime/native-errors.ts";
+import { expectedPactValueError, notBoolError } from "../runtime/native-errors.ts";
 import { isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
 import type { CapToken, PactValue } from "../values/types.ts";
 import {
@@ -472,8 +472,7 @@ function pactValue(v: RuntimeValue, rt: Runtime, site: CallSite): PactValue {
 }
 
 function notBool(v: RuntimeValue, rt: Runtime, site: CallSite): PactError {
-  if (isCallable(v)) return rt.locate(expectedPactValueError(), site) as PactError;
-  return rt.error("execution", `expected bool value, got ${pretty(v)}`, site);
+  return rt.locate(notBoolError(v), site) as PactError;
 }
 
 function expectString(v: RuntimeValue, rt: Runtime, site: CallSite): string {

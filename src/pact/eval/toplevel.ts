@@ -25,6 +25,7 @@ import { REPL_MODULE_HASH, REPL_MODULE_NAME, renderModuleName } from "../compile
 import { FrameLayout } from "../compile/scope.ts";
 import { chargeModuleDeploy } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
+import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { isCallable } from "../runtime/types.ts";
 import type { Defun, Expr, Interface, Module, ReplTopLevel, Use } from "../syntax/ast.ts";
 import type { Span } from "../syntax/span.ts";
@@ -120,13 +121,7 @@ export function evaluateConstant(rt: Runtime, def: DefConstDef): void {
   frame[0] = null;
   const value = withPurity(rt, Purity.SysOnly, () => code(rt, frame));
   if (isCallable(value)) {
-    throw new PactError(
-      "execution",
-      "Expected Pact Value, got closure or table reference",
-      def.source.span,
-      [],
-      def.source.file,
-    );
+    throw expectedPactValueError(def.source.span, def.source.file);
   }
   if (def.type !== null && !matchesType(value, def.type)) {
     const e = typecheckError(value, def.type);

@@ -11,8 +11,8 @@ import { isPactValue } from "../runtime/kinds.ts";
 import {
   argsError,
   arrayIndexError,
+  boolResult,
   enumerationError,
-  expectedBoolError,
   expectedPactValueError,
   missingFieldError,
   nativeFailure,
@@ -44,10 +44,7 @@ function applyForValue(ctx: NativeContext, fn: Callable, args: RuntimeValue[]): 
 
 /** Applies `fn` and requires a boolean back (the reference's `enforceBool`). */
 function applyForBool(ctx: NativeContext, fn: Callable, args: RuntimeValue[]): boolean {
-  const r = ctx.apply(fn, args);
-  if (typeof r === "boolean") return r;
-  if (isCallable(r)) throw expectedPactValueError();
-  throw expectedBoolError(r);
+  return boolResult(ctx.apply(fn, args));
 }
 
 function checkLength(name: string, n: bigint): number {
