@@ -349,8 +349,12 @@ export class DefunDef extends FunctionBase {
   code: CodeSlot | undefined = undefined;
 }
 
-/** `@event`, `@managed` (automatic), or `@managed param manager` with the parameter's index. */
-export type CapMeta =
+/**
+ * A capability's metadata: `@event`, `@managed` (automatic), or `@managed param manager` with the
+ * parameter's index. `Manager` is how the manager function is known: its definition in a module,
+ * its name in an interface's signature ({@link SignatureCapMeta}).
+ */
+export type CapMeta<Manager = DefunDef> =
   | { readonly kind: "event" }
   | { readonly kind: "managed"; readonly manager: null }
   | {
@@ -358,7 +362,7 @@ export type CapMeta =
       readonly manager: {
         readonly paramIndex: number;
         readonly param: string;
-        readonly fn: DefunDef;
+        readonly fn: Manager;
       };
     };
 
@@ -442,17 +446,7 @@ export class DefTableDef extends MemberBase {
 }
 
 /** A capability signature's metadata: the manager is named, as it lives in the implementing module. */
-export type SignatureCapMeta =
-  | { readonly kind: "event" }
-  | { readonly kind: "managed"; readonly manager: null }
-  | {
-      readonly kind: "managed";
-      readonly manager: {
-        readonly paramIndex: number;
-        readonly param: string;
-        readonly fn: string;
-      };
-    };
+export type SignatureCapMeta = CapMeta<string>;
 
 /** A function, capability or defpact signature inside an interface. */
 export class SignatureDef extends MemberBase {

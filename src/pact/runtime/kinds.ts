@@ -14,8 +14,24 @@ export function isPactValue(v: RuntimeValue): v is PactValue {
   return !isCallable(v);
 }
 
-/** The name the reference prints for an argument of this value in a native type error. */
-export function argTypeName(v: RuntimeValue): string {
+/** What a runtime value is: Pact's primitive and composite types, and functions. */
+export type ValueKind =
+  | "string"
+  | "integer"
+  | "bool"
+  | "decimal"
+  | "time"
+  | "unit"
+  | "list"
+  | "object"
+  | "guard"
+  | "modref"
+  | "cap-token"
+  | "table"
+  | "callable";
+
+/** The one classifier of runtime values that the type names below are read from. */
+export function valueKind(v: RuntimeValue): ValueKind {
   switch (typeof v) {
     case "string":
       return "string";
@@ -28,17 +44,37 @@ export function argTypeName(v: RuntimeValue): string {
   if (v instanceof Map) return "object";
   if (v instanceof Decimal) return "decimal";
   if (v instanceof PactTime) return "time";
-  switch ((v as { kind: string }).kind) {
+  const kind = (v as { kind: string }).kind;
+  switch (kind) {
     case "unit":
-      return "unit";
     case "modref":
-      return "modref";
     case "table":
-      return "table";
     case "cap-token":
     case "callable":
-      return "closure";
+      return kind;
     default:
       return "guard";
   }
+}
+
+/** Native argument errors call a capability token a `closure`, as functions. */
+const ARG_TYPE_NAMES: Readonly<Record<ValueKind, string>> = {
+  string: "string",
+  integer: "integer",
+  bool: "bool",
+  decimal: "decimal",
+  time: "time",
+  unit: "unit",
+  list: "list",
+  object: "object",
+  guard: "guard",
+  modref: "modref",
+  "cap-token": "closure",
+  table: "table",
+  callable: "closure",
+};
+
+/** The name the reference prints for an argument of this value in a native type error. */
+export function argTypeName(v: RuntimeValue): string {
+  return ARG_TYPE_NAMES[valueKind(v)];
 }
