@@ -23,8 +23,9 @@ export { type DefPactExec, encodeDefPactExec } from "./eval/defpact-exec.ts";
 export type { ChainData, ExecutionEnv, ExecutionMode, NamespacePolicy } from "./eval/env.ts";
 export { EXECUTION_FLAGS } from "./eval/flags.ts";
 export { DbModuleStore } from "./eval/module-store.ts";
-export type { PactEvent, Runtime } from "./eval/runtime.ts";
+export type { Runtime } from "./eval/runtime.ts";
 export type { TopLevelResult } from "./eval/toplevel.ts";
+export type { PactEvent } from "./eval/types.ts";
 // Running Pact
 export {
   compileOnly,

@@ -21,8 +21,8 @@ import type { CallSite } from "./callables.ts";
 import { type ManagedCap, sameToken } from "./caps.ts";
 import { bodyCode } from "./codegen.ts";
 import { pretty } from "./display.ts";
-import type { PactEvent, Runtime } from "./runtime.ts";
-import type { Frame } from "./types.ts";
+import type { Runtime } from "./runtime.ts";
+import type { Frame, PactEvent } from "./types.ts";
 
 /** The defcap a token names. */
 export function defCapOf(rt: Runtime, token: CapToken, site: CallSite): DefCapDef {

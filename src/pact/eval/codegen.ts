@@ -29,9 +29,9 @@ import {
 } from "./callables.ts";
 import { evalCapability } from "./capabilities.ts";
 import { pretty } from "./display.ts";
-import { Purity, type Runtime } from "./runtime.ts";
+import type { Runtime } from "./runtime.ts";
 import { matchesType, typecheckError } from "./typecheck.ts";
-import { type Code, codeOf, type Frame, toSlot } from "./types.ts";
+import { type Code, codeOf, type Frame, Purity, toSlot } from "./types.ts";
 
 /** The code of a defun's or defcap's body, generated on first use. */
 export function bodyCode(def: DefunDef | DefCapDef): Code {

@@ -38,7 +38,8 @@ import {
 } from "./defpact-exec.ts";
 import { defPactExecSize } from "./defpact-size.ts";
 import { runPactStep } from "./defpact-steps.ts";
-import { type DefPactEngine, Purity, type Runtime } from "./runtime.ts";
+import type { Runtime } from "./runtime.ts";
+import { type DefPactEngine, Purity } from "./types.ts";
 
 const NO_NESTED: ReadonlyMap<string, NestedDefPactExec> = new Map();
 

@@ -34,8 +34,9 @@ import { CallSite } from "./callables.ts";
 import { acquire } from "./capabilities.ts";
 import { codegenLambda, withPurity } from "./codegen.ts";
 import { pretty } from "./display.ts";
-import { Purity, type Runtime } from "./runtime.ts";
+import type { Runtime } from "./runtime.ts";
 import { matchesType, typecheckError } from "./typecheck.ts";
+import { Purity } from "./types.ts";
 
 /** What a top-level form produced. `text` is how the REPL shows it (its `-t` trace line). */
 export type TopLevelResult =
