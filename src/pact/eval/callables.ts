@@ -1,7 +1,7 @@
 /**
  * Function values made at run time: lambda closures, natives used as values, and partial
  * applications. (`defun`, `defcap` and `defpact` definitions are function values themselves; see
- * src/pact/compile/definitions.ts.) Every function value carries a `tag` for one-switch dispatch.
+ * src/pact/compile/ir.ts.) Every function value carries a `tag` for one-switch dispatch.
  */
 
 import { type DefPactDef, type DefunDef, FnTag, type LambdaInfo } from "../compile/ir.ts";
