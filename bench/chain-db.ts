@@ -11,12 +11,12 @@ import { join } from "node:path";
 import { type Block, ChainDatabase } from "../src/chain/db/chain-database.ts";
 import { parseCursor } from "../src/chain/db/cursor.ts";
 import { blockPage, branchPage } from "../src/chain/db/pages.ts";
-import { braidedChild, testGenesis } from "../src/chain/db/test-history.ts";
 import { encodeHeaderObject } from "../src/chain/header/json.ts";
 import type { BlockHeader } from "../src/chain/header/types.ts";
 import { NO_COINBASE_OUTPUT, NO_MINER_DATA } from "../src/chain/payload/constants.ts";
 import { encodePayloadWithOutputsObject } from "../src/chain/payload/json.ts";
 import { makePayloadWithOutputs, type PayloadWithOutputs } from "../src/chain/payload/payload.ts";
+import { braidedChild, testGenesis } from "../src/chain/test-support/history.ts";
 import { DEVELOPMENT } from "../src/chain/version/known-versions.ts";
 import { allChainIds } from "../src/chain/version/version.ts";
 

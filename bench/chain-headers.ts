@@ -16,8 +16,8 @@ import {
   spvTargetHeight,
   verifySpvProof,
 } from "../src/chain/proof/spv.ts";
-import { makeChainwebHistory } from "../src/chain/testing/chainweb-history.ts";
-import { Random } from "../src/chain/testing/random.ts";
+import { makeChainwebHistory } from "../src/chain/test-support/chainweb-history.ts";
+import { Random } from "../src/chain/test-support/random.ts";
 import { type HeaderValidationInput, validateHeader } from "../src/chain/validation/validate.ts";
 import { DEVELOPMENT } from "../src/chain/version/known-versions.ts";
 import { blake2s256, encodeBase64Url } from "../src/crypto/index.ts";

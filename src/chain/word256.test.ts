@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Random } from "./testing/random.ts";
+import { Random } from "./test-support/random.ts";
 import {
   MAX_WORD256,
   Word256Error,

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { genesisHeader } from "../chain/header/genesis.ts";
 import { encodeHeaderBase64, encodeHeaderJson } from "../chain/header/json.ts";
-import { mainnetHeaders } from "../chain/testing/vectors.ts";
+import { mainnetHeaders } from "../chain/test-support/vectors.ts";
 import { DEVELOPMENT } from "../chain/version/known-versions.ts";
 import { decodeBase64Url } from "../crypto/index.ts";
 import { UserError } from "./errors.ts";

@@ -22,14 +22,14 @@ import type { CliIO } from "./io.ts";
 import type { RootMode, RootOptions, Subcommand } from "./registry.ts";
 
 /** Options that decide what one invocation does; at most one may be given. */
-export const ROOT_MODES: readonly RootMode[] = [
+const SELECTED_MODES: readonly RootMode[] = [
   genkeyMode,
   apiRequestMode,
   unsignedMode,
   builtinsMode,
   serveMode,
-  pactFileMode,
 ];
+export const ROOT_MODES: readonly RootMode[] = [...SELECTED_MODES, pactFileMode(SELECTED_MODES)];
 
 export const SUBCOMMANDS: readonly Subcommand[] = [
   signCommand,

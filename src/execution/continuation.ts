@@ -4,9 +4,8 @@
  * the caller supplies the verifier). The transaction data is already in the environment.
  */
 import type { ContMessage } from "../command/index.ts";
-import { type ContinuationVerifier, continueDefPact } from "../pact/eval/defpact-engine.ts";
-import type { Runtime } from "../pact/eval/runtime.ts";
-import type { PactValue } from "../pact/values/types.ts";
+import { type ContinuationVerifier, continueDefPact, type Runtime } from "../pact/index.ts";
+import type { PactValue } from "../pact/values/index.ts";
 
 export function runContinuation(
   rt: Runtime,

@@ -4,14 +4,19 @@
  * the execution flags, the gas meter and the database.
  */
 import type { CommandPayload, ParsedCommand, SigCapability } from "../command/index.ts";
-import type { ChainData, ExecutionEnv } from "../pact/eval/env.ts";
-import type { GasMeter } from "../pact/eval/gas.ts";
-import { DbModuleStore } from "../pact/eval/module-store.ts";
-import type { NativeDef } from "../pact/runtime/types.ts";
-import { Decimal } from "../pact/values/decimal.ts";
-import { decodePactValue } from "../pact/values/json.ts";
-import { jsonNumberToDecimal } from "../pact/values/scientific.ts";
-import type { CapToken } from "../pact/values/types.ts";
+import {
+  type ChainData,
+  DbModuleStore,
+  type ExecutionEnv,
+  type GasMeter,
+  type NativeDef,
+} from "../pact/index.ts";
+import {
+  type CapToken,
+  Decimal,
+  decodePactValue,
+  jsonNumberToDecimal,
+} from "../pact/values/index.ts";
 import type { BlockContext, ExecutionOptions } from "./types.ts";
 
 export function buildExecutionEnv(

@@ -3,8 +3,7 @@
  * `pactErrorToOnChainError`): the error type, the message cut to a bound, and where it arose.
  */
 import { DbError } from "../pact/db/index.ts";
-import { onChainErrorType, PactError } from "../pact/runtime/errors.ts";
-import { PactSyntaxError } from "../pact/syntax/errors.ts";
+import { onChainErrorType, PactError, PactSyntaxError } from "../pact/index.ts";
 import type { OnChainError } from "./types.ts";
 
 /** Pact's `PactErrorMsgSize`: messages on chain are cut to this many characters. */

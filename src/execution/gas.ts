@@ -16,11 +16,11 @@ import {
   type GasMeter,
   LimitedGasMeter,
   MILLIGAS_PER_GAS,
+  PactError,
   PactGasMeter,
   TABLE_GAS_CONFIG,
   TABLE_GAS_MODEL,
-} from "../pact/gas/index.ts";
-import { PactError } from "../pact/runtime/errors.ts";
+} from "../pact/index.ts";
 
 export type GasLimitSetting = number | "command" | null;
 

@@ -1,2 +1,2 @@
 /** The natives commands run with: the interpreter's on-chain set. */
-export { ON_CHAIN_NATIVES } from "../pact/natives/on-chain.ts";
+export { ON_CHAIN_NATIVES } from "../pact/index.ts";

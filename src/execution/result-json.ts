@@ -5,9 +5,8 @@
  * `{"status":"failure","error":{"callStack":[],"type","message","info"}}`.
  */
 
-import type { PactEvent } from "../pact/eval/runtime.ts";
-import { encodeModuleName, encodePactValue } from "../pact/values/json.ts";
-import { jsonString } from "../pact/values/json-text.ts";
+import type { PactEvent } from "../pact/index.ts";
+import { encodeModuleName, encodePactValue, jsonString } from "../pact/values/index.ts";
 import type { CommandOutcome, CommandOutput } from "./types.ts";
 
 /**

@@ -4,7 +4,7 @@ import { parseCommand, signCommand } from "../command/index.ts";
 import type { ParsedCommand } from "../command/types.ts";
 import { encodeHex, keyPairFromSeed } from "../crypto/index.ts";
 import { openMemoryPactDb, type PactDb } from "../pact/db/index.ts";
-import { PactTime } from "../pact/values/time.ts";
+import { PactTime } from "../pact/values/index.ts";
 import { onChainError } from "./errors.ts";
 import { FREE_GAS, FREE_GAS_WITH_COMMAND_LIMIT, type GasSettings } from "./gas.ts";
 import { encodeCommandResult } from "./result-json.ts";

@@ -6,9 +6,7 @@
 import type { ParsedCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import { hashTxLogs } from "../pact/db/index.ts";
-import { encodeDefPactExec } from "../pact/eval/defpact-exec.ts";
-import { Runtime } from "../pact/eval/runtime.ts";
-import { STATE_AUTHORITY } from "../pact/natives/state.ts";
+import { createRuntime, encodeDefPactExec } from "../pact/index.ts";
 import { runContinuation } from "./continuation.ts";
 import { buildExecutionEnv } from "./env.ts";
 import { onChainError } from "./errors.ts";
@@ -27,8 +25,7 @@ export function executeCommand(command: ParsedCommand, options: ExecutionOptions
   let began = false;
   try {
     const env = buildExecutionEnv(command, options, natives, meter);
-    const rt = new Runtime(env);
-    rt.keysets = STATE_AUTHORITY;
+    const rt = createRuntime(env);
     for (const cap of options.grantedCaps ?? []) rt.caps.slots.push({ cap, composed: [] });
     const txId = db.beginTx(options.mode);
     began = true;

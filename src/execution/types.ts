@@ -4,13 +4,14 @@
  * settings they pass, and in the `metaData` they attach when encoding the result.
  */
 import type { ExecutionMode, PactDb, TxLogEntry } from "../pact/db/index.ts";
-import type { ContinuationVerifier } from "../pact/eval/defpact-engine.ts";
-import type { NamespacePolicy } from "../pact/eval/env.ts";
-import type { GasMeter } from "../pact/eval/gas.ts";
-import type { PactEvent } from "../pact/eval/runtime.ts";
-import type { NativeDef } from "../pact/runtime/types.ts";
-import type { PactTime } from "../pact/values/time.ts";
-import type { CapToken, PactValue } from "../pact/values/types.ts";
+import type {
+  ContinuationVerifier,
+  GasMeter,
+  NamespacePolicy,
+  NativeDef,
+  PactEvent,
+} from "../pact/index.ts";
+import type { CapToken, PactTime, PactValue } from "../pact/values/index.ts";
 import type { CommandBounds, GasSettings } from "./gas.ts";
 
 /** The block a command runs in, as `chain-data` reports it. */

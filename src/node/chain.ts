@@ -18,8 +18,7 @@ import type { ChainwebVersion } from "../chain/version/version.ts";
 import { type ParsedCommand, parseCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import type { VersionedPactDb } from "../pact/db/index.ts";
-import type { Decimal } from "../pact/values/decimal.ts";
-import { jsonString } from "../pact/values/json-text.ts";
+import { type Decimal, jsonString } from "../pact/values/index.ts";
 import {
   type BlockEnvironment,
   type ExecutedBlock,

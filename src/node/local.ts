@@ -15,7 +15,7 @@ import {
   FREE_GAS,
   gasMeterFor,
 } from "../execution/index.ts";
-import { jsonString } from "../pact/values/json-text.ts";
+import { jsonString } from "../pact/values/index.ts";
 import type { ChainNode } from "./chain.ts";
 import { blockContextOf, runCommand } from "./executor/block-executor.ts";
 import {

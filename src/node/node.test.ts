@@ -9,7 +9,7 @@ import {
   signCommand,
 } from "../command/index.ts";
 import { decodeHex } from "../crypto/index.ts";
-import { JsonNumber, parseJson } from "../pact/values/json-text.ts";
+import { JsonNumber, parseJson } from "../pact/values/index.ts";
 import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
 import { makeLogger } from "./logger.ts";
 import { BraidNode } from "./node.ts";

@@ -18,7 +18,7 @@ import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
 import type { ParsedCommand, PublicMeta } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../pact/db/index.ts";
-import { Decimal } from "../pact/values/decimal.ts";
+import { Decimal } from "../pact/values/index.ts";
 import { type ChainContext, ChainNode, indexOfPayload, type StoredBlock } from "./chain.ts";
 import { NodeEvents } from "./events.ts";
 import { blockContextOf, buyGas } from "./executor/block-executor.ts";
@@ -33,7 +33,8 @@ import {
   privateAdmissionProblem,
 } from "./mempool/admission.ts";
 import { MAX_PENDING_COMMANDS } from "./mempool/mempool.ts";
-import { type MiningControl, startMining } from "./miner/modes.ts";
+import type { MiningControl } from "./miner/control.ts";
+import { startMining } from "./miner/modes.ts";
 import { BlockProducer } from "./miner/producer.ts";
 import type { NodeOptions } from "./options.ts";
 

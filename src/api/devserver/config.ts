@@ -10,7 +10,7 @@ import {
   type CommandHashAlgorithm,
   DEFAULT_COMMAND_HASH,
 } from "../../command/hash-algorithm.ts";
-import { EXECUTION_FLAGS } from "../../pact/eval/flags.ts";
+import { EXECUTION_FLAGS } from "../../pact/index.ts";
 import {
   DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_ENTITY,

@@ -11,10 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Random } from "../../chain/testing/random.ts";
+import { Random } from "../../chain/test-support/random.ts";
 import { signCommand } from "../../command/index.ts";
 import { encodeHex, keyPairFromSeed } from "../../crypto/index.ts";
-import { type FuzzBody, fuzzBody } from "../http/testing/fuzz-bodies.ts";
+import { type FuzzBody, fuzzBody } from "../http/test-support/fuzz-bodies.ts";
 
 /** The seed of the run; change it to explore, set it to a failing run's seed to replay. */
 const FUZZ_SEED = 0x1badc0de;

@@ -17,9 +17,7 @@ import {
   TOPLEVEL_ORIGIN,
 } from "../../execution/index.ts";
 import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../../pact/db/index.ts";
-import { encodeLegacyObject } from "../../pact/values/json.ts";
-import { jsonString } from "../../pact/values/json-text.ts";
-import { PactTime } from "../../pact/values/time.ts";
+import { encodeLegacyObject, jsonString, PactTime } from "../../pact/values/index.ts";
 import type { LogSink } from "../http/access-log.ts";
 import { listenBody, pollBody, sendBody } from "../http/command-bodies.ts";
 import { badRequest } from "../http/errors.ts";

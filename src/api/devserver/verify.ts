@@ -19,15 +19,14 @@ import {
 } from "../../command/index.ts";
 import { decodeBase64Url } from "../../crypto/index.ts";
 import { EXEC_SOURCE_NAME, ON_CHAIN_NATIVES, onChainError } from "../../execution/index.ts";
-import type { CompileUnit } from "../../pact/compile/context.ts";
-import { compileInterface, compileModule } from "../../pact/compile/module.ts";
 import type { PactDb } from "../../pact/db/index.ts";
-import { defaultEnv } from "../../pact/eval/env.ts";
-import { Runtime } from "../../pact/eval/runtime.ts";
-import { runTopLevel } from "../../pact/eval/toplevel.ts";
-import type { TopLevel } from "../../pact/syntax/ast.ts";
-import { PactSyntaxError } from "../../pact/syntax/errors.ts";
-import { parseProgram } from "../../pact/syntax/parser.ts";
+import {
+  compileOnly,
+  createDefaultRuntime,
+  PactSyntaxError,
+  parseProgram,
+  type TopLevel,
+} from "../../pact/index.ts";
 
 export type CheckName = "json" | "format" | "hash" | "signatures" | "parse" | "compile";
 export type CheckOutcome = "passed" | "failed" | "skipped";
@@ -164,49 +163,22 @@ function checkCode(code: string, db: PactDb): Check[] {
  * the namespace set by a preceding `(namespace "…")` and imports from `use`), writing nothing.
  */
 function compileCheck(program: readonly TopLevel[], code: string, db: PactDb): Check {
-  const rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES, db));
-  const unit: CompileUnit = {
-    file: EXEC_SOURCE_NAME,
-    source: code,
-    natives: ON_CHAIN_NATIVES,
-    names: rt.loaded,
-    coverage: null,
-  };
-  const compiled: string[] = [];
-  db.beginTx("local");
+  let compiled: string[];
   try {
-    for (const form of program) {
-      if (form.kind === "module" || form.kind === "interface") {
-        const module =
-          form.kind === "module" ? compileModule(form, unit) : compileInterface(form, unit);
-        rt.loaded.install(module);
-        compiled.push(`${form.kind} ${module.info.rendered}`);
-      } else if (form.kind === "use") {
-        runTopLevel(rt, form, unit);
-      } else {
-        const ns = namespaceSet(form);
-        if (ns !== null) rt.loaded.namespace = ns;
-      }
-    }
+    const rt = createDefaultRuntime(ON_CHAIN_NATIVES, db);
+    const modules = compileOnly(rt, program, code, {
+      file: EXEC_SOURCE_NAME,
+      natives: ON_CHAIN_NATIVES,
+    });
+    compiled = modules.map((m) => `${m.kind} ${m.info.rendered}`);
   } catch (e) {
     const error = onChainError(e);
     return failed("compile", `${error.message} (${error.type} at ${error.info})`);
-  } finally {
-    db.rollbackTx();
   }
   return passed(
     "compile",
     compiled.length === 0 ? "no module or interface to compile" : `compiled ${compiled.join(", ")}`,
   );
-}
-
-/** The namespace named by a top-level `(namespace "ns")`, if `form` is one. */
-function namespaceSet(form: TopLevel): string | null {
-  if (form.kind !== "app" || form.fn.kind !== "var" || form.args.length !== 1) return null;
-  const fn = form.fn.name;
-  const arg = form.args[0];
-  if (fn.kind !== "bare" || fn.name !== "namespace" || arg?.kind !== "constant") return null;
-  return typeof arg.value === "string" ? arg.value : null;
 }
 
 function describe(problems: readonly CommandProblem[]): string {

@@ -9,10 +9,10 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Random } from "../../chain/testing/random.ts";
+import { Random } from "../../chain/test-support/random.ts";
 import { signCommand } from "../../command/index.ts";
 import { encodeHex, keyPairFromSeed } from "../../crypto/index.ts";
-import { fuzzBody } from "../http/testing/fuzz-bodies.ts";
+import { fuzzBody } from "../http/test-support/fuzz-bodies.ts";
 
 const FUZZ_SEED = 0x0b8a1d;
 const FUZZ_MS = 3_000;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { braidedChild, braidedLayers } from "../test-support/history.ts";
 import { isBraided, mustStepBack } from "./braiding.ts";
-import { braidedChild, braidedLayers } from "./test-history.ts";
 
 const layers = braidedLayers(3);
 const layer = (h: number) => [...layers[h]!.values()];

@@ -5,9 +5,6 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { BlockHeader } from "../header/types.ts";
-import { DEVELOPMENT, MAINNET01 } from "../version/known-versions.ts";
-import { ChainDatabase } from "./chain-database.ts";
-import { blockPage } from "./pages.ts";
 import {
   braidedChild,
   braidedLayers,
@@ -16,7 +13,10 @@ import {
   forkedChain,
   payloadWithTransaction,
   testGenesis,
-} from "./test-history.ts";
+} from "../test-support/history.ts";
+import { DEVELOPMENT, MAINNET01 } from "../version/known-versions.ts";
+import { ChainDatabase } from "./chain-database.ts";
+import { blockPage } from "./pages.ts";
 
 const history = forkedChain();
 const block = (name: string) => history.get(name)!;

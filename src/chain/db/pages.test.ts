@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { encodeBase64Url } from "../../crypto/index.ts";
+import { childBlock, forkedChain, testGenesis } from "../test-support/history.ts";
 import { DEVELOPMENT } from "../version/known-versions.ts";
 import { type Block, ChainDatabase } from "./chain-database.ts";
 import { type Cursor, parseCursor } from "./cursor.ts";
 import { MAX_BLOCK_PAGE_LIMIT, MAX_BRANCH_BOUNDS } from "./limits.ts";
 import { type BranchBounds, blockPage, branchPage, type Page, type PageQuery } from "./pages.ts";
-import { childBlock, forkedChain, testGenesis } from "./test-history.ts";
 
 // The forked chain of test-history.ts. Within a height, blocks are ordered by hash bytes:
 // A3 (1ec2…) < B3 (c2d4…); C4 (1cac…) < A4 (6c8c…) < B4 (8e11…); A5 (075f…) < B5 (a058…).

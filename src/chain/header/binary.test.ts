@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decodeBase64Url, encodeBase64Url, encodeHex } from "../../crypto/index.ts";
-import { Random } from "../testing/random.ts";
-import { randomHeader } from "../testing/random-header.ts";
-import { mainnetHeaders } from "../testing/vectors.ts";
+import { Random } from "../test-support/random.ts";
+import { randomHeader } from "../test-support/random-header.ts";
+import { mainnetHeaders } from "../test-support/vectors.ts";
 import {
   decodeHeader,
   decodeHeaderWithoutHash,

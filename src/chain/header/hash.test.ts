@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { blake2s256, decodeBase64Url, encodeBase64Url } from "../../crypto/index.ts";
 import { merkleLeaf, merkleNode, merkleRoot } from "../merkle/tree.ts";
-import { mainnetHeaders } from "../testing/vectors.ts";
+import { mainnetHeaders } from "../test-support/vectors.ts";
 import { MAX_WORD256 } from "../word256.ts";
 import { decodeHeader, HeaderOffset, WORK_BYTES } from "./binary.ts";
 import {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { encodeHex } from "../../crypto/index.ts";
-import { Random } from "../testing/random.ts";
+import { Random } from "../test-support/random.ts";
 import {
   applySteps,
   chainedProof,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { encodeHex } from "../../crypto/index.ts";
-import { Random } from "../testing/random.ts";
-import { mainnetPayloads } from "../testing/vectors.ts";
+import { Random } from "../test-support/random.ts";
+import { mainnetPayloads } from "../test-support/vectors.ts";
 import {
   decodePayloadDataBinary,
   decodePayloadWithOutputsBinary,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { mainnetPayloads } from "../testing/vectors.ts";
+import { mainnetPayloads } from "../test-support/vectors.ts";
 import {
   decodePayloadDataObject,
   decodePayloadWithOutputsObject,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { encodeBase64Url, sha512t256 } from "../../crypto/index.ts";
 import { merkleNode } from "../merkle/tree.ts";
-import { mainnetBlocks, mainnetPayloads } from "../testing/vectors.ts";
+import { mainnetBlocks, mainnetPayloads } from "../test-support/vectors.ts";
 import { NO_COINBASE_OUTPUT, NO_MINER_DATA } from "./constants.ts";
 import { decodePayloadDataObject, decodePayloadWithOutputsObject } from "./json.ts";
 import {

@@ -5,9 +5,9 @@ import { equalBytes } from "../bytes.ts";
 import type { BlockHeader } from "../header/types.ts";
 import { decodeProofObject, merklePath } from "../merkle/proof.ts";
 import { outputsLeaves } from "../payload/payload.ts";
-import { type ChainwebHistory, makeChainwebHistory } from "../testing/chainweb-history.ts";
-import { Random } from "../testing/random.ts";
-import { TRANSITION_TEST_VERSION } from "../testing/test-versions.ts";
+import { type ChainwebHistory, makeChainwebHistory } from "../test-support/chainweb-history.ts";
+import { Random } from "../test-support/random.ts";
+import { TRANSITION_TEST_VERSION } from "../test-support/test-versions.ts";
 import { DEVELOPMENT, MAINNET01 } from "../version/known-versions.ts";
 import { graphAt } from "../version/version.ts";
 import {

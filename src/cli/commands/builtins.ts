@@ -1,6 +1,5 @@
 /** `braid -b`: the natives, one per line in double quotes, in Pact's order. */
-import { builtinNames } from "../../pact/repl/builtins.ts";
-import { ReplSession } from "../../pact/repl/session.ts";
+import { builtinNames, ReplSession } from "../../pact/index.ts";
 import type { RootMode } from "../registry.ts";
 
 export const builtinsMode: RootMode = {

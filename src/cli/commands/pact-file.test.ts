@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { CORE_NATIVE_ORDER } from "../../pact/repl/builtins.ts";
+import { CORE_NATIVE_ORDER } from "../../pact/index.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const TSX = import.meta.resolve("tsx");

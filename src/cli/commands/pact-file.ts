@@ -6,11 +6,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { CommanderError } from "commander";
-import { runInteractive } from "../../pact/repl/interactive.ts";
-import { findScript, runFile } from "../../pact/repl/run-file.ts";
+import { findScript, runFile, runInteractive } from "../../pact/index.ts";
 import { UserError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
-import { ROOT_MODES } from "../program.ts";
 import type { RootMode, RootOptions } from "../registry.ts";
 import { escapeControls } from "../terminal-text.ts";
 
@@ -25,49 +23,56 @@ function exit(code: number): never {
   throw new CommanderError(code, "braid.exit", "");
 }
 
-export const pactFileMode: RootMode = {
-  flag: "FILE",
-  usesFile: true,
-  register(program) {
-    program
-      .option("-t, --trace", "with FILE: show every top-level result and print with its location")
-      .option(
-        "-c, --coverage",
-        "with FILE: write an lcov report to coverage/lcov.info next to FILE",
-      )
-      .option("-r, --findscript", "with a .pact FILE: run the .repl script that tests it");
-  },
-  validate(options) {
-    if (pactFileMode.selected(options)) return;
-    for (const [key, flag] of FILE_FLAGS) {
-      if (options[key] === true) throw new UserError(`${flag} is only used with a FILE to run`);
-    }
-  },
-  selected: (options) => !ROOT_MODES.some((m) => m !== pactFileMode && m.selected(options)),
-  async run(options, file, io) {
-    if (file === undefined) {
+/**
+ * Running a FILE, or the interactive REPL without one: the mode when none of `others` (the other
+ * root modes, program.ts's list) is selected.
+ */
+export function pactFileMode(others: readonly RootMode[]): RootMode {
+  const mode: RootMode = {
+    flag: "FILE",
+    usesFile: true,
+    register(program) {
+      program
+        .option("-t, --trace", "with FILE: show every top-level result and print with its location")
+        .option(
+          "-c, --coverage",
+          "with FILE: write an lcov report to coverage/lcov.info next to FILE",
+        )
+        .option("-r, --findscript", "with a .pact FILE: run the .repl script that tests it");
+    },
+    validate(options) {
+      if (mode.selected(options)) return;
       for (const [key, flag] of FILE_FLAGS) {
-        if (options[key] === true) throw new UserError(`${flag} needs a FILE to run`);
+        if (options[key] === true) throw new UserError(`${flag} is only used with a FILE to run`);
       }
-      await runInteractive({
-        input: process.stdin,
-        output: process.stdout,
-        readFile: (path) => io.readFile(path),
-        historyFile: ".pc-history",
-        terminal: process.stdin.isTTY === true,
-      });
-      return;
-    }
-    const script =
-      options.findscript === true && file.endsWith(".pact") ? (findScript(file) ?? file) : file;
-    const code = runFile(
-      script,
-      { trace: options.trace === true, coverage: options.coverage === true },
-      fileIO(io),
-    );
-    if (code !== 0) exit(code);
-  },
-};
+    },
+    selected: (options) => !others.some((m) => m.selected(options)),
+    async run(options, file, io) {
+      if (file === undefined) {
+        for (const [key, flag] of FILE_FLAGS) {
+          if (options[key] === true) throw new UserError(`${flag} needs a FILE to run`);
+        }
+        await runInteractive({
+          input: process.stdin,
+          output: process.stdout,
+          readFile: (path) => io.readFile(path),
+          historyFile: ".pc-history",
+          terminal: process.stdin.isTTY === true,
+        });
+        return;
+      }
+      const script =
+        options.findscript === true && file.endsWith(".pact") ? (findScript(file) ?? file) : file;
+      const code = runFile(
+        script,
+        { trace: options.trace === true, coverage: options.coverage === true },
+        fileIO(io),
+      );
+      if (code !== 0) exit(code);
+    },
+  };
+  return mode;
+}
 
 function fileIO(io: CliIO) {
   return {

@@ -20,9 +20,7 @@ import {
   gasUsed,
 } from "../../execution/index.ts";
 import { hashTxLogs, type PactDb, type TxLogEntry } from "../../pact/db/index.ts";
-import type { Decimal } from "../../pact/values/decimal.ts";
-import { JsonNumber, jsonString } from "../../pact/values/json-text.ts";
-import { PactTime } from "../../pact/values/time.ts";
+import { type Decimal, JsonNumber, jsonString, PactTime } from "../../pact/values/index.ts";
 import { buyGasCall, type CoinCall, coinbaseCall, redeemGasCall } from "../genesis/coin-calls.ts";
 import { gasPrice } from "../mempool/admission.ts";
 import type { MinerAccount } from "../options.ts";

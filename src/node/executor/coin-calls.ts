@@ -4,9 +4,7 @@
  * and a command's signers and metadata lent to the calls made on its behalf.
  */
 import type { ParsedCommand, SigCapability } from "../../command/index.ts";
-import type { Decimal } from "../../pact/values/decimal.ts";
-import { type JsonValue, parseJson } from "../../pact/values/json-text.ts";
-import type { CapToken } from "../../pact/values/types.ts";
+import { type CapToken, type Decimal, type JsonValue, parseJson } from "../../pact/values/index.ts";
 import type { CoinCall } from "../genesis/coin-calls.ts";
 
 /** The magic capabilities as tokens the interpreter grants before a call runs. */

@@ -3,7 +3,7 @@
  * with, the amount bought before it runs (gas limit × gas price) and the fee it ends up paying
  * (gas used × gas price), both amounts rounded to the coin's 12 decimal places.
  */
-import { Decimal } from "../../pact/values/decimal.ts";
+import { Decimal } from "../../pact/values/index.ts";
 
 /** The coin's precision: amounts are rounded to this many decimal places. */
 export const COIN_DECIMALS = 12;

@@ -16,8 +16,7 @@ import {
 import { encodeBase64Url } from "../../crypto/index.ts";
 import { encodeCommandResultAround, executeCommand, FREE_GAS } from "../../execution/index.ts";
 import type { VersionedPactDb } from "../../pact/db/index.ts";
-import { JsonNumber, parseJson } from "../../pact/values/json-text.ts";
-import { PactTime } from "../../pact/values/time.ts";
+import { JsonNumber, PactTime, parseJson } from "../../pact/values/index.ts";
 import { transactionBytes } from "../executor/block-executor.ts";
 import { grantedCaps } from "../executor/coin-calls.ts";
 import { genesisTransactions } from "./transactions.ts";

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
-import { Decimal } from "../../pact/values/decimal.ts";
-import { JsonNumber } from "../../pact/values/json-text.ts";
+import { Decimal, JsonNumber } from "../../pact/values/index.ts";
 import { admissionProblem, batchRefusal, blockTimeProblem } from "./admission.ts";
 
 const NOW = 1_800_000_000;

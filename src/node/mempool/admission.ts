@@ -6,8 +6,7 @@
  * (`Mempool.admit`). Pure: the clock and the duplicate lookup are passed in.
  */
 import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
-import { Decimal } from "../../pact/values/decimal.ts";
-import { jsonNumberToDecimal } from "../../pact/values/scientific.ts";
+import { Decimal, jsonNumberToDecimal } from "../../pact/values/index.ts";
 
 /** The most signatures one command may carry (Chainweb's `assertSigSize`). */
 export const MAX_SIGNATURES = 100;

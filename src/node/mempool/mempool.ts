@@ -5,7 +5,7 @@
  * gas limit holds.
  */
 import type { ParsedCommand } from "../../command/index.ts";
-import { Decimal } from "../../pact/values/decimal.ts";
+import { Decimal } from "../../pact/values/index.ts";
 import { gasPrice } from "./admission.ts";
 
 /** The most commands one chain's mempool holds; a `send` that would pass it is refused. */

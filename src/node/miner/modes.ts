@@ -8,14 +8,9 @@
  */
 import type { NodeLogger } from "../logger.ts";
 import type { NodeOptions } from "../options.ts";
+import type { MiningControl } from "./control.ts";
 import { PowMiner } from "./pow.ts";
 import type { BlockProducer } from "./producer.ts";
-
-export interface MiningControl {
-  /** Commands were added to the chain's mempool. */
-  commandsArrived(chainId: number): void;
-  stop(): void;
-}
 
 export function startMining(
   options: NodeOptions,

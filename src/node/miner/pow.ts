@@ -7,7 +7,7 @@
 import { encodeHeaderWithoutHash } from "../../chain/header/binary.ts";
 import { mineNonce } from "../../chain/mining/mine.ts";
 import type { NodeLogger } from "../logger.ts";
-import type { MiningControl } from "./modes.ts";
+import type { MiningControl } from "./control.ts";
 import type { BlockProducer, PowWork } from "./producer.ts";
 
 /** Nonces tried per event-loop turn (a few milliseconds of hashing). */

@@ -6,8 +6,7 @@ import { PactError } from "../runtime/errors.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import type { Span } from "../syntax/span.ts";
 import type { ModuleName } from "../values/types.ts";
-import type { Definition, LoadedModule } from "./definitions.ts";
-import type { CurrentModule } from "./resolve.ts";
+import type { Definition, LoadedModule } from "./ir.ts";
 
 /** Names visible without qualification, and the modules that qualified names refer to. */
 export interface NameResolver {
@@ -19,6 +18,15 @@ export interface NameResolver {
   readonly namespace: string | null;
   /** The module or interface being compiled, if any. */
   readonly current: CurrentModule | null;
+}
+
+/** The module or interface being compiled, visible to its own members before it is stored. */
+export interface CurrentModule {
+  readonly name: ModuleName;
+  readonly kind: "module" | "interface";
+  readonly implements: readonly ModuleName[];
+  /** Members compiled so far. */
+  member(name: string): Definition | undefined;
 }
 
 /** Records which source lines can be covered (see src/pact/repl/coverage.ts). */

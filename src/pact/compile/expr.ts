@@ -19,8 +19,14 @@ import type {
 } from "../syntax/ast.ts";
 import type { Span } from "../syntax/span.ts";
 import { type CompileUnit, desugarError, isSuspending } from "./context.ts";
-import { type Definition, SignatureDef, type TermDefinition } from "./definitions.ts";
-import type { LambdaInfo, Node, Param } from "./ir.ts";
+import {
+  type Definition,
+  type LambdaInfo,
+  type Node,
+  type Param,
+  SignatureDef,
+  type TermDefinition,
+} from "./ir.ts";
 import { resolveBareName, resolveQualifiedName } from "./resolve.ts";
 import { bind, type FrameLayout, type Locals, lookupLocal } from "./scope.ts";
 import { resolveType } from "./type-resolve.ts";

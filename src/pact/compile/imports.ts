@@ -3,7 +3,7 @@ import type { Use } from "../syntax/ast.ts";
 import type { Span } from "../syntax/span.ts";
 import { canonicalHash } from "../values/names.ts";
 import { type CompileUnit, desugarError } from "./context.ts";
-import type { Definition, Import, LoadedModule } from "./definitions.ts";
+import type { Definition, Import, LoadedModule } from "./ir.ts";
 import { renderModuleName } from "./names.ts";
 import { lookupModule, noSuchModule } from "./resolve.ts";
 

@@ -3,7 +3,7 @@
  * compiler and evaluator read modules only through this interface; src/pact/eval/module-store.ts
  * keeps them in the contract database (memory or SQLite) with compiled modules cached by hash.
  */
-import type { LoadedModule } from "./definitions.ts";
+import type { LoadedModule } from "./ir.ts";
 
 export interface ModuleStore {
   /** The current version of a module or interface, by its rendered name (`ns.m` or `m`). */

@@ -8,7 +8,7 @@ import { CORE_NATIVES } from "../natives/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import { parseReplProgram } from "../syntax/parser.ts";
 import type { CompileUnit } from "./context.ts";
-import { DefunDef, type LoadedModule } from "./definitions.ts";
+import { DefunDef, type LoadedModule } from "./ir.ts";
 
 const natives = new Map([...CORE_NATIVES, ...ENV_NATIVES].map((n) => [n.name, n]));
 

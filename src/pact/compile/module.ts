@@ -25,7 +25,15 @@ import type {
 } from "../syntax/ast.ts";
 import type { Span } from "../syntax/span.ts";
 import type { ModuleName, PactType as ResolvedType } from "../values/types.ts";
-import { type CompileUnit, desugarError, type NameResolver } from "./context.ts";
+import {
+  type CompileUnit,
+  type CurrentModule,
+  desugarError,
+  type NameResolver,
+} from "./context.ts";
+import { type DefNode, dependencyOrder, ReferenceCollector } from "./dependencies.ts";
+import { compileExpr, compileSequence, type ExprScope, lambdaInfo } from "./expr.ts";
+import { importMembers, isModuleHash, toImport } from "./imports.ts";
 import {
   type CapMeta,
   DefCapDef,
@@ -44,16 +52,13 @@ import {
   type ModuleDefinition,
   type ModuleInfo,
   moduleInfo,
+  type Node,
   type PactStepCode,
+  type Param,
   type SignatureCapMeta,
   SignatureDef,
-} from "./definitions.ts";
-import { type DefNode, dependencyOrder, ReferenceCollector } from "./dependencies.ts";
-import { compileExpr, compileSequence, type ExprScope, lambdaInfo } from "./expr.ts";
-import { importMembers, isModuleHash, toImport } from "./imports.ts";
-import type { Node, Param } from "./ir.ts";
+} from "./ir.ts";
 import { qualifiedName, renderModuleName } from "./names.ts";
-import type { CurrentModule } from "./resolve.ts";
 import { resolveBareName, resolveQualifiedName } from "./resolve.ts";
 import { FrameLayout } from "./scope.ts";
 import { resolveSchema, resolveType } from "./type-resolve.ts";

@@ -4,22 +4,13 @@
  */
 import type { Span } from "../syntax/span.ts";
 import type { ModRef, ModuleName } from "../values/types.ts";
-import { type CompileUnit, desugarError } from "./context.ts";
-import type { Definition, LoadedModule } from "./definitions.ts";
+import { type CompileUnit, type CurrentModule, desugarError } from "./context.ts";
+import type { Definition, LoadedModule } from "./ir.ts";
 import { renderModuleName, sameModuleName } from "./names.ts";
 
 export type Resolved =
   | { readonly kind: "def"; readonly def: Definition }
   | { readonly kind: "modref"; readonly value: ModRef };
-
-/** The module or interface being compiled, visible to its own members before it is stored. */
-export interface CurrentModule {
-  readonly name: ModuleName;
-  readonly kind: "module" | "interface";
-  readonly implements: readonly ModuleName[];
-  /** Members compiled so far. */
-  member(name: string): Definition | undefined;
-}
 
 /** A bare name: something in scope, or else the name of a module (a module reference). */
 export function resolveBareName(name: string, span: Span, unit: CompileUnit): Resolved {

@@ -11,7 +11,7 @@
  */
 import { decodePactValue, encodePactValue, parsePactValue } from "../values/json.ts";
 import { type JsonValue, parseJson } from "../values/json-text.ts";
-import type { Guard, KeySet, PactObject, PactValue } from "../values/types.ts";
+import { isGuard, type KeySet, type PactObject, type PactValue } from "../values/types.ts";
 import { decodeFailureError } from "./errors.ts";
 import type { NamespaceRecord, StoredModule } from "./types.ts";
 
@@ -131,22 +131,4 @@ function decodeField(json: JsonValue, key: string): PactValue {
 
 function decodeOptionalField(json: JsonValue | undefined, key: string): PactValue | undefined {
   return json === undefined ? undefined : decodeField(json, key);
-}
-
-const GUARD_KINDS = new Set([
-  "keyset",
-  "keyset-ref",
-  "user-guard",
-  "capability-guard",
-  "module-guard",
-  "pact-guard",
-]);
-
-function isGuard(value: PactValue | undefined): value is Guard {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    "kind" in value &&
-    GUARD_KINDS.has((value as { kind: string }).kind)
-  );
 }

@@ -1,13 +1,14 @@
 /**
  * Function values made at run time: lambda closures, natives used as values, and partial
  * applications. (`defun`, `defcap` and `defpact` definitions are function values themselves; see
- * src/pact/compile/definitions.ts.) Every function value carries a `tag` for one-switch dispatch.
+ * src/pact/compile/ir.ts.) Every function value carries a `tag` for one-switch dispatch.
  */
-import { type DefPactDef, type DefunDef, FnTag, type Frame } from "../compile/definitions.ts";
-import type { LambdaInfo } from "../compile/ir.ts";
+
+import { type DefPactDef, type DefunDef, FnTag, type LambdaInfo } from "../compile/ir.ts";
 import type { Callable, NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import type { Span } from "../syntax/span.ts";
 import type { Runtime } from "./runtime.ts";
+import type { Frame } from "./types.ts";
 
 /**
  * One call site in compiled code. It is also the `NativeContext` natives called there receive:

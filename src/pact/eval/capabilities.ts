@@ -12,8 +12,8 @@
  * (coin's `TRANSFER`: the signed amount, decreased by each transfer). `@event` and `@managed`
  * capabilities emit an event when acquired.
  */
-import { DefCapDef, type Frame } from "../compile/definitions.ts";
-import { expectedPactValueError } from "../natives/errors.ts";
+import { DefCapDef } from "../compile/ir.ts";
+import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { isCallable, type RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName } from "../values/names.ts";
 import { type CapToken, type PactValue, UNIT } from "../values/types.ts";
@@ -21,7 +21,8 @@ import type { CallSite } from "./callables.ts";
 import { type ManagedCap, sameToken } from "./caps.ts";
 import { bodyCode } from "./codegen.ts";
 import { pretty } from "./display.ts";
-import type { PactEvent, Runtime } from "./runtime.ts";
+import type { Runtime } from "./runtime.ts";
+import type { Frame, PactEvent } from "./types.ts";
 
 /** The defcap a token names. */
 export function defCapOf(rt: Runtime, token: CapToken, site: CallSite): DefCapDef {

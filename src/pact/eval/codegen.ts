@@ -4,19 +4,19 @@
  * at run time, and call sites are objects made here, so a native call allocates only its argument
  * array.
  */
+
 import {
-  type Code,
   type DefCapDef,
   DefConstDef,
   type DefunDef,
   FnTag,
-  type Frame,
+  type LambdaInfo,
+  type Node,
   type TermDefinition,
-} from "../compile/definitions.ts";
-import type { LambdaInfo, Node } from "../compile/ir.ts";
+} from "../compile/ir.ts";
 import { chargeLiteral, chargeTypecheck, chargeUncons, type PactGasMeter } from "../gas/index.ts";
-import { expectedPactValueError } from "../natives/errors.ts";
 import { PactError } from "../runtime/errors.ts";
+import { expectedPactValueError, notBoolError } from "../runtime/native-errors.ts";
 import { isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
 import type { CapToken, PactValue } from "../values/types.ts";
 import {
@@ -29,22 +29,29 @@ import {
 } from "./callables.ts";
 import { evalCapability } from "./capabilities.ts";
 import { pretty } from "./display.ts";
-import { Purity, type Runtime } from "./runtime.ts";
+import type { Runtime } from "./runtime.ts";
 import { matchesType, typecheckError } from "./typecheck.ts";
+import { type Code, codeOf, type Frame, Purity, toSlot } from "./types.ts";
 
 /** The code of a defun's or defcap's body, generated on first use. */
 export function bodyCode(def: DefunDef | DefCapDef): Code {
-  if (def.code === undefined) {
+  let code = codeOf(def.code);
+  if (code === undefined) {
     const info = { params: def.params, frameSize: def.frameSize, body: def.body!, code: undefined };
-    def.code = codegenLambda(info, def.source.file);
+    code = codegenLambda(info, def.source.file);
+    def.code = toSlot(code);
   }
-  return def.code;
+  return code;
 }
 
 /** Generates (once) the code of a lambda or function body. */
 export function codegenLambda(info: LambdaInfo, file: string): Code {
-  if (info.code === undefined) info.code = gen(info.body, file);
-  return info.code;
+  let code = codeOf(info.code);
+  if (code === undefined) {
+    code = gen(info.body, file);
+    info.code = toSlot(code);
+  }
+  return code;
 }
 
 function gen(node: Node, file: string): Code {
@@ -465,8 +472,7 @@ function pactValue(v: RuntimeValue, rt: Runtime, site: CallSite): PactValue {
 }
 
 function notBool(v: RuntimeValue, rt: Runtime, site: CallSite): PactError {
-  if (isCallable(v)) return rt.locate(expectedPactValueError(), site) as PactError;
-  return rt.error("execution", `expected bool value, got ${pretty(v)}`, site);
+  return rt.locate(notBoolError(v), site) as PactError;
 }
 
 function expectString(v: RuntimeValue, rt: Runtime, site: CallSite): string {

@@ -12,12 +12,12 @@
  * Cross-chain: a step may `yield` to another chain; on that chain the node verifies an SPV proof
  * of the yielding transaction (the verifier is the node's) and resumes with the proven state.
  */
-import { DefPactDef } from "../compile/definitions.ts";
+import { DefPactDef } from "../compile/ir.ts";
 import { DbError } from "../db/index.ts";
 import { writeCost } from "../gas/costs.ts";
 import type { PactGasMeter } from "../gas/index.ts";
-import { expectedPactValueError } from "../natives/errors.ts";
 import { PactError } from "../runtime/errors.ts";
+import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { isCallable, type RuntimeValue } from "../runtime/types.ts";
 import { pactValueEquals } from "../values/equality.ts";
 import { parseQualifiedName } from "../values/names.ts";
@@ -38,7 +38,8 @@ import {
 } from "./defpact-exec.ts";
 import { defPactExecSize } from "./defpact-size.ts";
 import { runPactStep } from "./defpact-steps.ts";
-import { type DefPactEngine, Purity, type Runtime } from "./runtime.ts";
+import type { Runtime } from "./runtime.ts";
+import { type DefPactEngine, Purity } from "./types.ts";
 
 const NO_NESTED: ReadonlyMap<string, NestedDefPactExec> = new Map();
 

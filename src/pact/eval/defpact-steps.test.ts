@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CompileUnit } from "../compile/context.ts";
-import { DefPactDef } from "../compile/definitions.ts";
+import { DefPactDef } from "../compile/ir.ts";
 import { CORE_NATIVES } from "../natives/index.ts";
 import { parseReplProgram } from "../syntax/parser.ts";
 import { CallSite } from "./callables.ts";

@@ -4,12 +4,13 @@
  * state, `continue-pact`) is the `DefPactEngine` the state layer provides; this is the part that
  * needs the evaluator.
  */
-import type { DefPactDef, Frame } from "../compile/definitions.ts";
+import type { DefPactDef } from "../compile/ir.ts";
 import type { RuntimeValue } from "../runtime/types.ts";
 import type { PactValue } from "../values/types.ts";
 import type { CallSite } from "./callables.ts";
 import { codegenLambda } from "./codegen.ts";
 import type { Runtime } from "./runtime.ts";
+import { codeOf, type Frame, toSlot } from "./types.ts";
 
 /** The number of steps of a defpact. */
 export function stepCount(def: DefPactDef): number {
@@ -45,13 +46,13 @@ export function runPactStep(
     );
   }
   const key = `${step}:${rollback}`;
-  let code = def.stepCode.get(key);
+  let code = codeOf(def.stepCode.get(key));
   if (code === undefined) {
     code = codegenLambda(
       { params: def.params, frameSize: def.frameSize, body: node, code: undefined },
       def.source.file,
     );
-    def.stepCode.set(key, code);
+    def.stepCode.set(key, toSlot(code));
   }
   const run = code;
   const frame: Frame = new Array(def.frameSize);

@@ -2,10 +2,11 @@
  * Natives that read the execution environment: the transaction data (`read-msg`, `read-integer`,
  * `read-decimal`, `read-string`, `read-keyset`), `chain-data` and `tx-hash`.
  */
-import { argsError } from "../natives/errors.ts";
-import { isValidKeyFormat } from "../natives/key-format.ts";
-import { BASIC_WORK_GAS } from "../natives/operators.ts";
+
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
 import { PactError } from "../runtime/errors.ts";
+import { isValidKeyFormat } from "../runtime/key-format.ts";
+import { argsError } from "../runtime/native-errors.ts";
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { Decimal, parseNumberLiteral } from "../values/decimal.ts";
 import { makeKeySet } from "../values/keyset.ts";

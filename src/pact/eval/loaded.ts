@@ -4,7 +4,7 @@
  * namespace. It is the name resolver for top-level compilation.
  */
 import type { NameResolver } from "../compile/context.ts";
-import type { Definition, LoadedModule } from "../compile/definitions.ts";
+import type { Definition, LoadedModule } from "../compile/ir.ts";
 import type { ModuleStore } from "../compile/module-store.ts";
 import { REPL_MODULE_HASH, renderModuleName } from "../compile/names.ts";
 import type { ModuleName } from "../values/types.ts";

@@ -6,7 +6,7 @@
  * the cache (after a restart) is compiled again from its stored form.
  */
 import type { NameResolver } from "../compile/context.ts";
-import { DefConstDef, type Definition, type LoadedModule } from "../compile/definitions.ts";
+import { DefConstDef, type Definition, type LoadedModule } from "../compile/ir.ts";
 import { compileInterface, compileModule } from "../compile/module.ts";
 import type { ModuleStore } from "../compile/module-store.ts";
 import { renderModuleName } from "../compile/names.ts";

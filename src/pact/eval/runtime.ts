@@ -3,16 +3,16 @@
  * the call stack, capabilities, events, the names loaded at the top level, and the one place that
  * applies function values. Compiled code (src/pact/eval/codegen.ts) calls into it.
  */
+
 import {
   type DefCapDef,
   DefConstDef,
   type DefPactDef,
   type DefunDef,
   FnTag,
-  type Frame,
+  type LambdaInfo,
   type LoadedModule,
-} from "../compile/definitions.ts";
-import type { LambdaInfo } from "../compile/ir.ts";
+} from "../compile/ir.ts";
 import { renderModuleName } from "../compile/names.ts";
 import {
   chargeApplication,
@@ -22,8 +22,8 @@ import {
   chargeTypecheck,
   type PactGasMeter,
 } from "../gas/index.ts";
-import { expectedPactValueError } from "../natives/errors.ts";
 import { PactError, type PactErrorKind, type StackFrame } from "../runtime/errors.ts";
+import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { type Callable, isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
 import type { CapToken, Guard, ModRef, PactValue } from "../values/types.ts";
 import {
@@ -41,6 +41,15 @@ import type { DefPactExec, DefPactStep } from "./defpact-exec.ts";
 import type { ExecutionEnv } from "./env.ts";
 import { LoadedNames } from "./loaded.ts";
 import { matchesType, type TypeCheck, typeCheck, typecheckError } from "./typecheck.ts";
+import {
+  type CoverageSink,
+  codeOf,
+  type DefPactEngine,
+  type Frame,
+  type KeysetAuthority,
+  type PactEvent,
+  Purity,
+} from "./types.ts";
 
 /**
  * How deeply function applications may nest. Pact forbids recursion, so real code stays shallow
@@ -49,59 +58,9 @@ import { matchesType, type TypeCheck, typeCheck, typecheckError } from "./typech
  */
 export const MAX_CALL_DEPTH = 400;
 
-/** What database access the code being evaluated may have (Pact's `Purity`). */
-export enum Purity {
-  /** Reads and writes. */
-  Impure = 0,
-  /** Reads only: `enforce` conditions, `try` bodies, user guards. */
-  ReadOnly = 1,
-  /** No user-table access: constants, module governance. */
-  SysOnly = 2,
-}
-
-/** An event emitted by a capability (`@event`, `@managed`) or `emit-event`. */
-export interface PactEvent {
-  /** The capability's name without the module, e.g. `TRANSFER`. */
-  readonly name: string;
-  readonly params: readonly PactValue[];
-  readonly module: import("../values/types.ts").ModuleName;
-  readonly moduleHash: string;
-}
-
-/**
- * Starts defpacts (src/pact/eval/defpact-engine.ts); without one, applying a defpact is an error.
- */
-export interface DefPactEngine {
-  init(rt: Runtime, def: DefPactDef, args: readonly PactValue[], site: CallSite): RuntimeValue;
-  /** The id of the defpact being executed (`pact-id`, pact guards), or null outside one. */
-  currentPactId(rt: Runtime): string | null;
-}
-
 const TOO_MANY_ARGS = "Attempted to apply a closure to too many arguments";
 
 const NO_MODULES: readonly string[] = [];
-
-/**
- * Enforces keysets and guards for the evaluator (module governance, installing code). The state
- * layer provides it (src/pact/natives/state.ts; keysets and namespaces live in the database);
- * without one, naming a keyset is an error, as for a keyset that does not exist.
- */
-export interface KeysetAuthority {
-  enforceKeysetName(rt: Runtime, name: string, site: CallSite): void;
-  /** Any guard: keyset, keyset reference, user, capability, module or pact guard. */
-  enforceGuard(rt: Runtime, guard: Guard, site: CallSite): void;
-  /** Governance of `module` by `keyset`, with Pact's magic capability `MODULE_KEYSET` granted. */
-  enforceModuleKeyset(rt: Runtime, module: string, keyset: string, site: CallSite): void;
-  /** May a new module or interface be installed: the namespace's user guard, or the root policy. */
-  enforceNamespaceInstall(rt: Runtime, site: CallSite): void;
-}
-
-/** Receives coverage counts from code compiled with coverage on. */
-export interface CoverageSink {
-  hit(file: string, line: number): void;
-  /** A call of the function `name` (declared in `file`). */
-  enter(file: string, name: string): void;
-}
 
 export class Runtime {
   readonly loaded: LoadedNames;
@@ -364,7 +323,7 @@ export class Runtime {
     const frame: Frame = new Array(def.frameSize);
     frame[0] = null;
     for (let i = 0; i < args.length; i++) frame[i + 1] = args[i];
-    const code = def.code ?? bodyCode(def);
+    const code = codeOf(def.code) ?? bodyCode(def);
     // The same bookkeeping as `withFrame`, inlined: this is the hot path of every call.
     if (def.active) throw this.recursionError(def, site);
     if (this.depth >= MAX_CALL_DEPTH) throw this.depthError(site);
@@ -473,7 +432,7 @@ export class Runtime {
     const frame: Frame = new Array(info.frameSize);
     frame[0] = lam.parent;
     for (let i = 0; i < args.length; i++) frame[i + 1] = args[i];
-    const code = info.code ?? codegenLambda(info, site.file);
+    const code = codeOf(info.code) ?? codegenLambda(info, site.file);
     this.depth++;
     let result: RuntimeValue;
     try {

@@ -5,15 +5,15 @@
  */
 
 import type { CompileUnit } from "../compile/context.ts";
+import { compileExpr } from "../compile/expr.ts";
+import { importMembers, toImport } from "../compile/imports.ts";
 import {
   DefConstDef,
   type DefunDef,
+  type LambdaInfo,
   type LoadedModule,
   moduleInfo,
-} from "../compile/definitions.ts";
-import { compileExpr } from "../compile/expr.ts";
-import { importMembers, toImport } from "../compile/imports.ts";
-import type { LambdaInfo } from "../compile/ir.ts";
+} from "../compile/ir.ts";
 import {
   compileDefConst,
   compileDefun,
@@ -25,6 +25,7 @@ import { REPL_MODULE_HASH, REPL_MODULE_NAME, renderModuleName } from "../compile
 import { FrameLayout } from "../compile/scope.ts";
 import { chargeModuleDeploy } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
+import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { isCallable } from "../runtime/types.ts";
 import type { Defun, Expr, Interface, Module, ReplTopLevel, Use } from "../syntax/ast.ts";
 import type { Span } from "../syntax/span.ts";
@@ -33,8 +34,9 @@ import { CallSite } from "./callables.ts";
 import { acquire } from "./capabilities.ts";
 import { codegenLambda, withPurity } from "./codegen.ts";
 import { pretty } from "./display.ts";
-import { Purity, type Runtime } from "./runtime.ts";
+import type { Runtime } from "./runtime.ts";
 import { matchesType, typecheckError } from "./typecheck.ts";
+import { Purity } from "./types.ts";
 
 /** What a top-level form produced. `text` is how the REPL shows it (its `-t` trace line). */
 export type TopLevelResult =
@@ -120,13 +122,7 @@ export function evaluateConstant(rt: Runtime, def: DefConstDef): void {
   frame[0] = null;
   const value = withPurity(rt, Purity.SysOnly, () => code(rt, frame));
   if (isCallable(value)) {
-    throw new PactError(
-      "execution",
-      "Expected Pact Value, got closure or table reference",
-      def.source.span,
-      [],
-      def.source.file,
-    );
+    throw expectedPactValueError(def.source.span, def.source.file);
   }
   if (def.type !== null && !matchesType(value, def.type)) {
     const e = typecheckError(value, def.type);

@@ -3,8 +3,8 @@
  * arguments, return values, `let` bindings and constants with a type annotation.
  */
 import { renderType } from "../compile/types.ts";
-import { argTypeName } from "../natives/kinds.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argTypeName } from "../runtime/kinds.ts";
 import { isCallable, type RuntimeValue } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";

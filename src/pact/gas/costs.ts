@@ -7,6 +7,9 @@
  */
 import type { GasCostConfig } from "./config.ts";
 
+/** Flat cost of most natives in milligas (the table gas model's `nativeBasicWork`). */
+export const BASIC_WORK_GAS = 100;
+
 /** The largest cost Pact can express (2^64 − 1, its saturating word). */
 export const MAX_MILLIGAS = 2 ** 64 - 1;
 

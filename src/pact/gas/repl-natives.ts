@@ -4,7 +4,7 @@
  * `env-set-milligas`, and `env-gaslog` (the first call starts a log, later calls return it with
  * its total). Like every REPL native they cost no gas themselves.
  */
-import { argsError } from "../natives/errors.ts";
+import { argsError } from "../runtime/native-errors.ts";
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { MILLIGAS_PER_GAS } from "./config.ts";
 import { type GasMeter, milligasToGas, PactGasMeter, TABLE_GAS_MODEL } from "./meter.ts";

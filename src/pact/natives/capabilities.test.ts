@@ -3,9 +3,9 @@ import { describe, it } from "node:test";
 import { openMemoryPactDb, type PactDb } from "../db/index.ts";
 import { defaultEnv } from "../eval/env.ts";
 import { Runtime } from "../eval/runtime.ts";
+import { runSource, sourceFailure } from "../test-support/test-runtime.ts";
 import type { CapToken } from "../values/types.ts";
 import { ON_CHAIN_NATIVES } from "./on-chain.ts";
-import { runSource, sourceFailure } from "./test-runtime.ts";
 
 const MODULE = `(module m G
   (defcap G () true)

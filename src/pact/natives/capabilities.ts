@@ -3,7 +3,7 @@
  * `emit-event`. They are thin wrappers over src/pact/eval/capabilities.ts, which acquires
  * capabilities (`with-capability` is a special form compiled there).
  */
-import { DefCapDef } from "../compile/definitions.ts";
+import { DefCapDef } from "../compile/ir.ts";
 import { type CallSite, runtimeOf } from "../eval/callables.ts";
 import {
   acquire,
@@ -16,9 +16,9 @@ import {
   tokenModule,
 } from "../eval/capabilities.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import type { CapToken } from "../values/types.ts";
-import { argsError, nativeFailure } from "./errors.ts";
 
 /** Flat cost of `require-capability`, `compose-capability` and `install-capability`. */
 export const CAPABILITY_GAS = 500;

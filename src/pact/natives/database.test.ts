@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { openMemoryPactDb, openSqlitePactDb, type PactDb } from "../db/index.ts";
+import { keyset, testRuntime } from "../test-support/test-runtime.ts";
 import { Decimal } from "../values/decimal.ts";
 import { pactValueToPretty } from "../values/show.ts";
-import { keyset, testRuntime } from "./test-runtime.ts";
 
 const MODULE = `
   (define-keyset 'gov (read-keyset "k"))

@@ -17,6 +17,7 @@ import type { Runtime } from "../eval/runtime.ts";
 import { matchesType } from "../eval/typecheck.ts";
 import { chargeRowRead } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argsError, boolResult, nativeFailure } from "../runtime/native-errors.ts";
 import {
   type Callable,
   isCallable,
@@ -35,7 +36,6 @@ import {
   requireImpure,
   requireUserRead,
 } from "./db-access.ts";
-import { argsError, expectedBoolError, nativeFailure } from "./errors.ts";
 import { METADATA_GAS } from "./keysets.ts";
 
 /** Flat costs (the reference's table, milligas). */
@@ -234,11 +234,7 @@ const keys: NativeDef = {
 
 /** Applies a filter to a row; it must decide with a boolean. */
 function decide(ctx: NativeContext, fn: Callable, args: readonly PactValue[]): boolean {
-  const v = ctx.apply(fn, args);
-  if (typeof v === "boolean") return v;
-  if (isCallable(v))
-    throw new PactError("execution", "Expected Pact Value, got closure or table reference");
-  throw expectedBoolError(v);
+  return boolResult(ctx.apply(fn, args));
 }
 
 /** `(select table filter)` / `(select table fields filter)`: matching rows, ascending by key. */

@@ -4,7 +4,8 @@
  * databases), natives allowed only at the top level, and natives allowed only in local mode.
  */
 import { DbError } from "../db/index.ts";
-import { Purity, type Runtime } from "../eval/runtime.ts";
+import type { Runtime } from "../eval/runtime.ts";
+import { Purity } from "../eval/types.ts";
 import { PactError } from "../runtime/errors.ts";
 
 /** Pact's `DbOpFailure` prefix. */

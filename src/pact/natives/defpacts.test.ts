@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { defaultEnv } from "../eval/env.ts";
 import { Runtime } from "../eval/runtime.ts";
+import { runSource, sourceFailure } from "../test-support/test-runtime.ts";
 import type { PactValue } from "../values/types.ts";
 import { REPL_DEFPACT_NATIVES } from "./defpacts.ts";
 import { ON_CHAIN_NATIVE_LIST } from "./on-chain.ts";
-import { runSource, sourceFailure } from "./test-runtime.ts";
 
 /** The on-chain natives and the REPL's `continue-pact` and `pact-state`. */
 const natives = new Map([...ON_CHAIN_NATIVE_LIST, ...REPL_DEFPACT_NATIVES].map((n) => [n.name, n]));

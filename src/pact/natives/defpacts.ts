@@ -7,11 +7,11 @@ import { type CallSite, runtimeOf } from "../eval/callables.ts";
 import { resumePact } from "../eval/defpact-engine.ts";
 import type { DefPactStep, Provenance, Yield } from "../eval/defpact-exec.ts";
 import type { Runtime } from "../eval/runtime.ts";
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argsError } from "../runtime/native-errors.ts";
 import { isCallable, type NativeDef, type RuntimeValue } from "../runtime/types.ts";
 import type { PactObject, PactValue } from "../values/types.ts";
-import { argsError } from "./errors.ts";
-import { BASIC_WORK_GAS } from "./operators.ts";
 
 /** Flat cost of `resume` (the reference's table). */
 export const RESUME_GAS = 500;

@@ -3,11 +3,11 @@ import { describe, it } from "node:test";
 import { blake2b256 } from "../../crypto/hash.ts";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
+import { call, testFn } from "../test-support/test-context.ts";
 import { Decimal } from "../values/decimal.ts";
 import { parseIsoTime } from "../values/time-format.ts";
 import type { PactValue } from "../values/types.ts";
 import { FORMAT, HASH, SHOW } from "./display.ts";
-import { call, testFn } from "./test-context.ts";
 
 const fails = (message: string, native: NativeDef, ...args: RuntimeValue[]) =>
   assert.throws(

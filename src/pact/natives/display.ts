@@ -4,12 +4,13 @@
  * string arguments raw. `hash` is Blake2b-256 of a string's UTF-8 bytes or of any other
  * value's JSON encoding, as unpadded base64url.
  */
+
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
+import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import { isCallable, type NativeDef } from "../runtime/types.ts";
 import { pactValueHashInput } from "../values/json.ts";
 import { pactValueToText } from "../values/show.ts";
 import type { PactValue } from "../values/types.ts";
-import { argsError, nativeFailure } from "./errors.ts";
-import { BASIC_WORK_GAS } from "./operators.ts";
 import { pactHashText } from "./strings.ts";
 
 const PLACEHOLDER = "{}";

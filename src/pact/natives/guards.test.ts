@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { keyset, testRuntime } from "../test-support/test-runtime.ts";
 import { pactValueToPretty } from "../values/show.ts";
-import { keyset, testRuntime } from "./test-runtime.ts";
 
 /** A module `g` governed by keyset `gov` (signed by `admin`), with guard helpers. */
 function guardModule() {

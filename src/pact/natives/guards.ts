@@ -4,27 +4,29 @@
  * `create-capability-guard`, `create-capability-pact-guard`, `create-pact-guard`).
  * `create-user-guard` is a special form of the compiler (it needs the function unevaluated).
  */
-import { type DefCapDef, DefunDef, type LoadedModule } from "../compile/definitions.ts";
+import { type DefCapDef, DefunDef, type LoadedModule } from "../compile/ir.ts";
 import { type CallSite, runtimeOf } from "../eval/callables.ts";
 import { acquire } from "../eval/capabilities.ts";
 import { withPurity } from "../eval/codegen.ts";
 import { pretty } from "../eval/display.ts";
-import { Purity, type Runtime } from "../eval/runtime.ts";
+import type { Runtime } from "../eval/runtime.ts";
+import { Purity } from "../eval/types.ts";
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName, renderModuleName } from "../values/names.ts";
-import type {
-  CapabilityGuard,
-  CapToken,
-  Guard,
-  ModRef,
-  ModuleName,
-  PactGuard,
-  UserGuard,
+import {
+  type CapabilityGuard,
+  type CapToken,
+  type Guard,
+  isGuard,
+  type ModRef,
+  type ModuleName,
+  type PactGuard,
+  type UserGuard,
 } from "../values/types.ts";
-import { argsError, nativeFailure } from "./errors.ts";
 import { ENFORCE_GUARD_GAS, enforceKeyset, enforceKeysetNamed, keysetNameArg } from "./keysets.ts";
-import { BASIC_WORK_GAS } from "./operators.ts";
 
 /** Flat cost of `acquire-module-admin` (the reference's table). */
 export const ACQUIRE_MODULE_ADMIN_GAS = 20_000;
@@ -163,24 +165,6 @@ export function enforceGuard(rt: Runtime, g: Guard, site: CallSite): true {
 
 // ---------------------------------------------------------------------------------------------
 // Natives
-
-const GUARD_KINDS = new Set([
-  "keyset",
-  "keyset-ref",
-  "user-guard",
-  "capability-guard",
-  "module-guard",
-  "pact-guard",
-]);
-
-export function isGuard(v: RuntimeValue | undefined): v is Guard {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    !Array.isArray(v) &&
-    GUARD_KINDS.has((v as { kind?: string }).kind ?? "")
-  );
-}
 
 function isModRef(v: RuntimeValue | undefined): v is ModRef {
   return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "modref";

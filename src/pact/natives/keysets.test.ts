@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { parseKeysetName, renderKeysetName } from "../runtime/keyset-names.ts";
+import { keyset, testRuntime } from "../test-support/test-runtime.ts";
 import { pactValueToPretty } from "../values/show.ts";
 import type { CapToken } from "../values/types.ts";
-import { keysetFailure, magicCapToken, parseKeysetName, renderKeysetName } from "./keysets.ts";
-import { keyset, testRuntime } from "./test-runtime.ts";
+import { keysetFailure, magicCapToken } from "./keysets.ts";
 
 function token(name: string, ...args: CapToken["args"]): CapToken {
   return { kind: "cap-token", name, moduleHash: "", args };

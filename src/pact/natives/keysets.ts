@@ -9,19 +9,20 @@
  * being evaluated). The predicate then decides on the number of keys and of counted signers.
  */
 
-import { DefunDef } from "../compile/definitions.ts";
+import { DefunDef } from "../compile/ir.ts";
 import { type CallSite, NativeFunction, runtimeOf } from "../eval/callables.ts";
 import { pretty } from "../eval/display.ts";
 import { readKeysetField } from "../eval/env-natives.ts";
 import type { Runtime } from "../eval/runtime.ts";
 import { chargeKeysetWrite } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
+import { type KeysetName, parseKeysetName, renderKeysetName } from "../runtime/keyset-names.ts";
+import { argsError } from "../runtime/native-errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { cat, list, render } from "../values/doc.ts";
 import { parseQualifiedName } from "../values/names.ts";
 import type { CapToken, KeySet, PactObject } from "../values/types.ts";
 import { assertTopLevel, dbOperation, requireImpure } from "./db-access.ts";
-import { argsError } from "./errors.ts";
 import { CORE_NATIVES_BY_NAME } from "./index.ts";
 
 /** Flat cost of `define-keyset` (the reference's table). */
@@ -32,39 +33,6 @@ export const METADATA_GAS = 100_000;
 export const ENFORCE_GUARD_GAS = 2_000;
 /** Keyset failures show each key cut to this many characters. */
 export const FAILURE_KEY_CHARS = 8;
-
-// ---------------------------------------------------------------------------------------------
-// Names
-
-/** A keyset name: `name` (any non-empty text, the legacy form) or `ns.name`. */
-export interface KeysetName {
-  readonly namespace: string | null;
-  readonly name: string;
-}
-
-// Pact's identifier: a letter or symbol, then letters, digits or symbols, `true` and `false`
-// reserved; its token parser skips white space after each token.
-const IDENT = "[\\p{L}%#+\\-_&$@<>=^?*!|/~][\\p{L}0-9%#+\\-_&$@<>=^?*!|/~]*";
-const SPACE = "[\\t\\n\\v\\f\\r \\u00a0\\p{Zs}]*";
-const QUALIFIED_KEYSET = new RegExp(`^(${IDENT})${SPACE}\\.${SPACE}(${IDENT})`, "u");
-const RESERVED = new Set(["true", "false"]);
-
-/**
- * Pact's `parseAnyKeysetName`: a prefix `ns.name` (whatever follows is ignored, as in Pact), or
- * else the whole text as a name without namespace; null for the empty text.
- */
-export function parseKeysetName(text: string): KeysetName | null {
-  const m = QUALIFIED_KEYSET.exec(text);
-  if (m !== null && !RESERVED.has(m[1]!) && !RESERVED.has(m[2]!)) {
-    return { namespace: m[1]!, name: m[2]! };
-  }
-  return text.length === 0 ? null : { namespace: null, name: text };
-}
-
-/** The key a keyset is stored under: `ns.name` or `name`. */
-export function renderKeysetName(k: KeysetName): string {
-  return k.namespace === null ? k.name : `${k.namespace}.${k.name}`;
-}
 
 /** The keyset name in `text`, or Pact's `InvalidKeysetNameFormat`. */
 export function keysetNameArg(text: string): KeysetName {

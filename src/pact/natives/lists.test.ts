@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
+import { call, testContext, testFn } from "../test-support/test-context.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
 import { type PactObject, type PactValue, UNIT } from "../values/types.ts";
@@ -25,7 +26,6 @@ import {
   WHERE,
   ZIP,
 } from "./lists.ts";
-import { call, testContext, testFn } from "./test-context.ts";
 
 const fails = (message: string, native: NativeDef, ...args: RuntimeValue[]) =>
   assert.throws(

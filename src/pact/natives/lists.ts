@@ -5,6 +5,18 @@
  * Functions passed in are applied through `NativeContext.apply`; what they return must be a
  * Pact value (not a function), and a boolean where the native needs a condition.
  */
+
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
+import { isPactValue } from "../runtime/kinds.ts";
+import {
+  argsError,
+  arrayIndexError,
+  boolResult,
+  enumerationError,
+  expectedPactValueError,
+  missingFieldError,
+  nativeFailure,
+} from "../runtime/native-errors.ts";
 import {
   type Callable,
   isCallable,
@@ -15,17 +27,6 @@ import {
 import { Decimal } from "../values/decimal.ts";
 import { compareForSort, pactValueEquals } from "../values/equality.ts";
 import type { PactList, PactObject, PactValue } from "../values/types.ts";
-import {
-  argsError,
-  arrayIndexError,
-  enumerationError,
-  expectedBoolError,
-  expectedPactValueError,
-  missingFieldError,
-  nativeFailure,
-} from "./errors.ts";
-import { isPactValue } from "./kinds.ts";
-import { BASIC_WORK_GAS } from "./operators.ts";
 import { introSort } from "./sorting.ts";
 
 /**
@@ -43,10 +44,7 @@ function applyForValue(ctx: NativeContext, fn: Callable, args: RuntimeValue[]): 
 
 /** Applies `fn` and requires a boolean back (the reference's `enforceBool`). */
 function applyForBool(ctx: NativeContext, fn: Callable, args: RuntimeValue[]): boolean {
-  const r = ctx.apply(fn, args);
-  if (typeof r === "boolean") return r;
-  if (isCallable(r)) throw expectedPactValueError();
-  throw expectedBoolError(r);
+  return boolResult(ctx.apply(fn, args));
 }
 
 function checkLength(name: string, n: bigint): number {

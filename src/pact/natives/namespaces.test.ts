@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { DefunDef } from "../compile/definitions.ts";
+import type { DefunDef } from "../compile/ir.ts";
 import { CallSite, NativeFunction } from "../eval/callables.ts";
 import type { RuntimeValue } from "../runtime/types.ts";
+import { keyset, testRuntime } from "../test-support/test-runtime.ts";
 import type { PactValue } from "../values/types.ts";
 import { CORE_NATIVES_BY_NAME } from "./index.ts";
 import { magicCapToken } from "./keysets.ts";
 import { ENV_NAMESPACE_POLICY, isValidNamespaceName } from "./namespaces.ts";
-import { keyset, testRuntime } from "./test-runtime.ts";
 
 function withNamespace() {
   const t = testRuntime();

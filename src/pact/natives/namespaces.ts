@@ -8,21 +8,20 @@
  * be defined, and allows root installs only when configured to.
  */
 
-import { DefunDef } from "../compile/definitions.ts";
+import { DefunDef } from "../compile/ir.ts";
 import type { NamespaceRecord } from "../db/index.ts";
 import { type CallSite, runtimeOf } from "../eval/callables.ts";
 import type { NamespacePolicy } from "../eval/env.ts";
 import type { Runtime } from "../eval/runtime.ts";
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
 import { chargeNamespaceLookup, chargeNamespaceRead, chargeNamespaceWrite } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName } from "../values/names.ts";
-import type { Guard, PactValue } from "../values/types.ts";
+import { type Guard, isGuard, type PactValue } from "../values/types.ts";
 import { assertTopLevel, dbOperation, requireImpure } from "./db-access.ts";
-import { argsError, nativeFailure } from "./errors.ts";
-import { isGuard } from "./guards.ts";
 import { METADATA_GAS, withMagicCap } from "./keysets.ts";
-import { BASIC_WORK_GAS } from "./operators.ts";
 
 /** Flat cost of `define-namespace` (the reference's table). */
 export const DEFINE_NAMESPACE_GAS = 25_000;

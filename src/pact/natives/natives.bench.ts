@@ -4,10 +4,10 @@
  * Run: node --import tsx src/pact/natives/natives.bench.ts
  */
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
+import type { TestCallable } from "../test-support/test-context.ts";
+import { testFn } from "../test-support/test-context.ts";
 import { Decimal } from "../values/decimal.ts";
 import { CORE_NATIVES_BY_NAME } from "./index.ts";
-import type { TestCallable } from "./test-context.ts";
-import { testFn } from "./test-context.ts";
 
 const CALLS = 2_000_000;
 const ROUNDS = 7;

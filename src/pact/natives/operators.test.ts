@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
+import { call, testFn } from "../test-support/test-context.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
 import { type PactValue, type TableRef, UNIT } from "../values/types.ts";
 import { MAX_INTEGER_RESULT_BITS, OPERATOR_NATIVES } from "./operators.ts";
-import { call, testFn } from "./test-context.ts";
 
 const native = (name: string): NativeDef => {
   const n = OPERATOR_NATIVES.find((d) => d.name === name);

@@ -5,6 +5,16 @@
  * Integers are bigints, decimals `Decimal`s; an integer meeting a decimal is widened to a decimal
  * with 0 places. `+` also concatenates strings and lists and merges objects (left-biased).
  */
+
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
+import { isPactValue } from "../runtime/kinds.ts";
+import {
+  argsError,
+  arithmeticError,
+  floatingPointError,
+  nativeFailure,
+  unknownException,
+} from "../runtime/native-errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { Decimal, type RoundingMode } from "../values/decimal.ts";
 import { comparePactValues, pactValueEquals } from "../values/equality.ts";
@@ -19,17 +29,7 @@ import {
   ResultTooLargeError,
 } from "../values/transcendental.ts";
 import type { PactObject, PactValue } from "../values/types.ts";
-import {
-  argsError,
-  arithmeticError,
-  floatingPointError,
-  nativeFailure,
-  unknownException,
-} from "./errors.ts";
-import { isPactValue } from "./kinds.ts";
 
-/** Flat cost of most natives in milligas (the table gas model's `nativeBasicWork`). */
-export const BASIC_WORK_GAS = 100;
 /** Flat cost of the bitwise natives `& | xor ~`. */
 export const BITWISE_GAS = 250;
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { keyset, testRuntime } from "../test-support/test-runtime.ts";
 import { principalOf, principalType } from "./principals.ts";
-import { keyset, testRuntime } from "./test-runtime.ts";
 
 const K1 = "584deb6f81d8efe67767309d1732019cf6ad14f9f0007cff50c730ef62521c68";
 const K2 = "4440249a122879f2060814e1c4348cdfe0cbf971017ab1f43a0eaf9799583271";

@@ -13,14 +13,13 @@
  * Every HASH is Blake2b-256 in unpadded base64url (43 characters).
  */
 import { blake2b256, encodeBase64Url } from "../../crypto/index.ts";
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
+import { isEd25519HexKey } from "../runtime/key-format.ts";
+import { argsError } from "../runtime/native-errors.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import { encodePactValue } from "../values/json.ts";
 import { renderModuleName } from "../values/names.ts";
-import type { Guard, PactList } from "../values/types.ts";
-import { argsError } from "./errors.ts";
-import { isGuard } from "./guards.ts";
-import { isEd25519HexKey } from "./key-format.ts";
-import { BASIC_WORK_GAS } from "./operators.ts";
+import { type Guard, isGuard, type PactList } from "../values/types.ts";
 
 /** Flat cost of `validate-principal` (the reference's table). */
 export const VALIDATE_PRINCIPAL_GAS = 250;

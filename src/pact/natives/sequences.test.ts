@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
+import { call, testFn } from "../test-support/test-context.ts";
 import { Decimal } from "../values/decimal.ts";
 import type { PactValue } from "../values/types.ts";
 import { CONTAINS, DROP, LENGTH, REVERSE, TAKE } from "./sequences.ts";
-import { call, testFn } from "./test-context.ts";
 
 const fails = (message: string, native: NativeDef, ...args: RuntimeValue[]) =>
   assert.throws(

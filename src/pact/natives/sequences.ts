@@ -2,13 +2,14 @@
  * Natives that work alike on strings (by code point), lists and objects:
  * `length take drop reverse contains`.
  */
+
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
+import { isPactValue } from "../runtime/kinds.ts";
+import { argsError } from "../runtime/native-errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { pactValueEquals } from "../values/equality.ts";
 import { codePointLength, sliceCodePoints } from "../values/text.ts";
 import type { PactList, PactObject, PactValue } from "../values/types.ts";
-import { argsError } from "./errors.ts";
-import { isPactValue } from "./kinds.ts";
-import { BASIC_WORK_GAS } from "./operators.ts";
 
 /**
  * The split point for `take`/`drop` with count `i` on a sequence of `length` elements: a

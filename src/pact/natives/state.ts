@@ -3,7 +3,7 @@
  * authority the evaluator calls for module governance and installs. A runtime that executes
  * contract code registers `STATE_NATIVES` and sets `rt.keysets = STATE_AUTHORITY`.
  */
-import type { KeysetAuthority } from "../eval/runtime.ts";
+import type { KeysetAuthority } from "../eval/types.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import { DATABASE_NATIVES } from "./database.ts";
 import { enforceGuard, GUARD_NATIVES } from "./guards.ts";

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
+import { call, testFn } from "../test-support/test-context.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
 import { type TableRef, UNIT } from "../values/types.ts";
@@ -18,7 +19,6 @@ import {
   STR_TO_LIST,
   TYPE_OF,
 } from "./strings.ts";
-import { call, testFn } from "./test-context.ts";
 
 const fails = (message: string, native: NativeDef, ...args: RuntimeValue[]) =>
   assert.throws(

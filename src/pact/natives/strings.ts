@@ -5,11 +5,11 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { Base64UrlError, decodeBase64Url, encodeBase64Url } from "../../crypto/base64url.ts";
 import { blake2b256 } from "../../crypto/hash.ts";
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argsError, decodeError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import { codePointLength } from "../values/text.ts";
-import { argsError, decodeError, nativeFailure } from "./errors.ts";
-import { BASIC_WORK_GAS } from "./operators.ts";
 import { typeName } from "./type-names.ts";
 
 /** The longest text `str-to-int` converts (the reference's `checkLen`). */

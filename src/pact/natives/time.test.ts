@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
+import { call } from "../test-support/test-context.ts";
 import { Decimal } from "../values/decimal.ts";
 import type { PactTime } from "../values/time.ts";
-import { call } from "./test-context.ts";
 import {
   ADD_TIME,
   DAYS,

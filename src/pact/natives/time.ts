@@ -2,6 +2,8 @@
  * Time natives: `time parse-time format-time add-time diff-time hours minutes days`.
  * Times have microsecond resolution; durations are decimal seconds.
  */
+
+import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import {
@@ -13,7 +15,6 @@ import {
   PactTime,
 } from "../values/time.ts";
 import { formatTime, parseIsoTime, parseTime } from "../values/time-format.ts";
-import { argsError, nativeFailure } from "./errors.ts";
 
 /** Flat costs in milligas (the reference's table gas model). */
 export const TIME_PARSE_GAS = 500;

@@ -3,11 +3,10 @@
  * names, `list`, `object`, `guard`, `module{iface, …}`, `CAPTOKEN`, `table{…}`, and
  * `<<closure>>` for functions.
  */
+import { valueKind } from "../runtime/kinds.ts";
 import type { RuntimeValue } from "../runtime/types.ts";
-import { Decimal } from "../values/decimal.ts";
 import { compareModuleNames } from "../values/json.ts";
 import { renderModuleName } from "../values/names.ts";
-import { PactTime } from "../values/time.ts";
 import type { ModRef, TableRef } from "../values/types.ts";
 
 function modRefType(m: ModRef): string {
@@ -16,22 +15,8 @@ function modRefType(m: ModRef): string {
 }
 
 export function typeName(v: RuntimeValue): string {
-  switch (typeof v) {
-    case "string":
-      return "string";
-    case "bigint":
-      return "integer";
-    case "boolean":
-      return "bool";
-  }
-  if (Array.isArray(v)) return "list";
-  if (v instanceof Map) return "object";
-  if (v instanceof Decimal) return "decimal";
-  if (v instanceof PactTime) return "time";
-  const tagged = v as { kind: string };
-  switch (tagged.kind) {
-    case "unit":
-      return "unit";
+  const kind = valueKind(v);
+  switch (kind) {
     case "modref":
       return modRefType(v as ModRef);
     case "cap-token":
@@ -41,6 +26,6 @@ export function typeName(v: RuntimeValue): string {
     case "callable":
       return "<<closure>>";
     default:
-      return "guard";
+      return kind;
   }
 }

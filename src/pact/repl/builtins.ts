@@ -6,7 +6,7 @@ import {
   PACT_CORE_BUILTINS,
   PACT_INTERNAL_BUILTINS,
   PACT_REPL_BUILTINS,
-} from "../natives/pact-builtins.ts";
+} from "../runtime/pact-builtins.ts";
 
 /** Pact 5's core natives in `-b` order. */
 export const CORE_NATIVE_ORDER: readonly string[] = PACT_CORE_BUILTINS.filter(

@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import type { CoverageRecorder } from "../compile/context.ts";
-import type { CoverageSink } from "../eval/runtime.ts";
+import type { CoverageSink } from "../eval/types.ts";
 
 interface FileCoverage {
   /** 0-based line → hits. */

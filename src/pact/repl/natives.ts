@@ -15,9 +15,9 @@ import { abbrevPretty, pretty } from "../eval/display.ts";
 import { EXECUTION_FLAGS } from "../eval/flags.ts";
 import { GAS_REPL_NATIVES } from "../gas/repl-natives.ts";
 import { REPL_DEFPACT_NATIVES } from "../natives/defpacts.ts";
-import { argsError, nativeFailure } from "../natives/errors.ts";
 import { ENV_NAMESPACE_POLICY } from "../natives/namespaces.ts";
 import { PactError } from "../runtime/errors.ts";
+import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import {
   type Callable,
   isCallable,
@@ -25,6 +25,7 @@ import {
   type NativeDef,
   type RuntimeValue,
 } from "../runtime/types.ts";
+import type { Span } from "../syntax/span.ts";
 import { Decimal } from "../values/decimal.ts";
 import { pactValueEquals } from "../values/equality.ts";
 import { encodePactValue, parsePactValue } from "../values/json.ts";
@@ -33,7 +34,23 @@ import { canonicalHash } from "../values/names.ts";
 import { PactTime } from "../values/time.ts";
 import type { CapToken, ModRef, PactObject, PactValue } from "../values/types.ts";
 import { UNIT } from "../values/types.ts";
-import type { ReplSession } from "./session.ts";
+
+/**
+ * What the REPL natives need of the session they belong to (./session.ts implements it): its
+ * test results, output, open transaction, and file loading.
+ */
+export interface ReplHost {
+  /** The REPL transaction `begin-tx` opened, if any. */
+  tx: { readonly id: number; readonly name: string | null } | null;
+  /** Whether modules may use REPL natives (`env-enable-repl-natives`). */
+  replNativesEnabled: boolean;
+  record(name: string, file: string, span: Span, failure: string | null): void;
+  print(file: string, span: Span, text: string): void;
+  trace(file: string, span: Span, text: string): void;
+  loadFile(path: string, reset: boolean): unknown;
+  /** Ends the REPL transaction's evaluation state. */
+  resetTxState(): void;
+}
 
 /** Builds a native; the REPL natives charge no gas of their own. */
 function native(
@@ -80,7 +97,7 @@ function compareVersions(a: readonly number[], b: readonly number[]): number {
   return a.length - b.length;
 }
 
-export function replNatives(session: ReplSession): NativeDef[] {
+export function replNatives(session: ReplHost): NativeDef[] {
   /** Records a test outcome at the call and returns the message (failures are values, not errors). */
   const outcome = (ctx: NativeContext, name: string, failure: string | null, message: string) => {
     session.record(name, fileOf(ctx), ctx.span, failure);

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { DefSchemaDef } from "../compile/definitions.ts";
+import { DefSchemaDef } from "../compile/ir.ts";
 import { PactError } from "../runtime/errors.ts";
 import { ReplSession } from "./session.ts";
 

@@ -4,14 +4,12 @@
  * `.repl` files run with the REPL natives; `.pact` files with the core natives only.
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { CompileUnit } from "../compile/context.ts";
 import type { PactDb } from "../db/index.ts";
 import { CapState } from "../eval/caps.ts";
-import { defaultEnv } from "../eval/env.ts";
-import { Runtime } from "../eval/runtime.ts";
-import { runTopLevel, type TopLevelResult } from "../eval/toplevel.ts";
+import type { Runtime } from "../eval/runtime.ts";
+import type { TopLevelResult } from "../eval/toplevel.ts";
+import { createDefaultRuntime, runForm } from "../evaluate.ts";
 import { ON_CHAIN_NATIVE_LIST, ON_CHAIN_NATIVES } from "../natives/on-chain.ts";
-import { STATE_AUTHORITY } from "../natives/state.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import type { ReplTopLevel } from "../syntax/ast.ts";
 import { DEFAULT_FILE_NAME } from "../syntax/index.ts";
@@ -19,7 +17,7 @@ import { parseProgram, parseReplProgram } from "../syntax/parser.ts";
 import type { Span } from "../syntax/span.ts";
 import { checkReplNativesInModule, checkShadowing } from "./checks.ts";
 import { Coverage } from "./coverage.ts";
-import { replNatives } from "./natives.ts";
+import { type ReplHost, replNatives } from "./natives.ts";
 
 /** The file name the interactive REPL reports. */
 export const INTERACTIVE_FILE = DEFAULT_FILE_NAME;
@@ -55,7 +53,7 @@ export function spanText(span: Span): string {
   return `${span.line}:${span.col}-${span.endLine}:${span.endCol}`;
 }
 
-export class ReplSession {
+export class ReplSession implements ReplHost {
   rt: Runtime;
   readonly results: TestResult[] = [];
   tx: { readonly id: number; readonly name: string | null } | null = null;
@@ -83,10 +81,9 @@ export class ReplSession {
   }
 
   private freshRuntime(): Runtime {
-    const rt = new Runtime(defaultEnv(this.fullNatives, this.options.openDb?.()));
-    rt.coverage = this.coverage;
-    rt.keysets = STATE_AUTHORITY;
-    return rt;
+    return createDefaultRuntime(this.fullNatives, this.options.openDb?.(), {
+      coverage: this.coverage,
+    });
   }
 
   /** The natives code compiled now resolves against. */
@@ -185,14 +182,11 @@ export class ReplSession {
     if (form.kind === "module" && !this.replNativesEnabled) {
       checkReplNativesInModule(form, (n) => this.isReplNative(n), file);
     }
-    const unit: CompileUnit = {
+    const result = runForm(this.rt, form, source, {
       file,
-      source,
       natives: this.currentNatives,
-      names: this.rt.loaded,
       coverage: this.coverage,
-    };
-    const result = runTopLevel(this.rt, form, unit);
+    });
     const unitValue =
       result.kind === "value" &&
       typeof result.value === "object" &&

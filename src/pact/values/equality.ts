@@ -11,7 +11,15 @@
 import { Decimal } from "./decimal.ts";
 import { compareCodePoints } from "./text.ts";
 import { PactTime } from "./time.ts";
-import type { Guard, ModuleName, PactList, PactObject, PactValue, TaggedValue } from "./types.ts";
+import {
+  type Guard,
+  isGuard,
+  type ModuleName,
+  type PactList,
+  type PactObject,
+  type PactValue,
+  type TaggedValue,
+} from "./types.ts";
 
 function isObject(v: PactValue): v is PactObject {
   return v instanceof Map;
@@ -108,10 +116,6 @@ function isTagged(v: PactValue): v is TaggedValue {
     !isList(v) &&
     !isObject(v)
   );
-}
-
-function isGuard(v: TaggedValue): v is Guard {
-  return v.kind !== "unit" && v.kind !== "modref" && v.kind !== "cap-token" && v.kind !== "table";
 }
 
 function sign(n: number): number {

@@ -40,6 +40,20 @@ export interface ModuleName {
 
 export type Guard = KeySet | KeySetRef | UserGuard | CapabilityGuard | ModuleGuard | PactGuard;
 
+const GUARD_KINDS: ReadonlySet<unknown> = new Set<Guard["kind"]>([
+  "keyset",
+  "keyset-ref",
+  "user-guard",
+  "capability-guard",
+  "module-guard",
+  "pact-guard",
+]);
+
+/** Whether `v` (any value, a function included) is a guard of one of the six kinds. */
+export function isGuard(v: unknown): v is Guard {
+  return typeof v === "object" && v !== null && GUARD_KINDS.has((v as { kind?: unknown }).kind);
+}
+
 export interface KeySet {
   readonly kind: "keyset";
   /** Public keys (usually 64 hex characters), sorted and without duplicates. */

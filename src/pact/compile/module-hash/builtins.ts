@@ -5,7 +5,7 @@
  * overloads the desugarer picks by argument count (`enumerate` with three arguments is
  * `enumerate-step`).
  */
-import { PACT_CORE_BUILTINS, PACT_REPL_BUILTINS } from "../../natives/pact-builtins.ts";
+import { PACT_CORE_BUILTINS, PACT_REPL_BUILTINS } from "../../runtime/pact-builtins.ts";
 
 /**
  * The index written for a native Pact does not know (one only Braid has): outside both Pact

@@ -6,7 +6,7 @@ import { Runtime } from "../../eval/runtime.ts";
 import { evaluateConstant } from "../../eval/toplevel.ts";
 import { parseProgram } from "../../syntax/parser.ts";
 import type { CompileUnit } from "../context.ts";
-import { DefConstDef, type LoadedModule } from "../definitions.ts";
+import { DefConstDef, type LoadedModule } from "../ir.ts";
 import { compileInterface, compileModule } from "../module.ts";
 import { assignInterfaceHash, assignModuleHash, encodeInterface } from "./index.ts";
 

@@ -17,10 +17,11 @@
  * documentation have the same hash.
  */
 import { blake2b256, encodeBase64Url } from "../../../crypto/index.ts";
-import { parseKeysetName } from "../../natives/keysets.ts";
+import { parseKeysetName } from "../../runtime/keyset-names.ts";
 import type { Def, DefCap, Interface, InterfaceDef, Module, ParsedName } from "../../syntax/ast.ts";
 import type { ModuleName } from "../../values/types.ts";
-import type { CompileUnit, NameResolver } from "../context.ts";
+import type { CompileUnit, CurrentModule, NameResolver } from "../context.ts";
+import { importMembers } from "../imports.ts";
 import {
   type DefCapDef,
   DefConstDef,
@@ -30,9 +31,7 @@ import {
   type InterfaceData,
   type LoadedModule,
   type ModuleData,
-} from "../definitions.ts";
-import { importMembers } from "../imports.ts";
-import type { CurrentModule } from "../resolve.ts";
+} from "../ir.ts";
 import { CborWriter } from "./cbor.ts";
 import { type DArg, Desugarer } from "./desugar.ts";
 import { definitionOrder, SiblingRefs } from "./order.ts";

@@ -5,7 +5,7 @@
  */
 import { parseQualifiedName } from "../../values/names.ts";
 import type { ModuleName, PactValue } from "../../values/types.ts";
-import { DefConstDef, type LoadedModule } from "../definitions.ts";
+import { DefConstDef, type LoadedModule } from "../ir.ts";
 import { sameModuleName } from "../names.ts";
 
 /** Points the module's constant values at its (new) hash. */

@@ -9,7 +9,7 @@ import type { ParsedName } from "../../syntax/ast.ts";
 import type { Span } from "../../syntax/span.ts";
 import type { ModuleName } from "../../values/types.ts";
 import type { CompileUnit } from "../context.ts";
-import type { ModuleInfo } from "../definitions.ts";
+import type { ModuleInfo } from "../ir.ts";
 import { resolveBareName, resolveQualifiedName } from "../resolve.ts";
 import { resolveType } from "../type-resolve.ts";
 import { builtinIndex } from "./builtins.ts";

@@ -3,18 +3,14 @@
  * authority, over a fresh database, that runs Pact source and returns the last value or the
  * error it raised. Tests set the environment (data, signers, flags) on `rt.env` directly.
  */
-import type { CompileUnit } from "../compile/context.ts";
 import { openMemoryPactDb, type PactDb } from "../db/index.ts";
-import { defaultEnv } from "../eval/env.ts";
-import { Runtime } from "../eval/runtime.ts";
-import { runTopLevel } from "../eval/toplevel.ts";
+import type { Runtime } from "../eval/runtime.ts";
+import { createDefaultRuntime, runSource as runPactSource } from "../evaluate.ts";
+import { ON_CHAIN_NATIVES } from "../natives/on-chain.ts";
 import { PactError } from "../runtime/errors.ts";
 import type { NativeDef } from "../runtime/types.ts";
-import { parseReplProgram } from "../syntax/parser.ts";
 import { makeKeySet } from "../values/keyset.ts";
 import type { CapToken, KeySet, PactValue } from "../values/types.ts";
-import { ON_CHAIN_NATIVES } from "./on-chain.ts";
-import { STATE_AUTHORITY } from "./state.ts";
 
 /**
  * Runs every form of `source` in `rt` with `natives` (the on-chain set unless given); returns the
@@ -25,19 +21,9 @@ export function runSource(
   source: string,
   natives: ReadonlyMap<string, NativeDef> = ON_CHAIN_NATIVES,
 ): PactValue {
-  const unit: CompileUnit = {
-    file: "test.repl",
-    source,
-    natives,
-    names: rt.loaded,
-    coverage: null,
-  };
-  let last: PactValue = { kind: "unit" };
-  for (const form of parseReplProgram(source, "test.repl")) {
-    const result = runTopLevel(rt, form, unit);
-    last = result.kind === "value" ? result.value : { kind: "unit" };
-  }
-  return last;
+  const results = runPactSource(rt, source, { file: "test.repl", natives, repl: true });
+  const last = results.at(-1);
+  return last?.kind === "value" ? last.value : { kind: "unit" };
 }
 
 /** Runs `source` expecting a Pact error; returns it. */
@@ -68,8 +54,7 @@ export interface TestRuntime {
 }
 
 export function testRuntime(db: PactDb = openMemoryPactDb()): TestRuntime {
-  const rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES, db));
-  rt.keysets = STATE_AUTHORITY;
+  const rt = createDefaultRuntime(ON_CHAIN_NATIVES, db);
   return {
     rt,
     run: (source) => runSource(rt, source),

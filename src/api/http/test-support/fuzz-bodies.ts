@@ -4,7 +4,7 @@
  * mutations of valid bodies the caller supplies (so the endpoints' deeper checks are reached too).
  * Seeded: the same `Random` gives the same bodies, so a failure can be replayed.
  */
-import type { Random } from "../../../chain/testing/random.ts";
+import type { Random } from "../../../chain/test-support/random.ts";
 
 export interface FuzzBody {
   /** The body text (not always JSON). */

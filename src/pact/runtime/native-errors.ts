@@ -2,11 +2,13 @@
  * The errors natives raise, worded as the reference renders them (Pretty form of `EvalError` in
  * Pact 5), since `expect-failure` matches on substrings of that text. All are execution errors.
  */
-import { PactError } from "../runtime/errors.ts";
-import type { RuntimeValue } from "../runtime/types.ts";
+
+import type { Span } from "../syntax/span.ts";
 import { pactValueToPretty } from "../values/show.ts";
 import type { PactObject, PactValue } from "../values/types.ts";
+import { PactError } from "./errors.ts";
 import { argTypeName } from "./kinds.ts";
+import { isCallable, type RuntimeValue } from "./types.ts";
 
 /** A native called with arguments of types it has no case for (`NativeArgumentsError`). */
 export function argsError(name: string, args: readonly RuntimeValue[]): PactError {
@@ -59,14 +61,37 @@ export function unknownException(message: string): PactError {
   return new PactError("execution", `Unknown exception: ${message}`);
 }
 
-/** A function passed to a native returned a function instead of a value. */
-export function expectedPactValueError(): PactError {
-  return new PactError("execution", "Expected Pact Value, got closure or table reference");
+/**
+ * A function where a value belongs: a function passed to a native, or a constant's expression,
+ * returned a function. `span` and `file` locate it when the caller knows where.
+ */
+export function expectedPactValueError(span?: Span, file?: string): PactError {
+  return new PactError(
+    "execution",
+    "Expected Pact Value, got closure or table reference",
+    span,
+    [],
+    file,
+  );
 }
 
 /** A function that must decide a condition returned something other than a boolean. */
 export function expectedBoolError(v: PactValue): PactError {
   return new PactError("execution", `expected bool value, got ${pactValueToPretty(v)}`);
+}
+
+/**
+ * A condition's result as a boolean (Pact's `enforceBool`): a function or any other value is an
+ * error.
+ */
+export function boolResult(v: RuntimeValue): boolean {
+  if (typeof v === "boolean") return v;
+  throw notBoolError(v);
+}
+
+/** The error for a condition's result that is not a boolean. */
+export function notBoolError(v: RuntimeValue): PactError {
+  return isCallable(v) ? expectedPactValueError() : expectedBoolError(v);
 }
 
 /** `at` or `where` on a field the object does not have. */

@@ -3,6 +3,8 @@
  * and hashed by the header codec, payloads hashed by the payload module. The headers are not
  * consensus-valid (no difficulty adjustment); the database does not need them to be.
  */
+
+import type { Block } from "../db/chain-database.ts";
 import { genesisHeader } from "../header/genesis.ts";
 import { computeBlockHash } from "../header/hash.ts";
 import type { BlockHeader } from "../header/types.ts";
@@ -11,7 +13,6 @@ import { makePayloadWithOutputs, type PayloadWithOutputs } from "../payload/payl
 import { DEVELOPMENT } from "../version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../version/version.ts";
 import { MAX_WORD256 } from "../word256.ts";
-import type { Block } from "./chain-database.ts";
 
 const BLOCK_DELAY_MICROS = 30_000_000;
 

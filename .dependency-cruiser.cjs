@@ -1,0 +1,100 @@
+/**
+ * The layer rules of docs/architecture.md, checked by dependency-cruiser (`npm run depcheck`,
+ * part of `npm test`): no import cycles (except the evaluator's apply/eval group), no import
+ * against the layer order, and other layers reach the interpreter only through its entry points.
+ */
+
+/** Layers from the bottom up: each may import only the layers before it (and itself). */
+const LAYERS = [
+  ["crypto", "^src/crypto/"],
+  ["pact/values", "^src/pact/values/"],
+  ["command", "^src/command/"],
+  ["pact/syntax", "^src/pact/syntax/"],
+  ["pact/runtime", "^src/pact/runtime/"],
+  ["pact/db", "^src/pact/db/"],
+  ["pact/gas", "^src/pact/gas/"],
+  ["pact/compile", "^src/pact/compile/"],
+  ["pact/eval", "^src/pact/eval/"],
+  ["pact/natives", "^src/pact/natives/"],
+  ["pact/evaluate", "^src/pact/(evaluate\\.ts|test-support/)"],
+  ["pact/repl", "^src/pact/repl/"],
+  ["pact (entry point)", "^src/pact/index\\.ts$"],
+  ["chain", "^src/chain/"],
+  ["execution", "^src/execution/"],
+  ["node", "^src/node/"],
+  ["api", "^src/api/"],
+  ["cli", "^src/cli/"],
+];
+
+/**
+ * The mutual recursion of apply and eval: the runtime applies functions whose bodies are code
+ * generated from the IR, which calls back into the runtime. These files may import each other.
+ */
+const EVAL_CYCLE =
+  "^src/pact/eval/(runtime|codegen|callables|capabilities|defpact-engine|defpact-steps|types)\\.ts$";
+
+/** Tests and benchmarks may use higher layers to run what they test end to end (nothing imports a test). */
+const TESTS = "\\.(test|bench)\\.ts$";
+
+/** What the layers above the interpreter may import from it. */
+const PACT_PUBLIC = "^src/pact/(index\\.ts|values/index\\.ts|db/index\\.ts)$";
+
+const upward = LAYERS.map(([name, path], i) => {
+  const above = LAYERS.slice(i + 1);
+  return {
+    name: `layer-${name.replace(/[^a-z]+/g, "-")}`,
+    comment: `${name} may import only the layers below it: not ${above.map(([n]) => n).join(", ")}`,
+    severity: "error",
+    from: { path, pathNot: TESTS },
+    to: { path: above.map(([, p]) => p) },
+  };
+}).filter((rule) => rule.to.path.length > 0);
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycle",
+      comment: "an import cycle (only the evaluator's apply/eval group may import each other)",
+      severity: "error",
+      from: { pathNot: EVAL_CYCLE },
+      to: { circular: true },
+    },
+    {
+      name: "no-cycle-through-eval-group",
+      comment: "a cycle from the evaluator's apply/eval group through a file outside it",
+      severity: "error",
+      from: { path: EVAL_CYCLE },
+      to: { circular: true, viaSomeNot: EVAL_CYCLE },
+    },
+    ...upward,
+    {
+      name: "pact-entry-point",
+      comment:
+        "execution, node, api and cli use the interpreter through src/pact/index.ts (and the public index.ts of pact/values and pact/db)",
+      severity: "error",
+      from: { path: "^src/(execution|node|api|cli)/" },
+      to: { path: "^src/pact/", pathNot: PACT_PUBLIC },
+    },
+    {
+      name: "command-pact-values",
+      comment: "command sits below the interpreter: of it, only pact/values",
+      severity: "error",
+      from: { path: "^src/command/" },
+      to: { path: "^src/pact/", pathNot: "^src/pact/values/" },
+    },
+    {
+      name: "node-not-api-service",
+      comment: "the node's service API (src/api/service) may not use the CLI or the dev server",
+      severity: "error",
+      from: { path: "^src/api/service/" },
+      to: { path: "^src/(cli|api/devserver)/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    includeOnly: "^src/",
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+  },
+};

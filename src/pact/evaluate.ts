@@ -1,0 +1,147 @@
+/**
+ * Running Pact: the few operations every caller of the interpreter needs, so that none of them
+ * wires the compiler and the evaluator by hand. Make a runtime for a command or a REPL session,
+ * run source (or parsed forms) in it, continue a defpact, or compile modules without running
+ * anything. Other layers reach these through src/pact/index.ts; inside the interpreter, the REPL
+ * and test support import this file directly.
+ */
+import type { CompileUnit, CoverageRecorder } from "./compile/context.ts";
+import type { LoadedModule } from "./compile/ir.ts";
+import { compileInterface, compileModule } from "./compile/module.ts";
+import type { PactDb } from "./db/index.ts";
+import { defaultEnv, type ExecutionEnv } from "./eval/env.ts";
+import { Runtime } from "./eval/runtime.ts";
+import { runTopLevel, type TopLevelResult } from "./eval/toplevel.ts";
+import type { CoverageSink } from "./eval/types.ts";
+import { ON_CHAIN_NATIVES } from "./natives/on-chain.ts";
+import { STATE_AUTHORITY } from "./natives/state.ts";
+import type { NativeDef } from "./runtime/types.ts";
+import type { ReplTopLevel, TopLevel } from "./syntax/ast.ts";
+import { parseProgram, parseReplProgram } from "./syntax/parser.ts";
+
+/** Natives by name: what code is compiled against. */
+export type Natives = ReadonlyMap<string, NativeDef>;
+
+export interface RuntimeOptions {
+  /** Receives line and function hits of code compiled with coverage on (the REPL's `-c`). */
+  readonly coverage?: CoverageSink | null;
+}
+
+/**
+ * A runtime for one command or one REPL session: `env` is its environment (data, signers, chain
+ * data, gas, database); keysets, guards, module governance and namespaces are enforced as on
+ * chain.
+ */
+export function createRuntime(env: ExecutionEnv, options: RuntimeOptions = {}): Runtime {
+  const rt = new Runtime(env);
+  rt.keysets = STATE_AUTHORITY;
+  rt.coverage = options.coverage ?? null;
+  return rt;
+}
+
+/**
+ * A runtime over `db` (a fresh in-memory database by default) with the REPL's starting
+ * environment: no data, no signers, free gas. Stored modules reload against `natives`.
+ */
+export function createDefaultRuntime(
+  natives: Natives = ON_CHAIN_NATIVES,
+  db?: PactDb,
+  options: RuntimeOptions = {},
+): Runtime {
+  return createRuntime(defaultEnv(natives, db), options);
+}
+
+/** Where source comes from and what it is compiled against. */
+export interface SourceOptions {
+  /** The file name spans refer to. */
+  readonly file: string;
+  /** The natives code resolves against (the on-chain set by default). */
+  readonly natives?: Natives;
+  /** Records coverable lines when set (the REPL's `-c`). */
+  readonly coverage?: CoverageRecorder | null;
+}
+
+function compileUnit(rt: Runtime, source: string, options: SourceOptions): CompileUnit {
+  return {
+    file: options.file,
+    source,
+    natives: options.natives ?? ON_CHAIN_NATIVES,
+    names: rt.loaded,
+    coverage: options.coverage ?? null,
+  };
+}
+
+/** Compiles and runs one top-level form of `source` (already parsed) in `rt`. */
+export function runForm(
+  rt: Runtime,
+  form: ReplTopLevel,
+  source: string,
+  options: SourceOptions,
+): TopLevelResult {
+  return runTopLevel(rt, form, compileUnit(rt, source, options));
+}
+
+/**
+ * Parses `source` and runs its top-level forms in order, each compiled against what the ones
+ * before it defined; returns each form's result. With `repl`, the source is read as a `.repl`
+ * file (top-level `defun` and `defconst` allowed); otherwise as a transaction's code.
+ */
+export function runSource(
+  rt: Runtime,
+  source: string,
+  options: SourceOptions & { readonly repl?: boolean },
+): TopLevelResult[] {
+  const program: readonly ReplTopLevel[] =
+    options.repl === true
+      ? parseReplProgram(source, options.file)
+      : parseProgram(source, options.file);
+  const unit = compileUnit(rt, source, options);
+  const results: TopLevelResult[] = [];
+  for (const form of program) results.push(runTopLevel(rt, form, unit));
+  return results;
+}
+
+/**
+ * Compiles every module and interface of `program`, in order, against the state of `rt`'s
+ * database (with the namespace set by a preceding `(namespace "…")` and imports from `use`),
+ * running nothing and writing nothing: it all happens in a transaction that is rolled back.
+ * Returns the compiled modules and interfaces; throws the first error.
+ */
+export function compileOnly(
+  rt: Runtime,
+  program: readonly TopLevel[],
+  source: string,
+  options: SourceOptions,
+): LoadedModule[] {
+  const unit = compileUnit(rt, source, options);
+  const db = rt.env.db;
+  const compiled: LoadedModule[] = [];
+  db.beginTx("local");
+  try {
+    for (const form of program) {
+      if (form.kind === "module" || form.kind === "interface") {
+        const module =
+          form.kind === "module" ? compileModule(form, unit) : compileInterface(form, unit);
+        rt.loaded.install(module);
+        compiled.push(module);
+      } else if (form.kind === "use") {
+        runTopLevel(rt, form, unit);
+      } else {
+        const ns = namespaceSet(form);
+        if (ns !== null) rt.loaded.namespace = ns;
+      }
+    }
+  } finally {
+    db.rollbackTx();
+  }
+  return compiled;
+}
+
+/** The namespace named by a top-level `(namespace "ns")`, if `form` is one. */
+function namespaceSet(form: TopLevel): string | null {
+  if (form.kind !== "app" || form.fn.kind !== "var" || form.args.length !== 1) return null;
+  const fn = form.fn.name;
+  const arg = form.args[0];
+  if (fn.kind !== "bare" || fn.name !== "namespace" || arg?.kind !== "constant") return null;
+  return typeof arg.value === "string" ? arg.value : null;
+}
