@@ -1,0 +1,174 @@
+/**
+ * End to end: `braid node` as a separate process, driven over HTTP with `@kadena/client` on both
+ * the `pact/api/v1` and the `contract/api/v1` paths. One in-memory node (on-demand mining) serves
+ * every test of this file, which run in order: the transfer, then what reads it.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { ICommand, ICommandResult, ITransactionDescriptor } from "@kadena/client";
+import { Pact } from "@kadena/client";
+import {
+  clientFor,
+  endpoint,
+  postJson,
+  readCommand,
+  SENDER00,
+  SENDER01,
+  signWith,
+  transferCommand,
+} from "./support/kadena.ts";
+import { type NodeProcess, startNode } from "./support/node-process.ts";
+
+/** The default miner account (`braid node`'s banner). */
+const MINER = "k:f89ef46927f506c70b6a58fd322450a936311dc6ac91f4ec3d8ef949608dbf1f";
+/** Gas of a `coin.transfer` between existing accounts, as the node charges it. */
+const TRANSFER_GAS = 232;
+
+let node: NodeProcess;
+let transfer: ICommand;
+let transferred: ITransactionDescriptor;
+let transferResult: ICommandResult;
+
+before(async () => {
+  node = await startNode();
+});
+after(async () => {
+  await node?.stop();
+});
+
+async function balance(account: string, path: "pact" | "contract" = "pact") {
+  const result = await clientFor(node.url, path).dirtyRead(
+    readCommand(`(coin.get-balance ${JSON.stringify(account)})`),
+  );
+  assert.equal(result.result.status, "success", JSON.stringify(result.result));
+  return (result.result as { data: unknown }).data;
+}
+
+describe("a transfer sender00 → sender01", { timeout: 30_000 }, () => {
+  test("is sent on contract/api/v1, listened for, and polled with confirmationDepth 2", async () => {
+    const client = clientFor(node.url, "contract", 2);
+    transfer = await signWith(SENDER00, transferCommand(SENDER00, SENDER01.name, "1.0"));
+    transferred = await client.submitOne(transfer);
+    assert.deepEqual(transferred, {
+      requestKey: transfer.hash,
+      chainId: "0",
+      networkId: "development",
+    });
+    const listened = await client.listen(transferred);
+    assert.equal(listened.reqKey, transfer.hash);
+    assert.deepEqual(listened.result, { status: "success", data: "Write succeeded" });
+    assert.equal(listened.gas, TRANSFER_GAS);
+    const polled = await client.pollOne(transferred, { timeout: 10_000, interval: 100 });
+    assert.deepEqual(polled, listened);
+    transferResult = polled;
+    const events = polled.events?.map((e) => `${e.module.name}.${e.name}`);
+    assert.deepEqual(events, ["coin.TRANSFER", "coin.TRANSFER"]);
+    // The transfer, then the gas fee paid to the miner.
+    assert.deepEqual(polled.events?.[0]?.params, ["sender00", "sender01", 1]);
+    assert.deepEqual(polled.events?.[1]?.params, ["sender00", MINER, 0.00000232]);
+  });
+
+  test("poll with confirmationDepth 2 answers on pact/api/v1 too, with the same body", async () => {
+    const body = { requestKeys: [transfer.hash] };
+    const query = "confirmationDepth=2";
+    const viaPact = await postJson(endpoint(node.url, "poll", { path: "pact", query }), body);
+    const viaContract = await postJson(
+      endpoint(node.url, "poll", { path: "contract", query }),
+      body,
+    );
+    assert.equal(viaPact.status, 200, viaPact.text);
+    assert.equal(viaContract.text, viaPact.text);
+    const found = JSON.parse(viaPact.text) as Record<string, ICommandResult>;
+    assert.deepEqual(Object.keys(found), [transfer.hash]);
+    assert.equal(found[transfer.hash]!.result.status, "success");
+  });
+
+  test("balances through local on both paths", async () => {
+    assert.deepEqual(await balance("sender00", "contract"), { decimal: "99999998.999997680000" });
+    assert.deepEqual(await balance("sender01", "pact"), 110000001);
+  });
+
+  test("rewindDepth sees the old balance", async () => {
+    const client = clientFor(node.url, "pact");
+    const txHeight = transferResult.metaData!.blockHeight as number;
+    const now = await client.local(readCommand('(coin.get-balance "sender01")'), {
+      preflight: false,
+      signatureVerification: false,
+    });
+    const headHeight = (now.metaData!.blockHeight as number) - 1;
+    assert.ok(headHeight >= txHeight + 2, `head ${headHeight}, transfer at ${txHeight}`);
+    const rewound = async (depth: number) => {
+      const r = await postJson(
+        endpoint(node.url, "local", { query: `rewindDepth=${depth}` }),
+        readCommand('(coin.get-balance "sender01")'),
+      );
+      assert.equal(r.status, 200, r.text);
+      return JSON.parse(r.text) as ICommandResult;
+    };
+    const atTransfer = await rewound(headHeight - txHeight);
+    assert.deepEqual(atTransfer.result, { status: "success", data: 110000001 });
+    const before = await rewound(headHeight - txHeight + 1);
+    assert.deepEqual(before.result, { status: "success", data: 110000000 });
+    assert.equal(before.metaData!.blockHeight, txHeight);
+  });
+
+  test("preflight reports the gas the transfer costs", async () => {
+    const client = clientFor(node.url, "contract");
+    const command = await signWith(SENDER00, transferCommand(SENDER00, SENDER01.name, "2.5"));
+    const preflight = await client.preflight(command);
+    assert.deepEqual(preflight.result, { status: "success", data: "Write succeeded" });
+    assert.equal(preflight.gas, TRANSFER_GAS);
+    assert.deepEqual(preflight.preflightWarnings, []);
+    // Nothing was written.
+    assert.deepEqual(await balance("sender01"), 110000001);
+  });
+
+  test("signatureVerification=false runs an unsigned command; with it, the command is refused", async () => {
+    const client = clientFor(node.url, "pact");
+    const unsigned = transferCommand(SENDER00, SENDER01.name, "3.0");
+    const result = await client.local(unsigned, {
+      preflight: false,
+      signatureVerification: false,
+    });
+    assert.deepEqual(result.result, { status: "success", data: "Write succeeded" });
+    const refused = await postJson(endpoint(node.url, "local"), unsigned);
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, /^Validation failed: /);
+  });
+});
+
+describe("a module in the free namespace", { timeout: 30_000 }, () => {
+  const code =
+    '(namespace "free") (module greeter GOV (defcap GOV () true) (defun greet:string (name:string) (format "Hello, {}!" [name])))';
+
+  test("is deployed with send on pact/api/v1 and called through local and send", async () => {
+    const client = clientFor(node.url, "pact");
+    const deploy = await signWith(
+      SENDER00,
+      Pact.builder
+        .execution(code)
+        .addSigner(SENDER00.publicKey, (signFor) => [signFor("coin.GAS")])
+        .setMeta({ chainId: "0", senderAccount: "sender00", gasLimit: 10_000 })
+        .setNetworkId("development")
+        .createTransaction(),
+    );
+    const deployed = await client.listen(await client.submitOne(deploy));
+    assert.deepEqual(deployed.result, {
+      status: "success",
+      data: "Loaded module free.greeter, hash SALj1OkE2iAQmgNhgZgXmhlsD0asJSOFYDBP8XtWCcw",
+    });
+    const read = await client.dirtyRead(readCommand('(free.greeter.greet "Braid")'));
+    assert.deepEqual(read.result, { status: "success", data: "Hello, Braid!" });
+    const call = await signWith(
+      SENDER01,
+      Pact.builder
+        .execution('(free.greeter.greet "chain")')
+        .addSigner(SENDER01.publicKey, (signFor) => [signFor("coin.GAS")])
+        .setMeta({ chainId: "0", senderAccount: "sender01" })
+        .setNetworkId("development")
+        .createTransaction(),
+    );
+    const called = await client.listen(await client.submitOne(call));
+    assert.deepEqual(called.result, { status: "success", data: "Hello, chain!" });
+  });
+});
