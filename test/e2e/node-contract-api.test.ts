@@ -172,3 +172,117 @@ describe("a module in the free namespace", { timeout: 30_000 }, () => {
     assert.deepEqual(called.result, { status: "success", data: "Hello, chain!" });
   });
 });
+
+describe("send refuses, each with Chainweb's message", { timeout: 30_000 }, () => {
+  const now = () => Math.floor(Date.now() / 1000);
+
+  /** Sends one signed command on the given path and returns the 400's text. */
+  async function refusal(command: ICommand, path: "pact" | "contract" = "pact") {
+    const response = await postJson(endpoint(node.url, "send", { path }), { cmds: [command] });
+    assert.equal(response.status, 400, response.text);
+    assert.match(response.headers.get("content-type") ?? "", /^text\/plain/);
+    return response.text;
+  }
+  const invalid = (command: ICommand, reason: string) =>
+    `One or more transactions were invalid: Transaction ${command.hash} at index 0 failed with: ${reason}`;
+  const signedTransfer = (meta: Parameters<typeof transferCommand>[3], networkId?: string) =>
+    signWith(SENDER00, transferCommand(SENDER00, SENDER01.name, "1.0", meta, networkId));
+
+  test("a gas limit over the block gas limit", async () => {
+    const command = await signedTransfer({ gasLimit: 150_001 });
+    assert.equal(
+      await refusal(command),
+      invalid(command, "Transaction gas limit exceeds block gas limit (150001)"),
+    );
+  });
+
+  test("a gas price with more than 12 decimal places", async () => {
+    const command = await signedTransfer({ gasPrice: 1.0000000000001 });
+    assert.equal(
+      await refusal(command, "contract"),
+      invalid(
+        command,
+        "insert error: This transaction's gas price: 1.0000000000001 is not correctly rounded. It should be rounded to at most 12 decimal places.",
+      ),
+    );
+  });
+
+  test("a gas price under the minimum", async () => {
+    const command = await signedTransfer({ gasPrice: 0.000000001 });
+    assert.equal(
+      await refusal(command),
+      invalid(
+        command,
+        "Transaction gas price (0.000000001) is below minimum gas price (0.00000001)",
+      ),
+    );
+  });
+
+  test("a creation time in the future", async () => {
+    const command = await signedTransfer({ creationTime: now() + 3600 });
+    assert.equal(
+      await refusal(command),
+      invalid(command, "Transaction creation time too far in the future"),
+    );
+  });
+
+  test("an expired time to live", async () => {
+    const command = await signedTransfer({ creationTime: now() - 7200, ttl: 600 });
+    assert.equal(await refusal(command), invalid(command, "Transaction time-to-live is expired"));
+  });
+
+  test("a command already on the chain", async () => {
+    assert.equal(await refusal(transfer), invalid(transfer, "Transaction already exists on chain"));
+  });
+
+  test("another chain's command", async () => {
+    const command = await signedTransfer({ chainId: "1" });
+    assert.equal(
+      await refusal(command),
+      invalid(
+        command,
+        "Transaction metadata (chain id, chainweb version) conflicts with this endpoint",
+      ),
+    );
+  });
+
+  test("another network's command", async () => {
+    const command = await signedTransfer({}, "mainnet01");
+    assert.equal(
+      await refusal(command),
+      invalid(
+        command,
+        "Transaction metadata (chain id, chainweb version) conflicts with this endpoint",
+      ),
+    );
+  });
+
+  test("a sender that cannot buy its gas", async () => {
+    const unknown = await signedTransfer({ senderAccount: "nobody" });
+    assert.equal(
+      await refusal(unknown),
+      invalid(
+        unknown,
+        `Attempt to buy gas failed with: ${unknown.hash} Failed to buy gas: No value found in table coin_coin-table for key: nobody`,
+      ),
+    );
+    const tooPoor = await signedTransfer({ gasLimit: 150_000, gasPrice: 1000 });
+    assert.equal(
+      await refusal(tooPoor),
+      invalid(
+        tooPoor,
+        `Attempt to buy gas failed with: ${tooPoor.hash} Failed to buy gas: Insufficient funds`,
+      ),
+    );
+  });
+
+  test("a bad signature", async () => {
+    const signed = await signedTransfer({});
+    const sig = signed.sigs[0]!.sig!;
+    const command = { ...signed, sigs: [{ sig: `${sig[0] === "0" ? "1" : "0"}${sig.slice(1)}` }] };
+    assert.equal(
+      await refusal(command),
+      invalid(command, `sigs[0]: invalid signature for signer 0 (${SENDER00.publicKey})`),
+    );
+  });
+});
