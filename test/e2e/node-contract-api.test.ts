@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { ICommand, ICommandResult, ITransactionDescriptor } from "@kadena/client";
 import { Pact } from "@kadena/client";
+import { BRAID_VERSION } from "../../src/version.ts";
 import {
   clientFor,
   endpoint,
@@ -284,5 +285,56 @@ describe("send refuses, each with Chainweb's message", { timeout: 30_000 }, () =
       await refusal(command),
       invalid(command, `sigs[0]: invalid signature for signer 0 (${SENDER00.publicKey})`),
     );
+  });
+});
+
+describe("the common response headers", { timeout: 30_000 }, () => {
+  function assertCommonHeaders(response: { headers: Headers }) {
+    const { headers } = response;
+    assert.match(headers.get("x-peer-addr") ?? "", /^127\.0\.0\.1:[0-9]+$/);
+    const timestamp = Number(headers.get("x-server-timestamp"));
+    assert.ok(Math.abs(timestamp - Date.now() / 1000) < 60, `x-server-timestamp ${timestamp}`);
+    assert.equal(headers.get("x-chainweb-node-version"), BRAID_VERSION);
+    assert.equal(headers.get("x-service-node-version"), BRAID_VERSION);
+  }
+
+  test("are on a success", async () => {
+    const response = await postJson(endpoint(node.url, "poll", { path: "contract" }), {
+      requestKeys: [transfer.hash],
+    });
+    assert.equal(response.status, 200, response.text);
+    assert.match(response.headers.get("content-type") ?? "", /^application\/json/);
+    assertCommonHeaders(response);
+  });
+
+  test("are on a 400", async () => {
+    const response = await postJson(
+      endpoint(node.url, "local", { query: "preflight=maybe" }),
+      readCommand("(+ 1 2)"),
+    );
+    assert.equal(response.status, 400);
+    assert.equal(response.text, "the query parameter preflight must be true or false");
+    assertCommonHeaders(response);
+  });
+
+  test("are on a 404 (an unknown chain, an unknown network)", async () => {
+    const chain = await postJson(endpoint(node.url, "poll", { chain: "20" }), {
+      requestKeys: [transfer.hash],
+    });
+    assert.equal(chain.status, 404);
+    assert.equal(chain.text, 'no such chain: "20"; the chains are 0 to 19');
+    assertCommonHeaders(chain);
+    const network = await postJson(endpoint(node.url, "send", { network: "mainnet01" }), {
+      cmds: [transfer],
+    });
+    assert.equal(network.status, 404);
+    assert.equal(network.text, 'no such network: "mainnet01"; this node runs development');
+    assertCommonHeaders(network);
+    const route = await postJson(
+      `${node.url}/chainweb/0.0/development/chain/0/pact/api/v1/nope`,
+      {},
+    );
+    assert.equal(route.status, 404);
+    assertCommonHeaders(route);
   });
 });
