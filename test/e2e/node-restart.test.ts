@@ -55,8 +55,15 @@ test("a restart keeps everything", { timeout: 30_000 }, async () => {
     const before = await balances();
     assert.deepEqual(before[1], { status: "success", data: 110000005 });
     const headBefore = (await client.dirtyRead(readCommand("1"))).metaData!.blockHeight;
+    // A listen still waiting when the node stops is told so at once.
+    const unknownKey = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    const waiting = postJson(endpoint(node.url, "listen"), { listen: unknownKey });
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const exit = await node.stop();
     assert.deepEqual(exit, { code: 0, signal: null });
+    const listened = await waiting;
+    assert.equal(listened.status, 503);
+    assert.equal(listened.text, "the node is shutting down; listen again once it is back");
 
     node = await startNode({ dataDir });
     assert.doesNotMatch(node.output(), /new network/);
