@@ -54,8 +54,14 @@ export async function startNode(options: NodeProcessOptions = {}): Promise<NodeP
   child.stderr!.on("data", (chunk: string) => {
     text += chunk;
   });
+  // Never outlive the test process, even when a test forgets to stop the node.
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once("exit", (code, signal) => resolve({ code, signal }));
+    child.once("exit", (code, signal) => {
+      process.off("exit", killOnExit);
+      resolve({ code, signal });
+    });
   });
   const stop = async (graceMs = 5000) => {
     if (child.exitCode !== null || child.signalCode !== null) return exited;
