@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { ICommand, ICommandResult, ITransactionDescriptor } from "@kadena/client";
-import { Pact } from "@kadena/client";
+import { createSignWithKeypair, Pact } from "@kadena/client";
+import { encodeHex, generateKeyPair } from "../../src/crypto/index.ts";
 import { BRAID_VERSION } from "../../src/version.ts";
 import {
   clientFor,
@@ -256,6 +257,26 @@ describe("send refuses, each with Chainweb's message", { timeout: 30_000 }, () =
         "Transaction metadata (chain id, chainweb version) conflicts with this endpoint",
       ),
     );
+  });
+
+  test("an unparsable chain id", async () => {
+    const command = await signedTransfer({ chainId: "x" });
+    assert.equal(await refusal(command), invalid(command, "insert error: Unparsable ChainId"));
+  });
+
+  test("more than 100 signatures", async () => {
+    const keys = Array.from({ length: 101 }, () => {
+      const pair = generateKeyPair();
+      return { publicKey: encodeHex(pair.publicKey), secretKey: encodeHex(pair.secretKey) };
+    });
+    let builder = Pact.builder
+      .execution("(+ 1 2)")
+      .setMeta({ chainId: "0", senderAccount: "sender00" })
+      .setNetworkId("development");
+    for (const key of keys) builder = builder.addSigner(key.publicKey);
+    const command = (await createSignWithKeypair(keys)(builder.createTransaction())) as ICommand;
+    assert.equal(command.sigs.length, 101);
+    assert.equal(await refusal(command), invalid(command, "insert error: Too many signatures"));
   });
 
   test("a sender that cannot buy its gas", async () => {
