@@ -5,12 +5,20 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startNode } from "./support/node-process.ts";
 
 const SNIPPET = fileURLToPath(new URL("../../docs/examples/quick-start.mjs", import.meta.url));
+const README = fileURLToPath(new URL("../../README.md", import.meta.url));
+
+test("the README shows the quick start's code verbatim", () => {
+  const block = /```js\n([\s\S]*?)```/.exec(readFileSync(README, "utf8"));
+  assert.ok(block !== null, "the README has a js code block");
+  assert.ok(readFileSync(SNIPPET, "utf8").includes(block[1]!), "the snippet contains it");
+});
 
 test("the quick start confirms a transfer sender00 → sender01", { timeout: 30_000 }, async () => {
   const node = await startNode();
