@@ -125,6 +125,19 @@ describe("a transfer sender00 → sender01", { timeout: 30_000 }, () => {
     assert.deepEqual(await balance("sender01"), 110000001);
   });
 
+  test("preflight of a failing transfer charges the whole gas limit, as a block would", async () => {
+    const client = clientFor(node.url, "pact");
+    const command = await signWith(
+      SENDER00,
+      transferCommand(SENDER00, SENDER01.name, "200000000.0", { gasLimit: 3000 }),
+    );
+    const preflight = await client.preflight(command);
+    assert.equal(preflight.result.status, "failure");
+    assert.equal((preflight.result.error as { message?: string }).message, "Insufficient funds");
+    assert.equal(preflight.gas, 3000);
+    assert.deepEqual(preflight.events?.[0]?.params, ["sender00", MINER, 0.00003]);
+  });
+
   test("signatureVerification=false runs an unsigned command; with it, the command is refused", async () => {
     const client = clientFor(node.url, "pact");
     const unsigned = transferCommand(SENDER00, SENDER01.name, "3.0");
