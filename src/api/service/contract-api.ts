@@ -26,6 +26,7 @@ export const MAX_DEPTH = 480;
 
 export class ContractApi {
   private readonly waiters = new KeyWaiters<string>();
+  private closed = false;
   private readonly onBlock = (chainId: number, block: { requestKeys: readonly string[] }) => {
     for (const key of block.requestKeys) {
       const waitKey = `${chainId}/${key}`;
@@ -82,6 +83,9 @@ export class ContractApi {
     const stored = this.node.result(chainId, keyBytes(key));
     if (stored !== null) return stored;
     const result = await this.waiters.wait(`${chainId}/${key}`, this.listenTimeoutMs, signal);
+    if (result === undefined && this.closed) {
+      throw new HttpError(503, "the node is shutting down; listen again once it is back");
+    }
     if (result === undefined) {
       throw new HttpError(
         504,
@@ -115,6 +119,7 @@ export class ContractApi {
   }
 
   close(): void {
+    this.closed = true;
     this.node.events.off("block", this.onBlock);
     this.waiters.close();
   }
