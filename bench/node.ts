@@ -6,14 +6,15 @@
  * - start-up to ready: spawn → first answered `local` (polled every 10 ms), fresh data directory
  *   (genesis of 20 chains) and reopened, median of 3 each;
  * - idle RSS of the node process with 20 chains, 2 s after ready;
- * - cost of an empty block: in this process, a BraidNode in memory and on SQLite files, N rounds
- *   of one block on every chain, time / blocks;
+ * - cost of an empty block: in this process, a BraidNode in memory and on SQLite files, 500
+ *   rounds of one block on every chain after 100 unmeasured ones, time / blocks;
  * - send → result visible in `poll`: 200 sequential transfers (sender00 → sender01 on chain 0,
  *   signed beforehand), `poll` every 1 ms until the result is there; median, p99;
  * - transfers/s through `send`: 10 concurrent loops (sender i = sender0i, chain 0), each
  *   send → poll until the result → next, 15 s, every command signed before the clock starts;
  * - `local` requests/s: `(coin.get-balance "sender01")`, 10 connections, 10 s (autocannon in a
  *   child process, after 2 s of warm-up).
+ * BRAID_BENCH_PROFILE=dir makes the node process of the load runs write a CPU profile there.
  * Prints a line per figure and, last, one JSON object with every figure.
  * Usage: npm run bench -- node
  */
@@ -44,7 +45,9 @@ const THROUGHPUT_SECONDS = 15;
 const SIGNED_PER_SENDER = 1_500;
 const LOCAL_CONNECTIONS = 10;
 const LOCAL_SECONDS = 10;
-const EMPTY_BLOCK_ROUNDS = 100;
+const EMPTY_BLOCK_ROUNDS = 500;
+/** When set, the node process of the load runs writes a CPU profile (--cpu-prof) there. */
+const PROFILE_DIR = process.env.BRAID_BENCH_PROFILE;
 
 const AUTOCANNON = createRequire(import.meta.url).resolve("autocannon/autocannon.js");
 const KEYS = DEV_ACCOUNTS.map((a) => keyPairFromSeed(decodeHex(a.secretKey, 32)));
@@ -131,9 +134,10 @@ interface Running {
 const PROBE = encodeCommandJson(command("(+ 1 2)", 0, "probe", null));
 
 /** Starts the node and times spawn → first answered `local`. */
-async function startNode(dataDir: string): Promise<Running> {
+async function startNode(dataDir: string, profileDir?: string): Promise<Running> {
   const port = await freePort();
   const main = USE_TSX ? ["--import", "tsx", join(ROOT, "src", "cli", "main.ts")] : [DIST_MAIN];
+  if (profileDir !== undefined) main.unshift("--cpu-prof", "--cpu-prof-dir", profileDir);
   const args = [...main, "node", "--data-dir", dataDir, "--port", String(port)];
   const started = performance.now();
   const child = spawn(process.execPath, [...args, "--log-level", "warn"], {
@@ -218,7 +222,7 @@ function emptyBlockMicros(dataDir: string | null): number {
   const node = BraidNode.open(resolveNodeOptions({}, flags), makeLogger("error"));
   try {
     const height = () => node.chains.reduce((sum, c) => sum + c.head.height, 0);
-    for (let i = 0; i < 20; i++) node.producer.mineAll();
+    for (let i = 0; i < 100; i++) node.producer.mineAll();
     const before = height();
     const started = performance.now();
     for (let i = 0; i < EMPTY_BLOCK_ROUNDS; i++) node.producer.mineAll();
@@ -256,7 +260,7 @@ try {
   line("start-up to ready, fresh (median of 3)", `${median(fresh).toFixed(0)} ms`);
   line("start-up to ready, reopen (median of 3)", `${median(reopen).toFixed(0)} ms`);
 
-  const node = await startNode(dataDir);
+  const node = await startNode(dataDir, PROFILE_DIR);
   try {
     await sleep(2_000);
     figures.idle_rss_mib = r3(rssMiB(node.child.pid!));
