@@ -10,7 +10,7 @@
  */
 
 import { equalBytes } from "../chain/bytes.ts";
-import type { ChainDatabase } from "../chain/db/index.ts";
+import type { ChainDatabase, TxIndexEntry } from "../chain/db/index.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { makeBlockHeader } from "../chain/mining/new-header.ts";
 import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payload/payload.ts";
@@ -51,6 +51,11 @@ export interface StoredBlock {
   readonly rejected: ExecutedBlock["rejected"];
 }
 
+/** A block executed on the state (still open) and ready to be stored. */
+export interface PreparedBlock extends StoredBlock {
+  readonly index: readonly TxIndexEntry[];
+}
+
 export class ChainNode {
   readonly mempool = new Mempool();
 
@@ -87,7 +92,14 @@ export class ChainNode {
     creationTime: number,
     nonce?: bigint,
   ): StoredBlock {
-    return this.withNewBlock(commands, adjacentParents, creationTime, nonce, true);
+    const prepared = this.prepareBlock(commands, adjacentParents, creationTime, nonce);
+    try {
+      this.context.chainDb.insertBlock(prepared.header, prepared.payload, prepared.index);
+    } catch (e) {
+      this.abortPrepared();
+      throw e;
+    }
+    return this.commitPrepared(prepared);
   }
 
   /**
@@ -99,16 +111,22 @@ export class ChainNode {
     adjacentParents: ReadonlyMap<number, BlockHeader>,
     creationTime: number,
   ): BlockHeader {
-    return this.withNewBlock(commands, adjacentParents, creationTime, 0n, false).header;
+    const prepared = this.prepareBlock(commands, adjacentParents, creationTime, 0n);
+    this.abortPrepared();
+    return prepared.header;
   }
 
-  private withNewBlock(
+  /**
+   * Executes a new block on top of `head`, leaving the state's block open: the caller stores it
+   * in the chain database (alone or with other chains' blocks, in one transaction), then calls
+   * {@link commitPrepared} — or {@link abortPrepared} when storing failed.
+   */
+  prepareBlock(
     commands: readonly ParsedCommand[],
     adjacentParents: ReadonlyMap<number, BlockHeader>,
     creationTime: number,
-    nonce: bigint | undefined,
-    store: boolean,
-  ): StoredBlock {
+    nonce?: bigint,
+  ): PreparedBlock {
     const parent = this.head;
     const { state, context } = this;
     state.beginBlock(parent.height + 1);
@@ -127,28 +145,32 @@ export class ChainNode {
         creationTime,
         nonce,
       });
-      const block: StoredBlock = {
+      return {
         header,
         payload,
+        index: executed.commands.map((c) => ({
+          requestKey: c.command.hashBytes,
+          metaOffset: c.metaOffset,
+        })),
         requestKeys: executed.commands.map((c) => c.command.hash),
         rejected: executed.rejected,
       };
-      if (!store) {
-        state.abortBlock();
-        return block;
-      }
-      const index = executed.commands.map((c) => ({
-        requestKey: c.command.hashBytes,
-        metaOffset: c.metaOffset,
-      }));
-      context.chainDb.insertBlock(header, payload, index);
-      state.commitBlock(header.hash);
-      this.head = header;
-      return block;
     } catch (e) {
-      if (state.blockHeight !== null) state.abortBlock();
+      this.abortPrepared();
       throw e;
     }
+  }
+
+  /** Commits the state of a prepared block (stored meanwhile) and moves `head` to it. */
+  commitPrepared(prepared: PreparedBlock): StoredBlock {
+    this.state.commitBlock(prepared.header.hash);
+    this.head = prepared.header;
+    return prepared;
+  }
+
+  /** Discards the prepared block's state. */
+  abortPrepared(): void {
+    if (this.state.blockHeight !== null) this.state.abortBlock();
   }
 
   /**

@@ -71,6 +71,8 @@ export class BraidNode {
       blockGasLimit: options.blockGasLimit,
       nowMicros: () => Date.now() * 1000,
       onBlock: (chainId, block) => this.announce(chainId, block),
+      onError: (e) =>
+        log.error(`catching the chains up failed: ${e instanceof Error ? e.message : String(e)}`),
     });
   }
 
@@ -262,7 +264,8 @@ export class BraidNode {
 
   private announce(chainId: number, block: StoredBlock): void {
     const h = block.header;
-    this.log.info(
+    // Blocks with commands at info; the empty blocks that keep the chains braided at debug.
+    (block.requestKeys.length > 0 ? this.log.info : this.log.debug)(
       `chain ${String(chainId).padStart(2)}  height ${String(h.height).padStart(6)}  txs ${String(block.requestKeys.length).padStart(3)}  ${encodeBase64Url(h.hash).slice(0, 12)}`,
     );
     for (const r of block.rejected) {

@@ -21,7 +21,7 @@ import { adjacentChains } from "../../chain/graph/graph.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { type ChainwebVersion, graphAt } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
-import type { ChainNode, StoredBlock } from "../chain.ts";
+import type { ChainNode, PreparedBlock, StoredBlock } from "../chain.ts";
 import { blockTimeProblem } from "../mempool/admission.ts";
 
 /** A block waiting for its nonce. */
@@ -44,6 +44,8 @@ export interface ProducerOptions {
   readonly nowMicros: () => number;
   /** Told of every stored block. */
   readonly onBlock: (chainId: number, block: StoredBlock) => void;
+  /** Told of a failure of background work (levelling), which has no caller to throw to. */
+  readonly onError: (error: unknown) => void;
 }
 
 export class BlockProducer {
@@ -64,36 +66,70 @@ export class BlockProducer {
     return this.makeBlock(chainId, commands);
   }
 
-  /** One block on every chain, lowest first (interval mode). */
+  /** One block on every chain, one height at a time, lowest first (interval mode). */
   mineAll(): void {
-    const chains = [...this.options.chains].sort((a, b) => a.head.height - b.head.height);
-    const target = Math.max(...chains.map((c) => c.head.height)) + 1;
-    for (const chain of chains) if (chain.head.height < target) this.mine(chain.chainId);
+    const target = Math.max(...this.options.chains.map((c) => c.head.height)) + 1;
+    while (this.levelStep(target));
   }
 
   /**
-   * Catches every chain up to the highest, one block per event-loop turn, in the background.
-   * Calls while a levelling is under way join it.
+   * Catches every chain up to the highest in the background, one height per event-loop turn:
+   * the chains at the lowest height all get their next block together, stored in one chain
+   * database transaction (their neighbours are never behind them, so they do not wait on each
+   * other). Calls while a levelling is under way join it.
    */
   level(): void {
     if (this.levelling || this.closed) return;
     this.levelling = true;
     const step = () => {
-      if (this.closed) {
+      let more = false;
+      try {
+        const top = Math.max(...this.options.chains.map((c) => c.head.height));
+        more = !this.closed && this.levelStep(top);
+      } catch (e) {
+        this.options.onError(e);
+      }
+      if (!more) {
         this.levelling = false;
         return;
       }
-      const chains = this.options.chains;
-      const top = Math.max(...chains.map((c) => c.head.height));
-      const lowest = chains.reduce((a, b) => (b.head.height < a.head.height ? b : a));
-      if (lowest.head.height >= top) {
-        this.levelling = false;
-        return;
-      }
-      this.mine(lowest.chainId);
       setImmediate(step);
     };
     setImmediate(step);
+  }
+
+  /**
+   * The next block of every chain at the lowest height, stored together; false (and nothing
+   * made) when every chain has reached `target`.
+   */
+  private levelStep(target: number): boolean {
+    const { chains, chainDb } = this.options;
+    const low = Math.min(...chains.map((c) => c.head.height));
+    if (low >= target) return false;
+    const group = chains.filter((c) => c.head.height === low);
+    const prepared: { chain: ChainNode; block: PreparedBlock }[] = [];
+    try {
+      for (const chain of group) {
+        const { adjacentParents, creationTime } = this.blockInputs(chain.chainId, false);
+        const { commands } = this.selectFor(chain);
+        prepared.push({
+          chain,
+          block: chain.prepareBlock(commands, adjacentParents, creationTime),
+        });
+      }
+      chainDb.insertBlocks(
+        prepared.map(({ block }) => ({
+          header: block.header,
+          payload: block.payload,
+          index: block.index,
+        })),
+      );
+    } catch (e) {
+      for (const { chain } of prepared) chain.abortPrepared();
+      throw e;
+    }
+    for (const { chain, block } of prepared) this.stored(chain, chain.commitPrepared(block));
+    return true;
   }
 
   close(): void {

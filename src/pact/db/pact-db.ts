@@ -132,6 +132,11 @@ export class StorePactDb extends StoreView implements PactDb {
   protected tx: OpenTx | null = null;
   protected nextTxId: number;
   protected readonly rowCache = new RowCache();
+  /**
+   * Module records of the latest state by name (null: known absent). Every command that calls a
+   * module reads its record, which holds the module's whole code; cleared with the row cache.
+   */
+  protected readonly moduleCache = new Map<string, StoredModule | null>();
 
   constructor(
     protected readonly store: WritableStore,
@@ -181,8 +186,17 @@ export class StorePactDb extends StoreView implements PactDb {
     this.rowCache.set(table, key, stored);
   }
 
+  override readModule(name: string): StoredModule | null {
+    const cached = this.moduleCache.get(name);
+    if (cached !== undefined) return cached;
+    const module = super.readModule(name);
+    this.moduleCache.set(name, module);
+    return module;
+  }
+
   writeModule(name: string, module: StoredModule): void {
     this.put(MODULES_DOMAIN, name, encodeModule(module));
+    this.moduleCache.set(name, module);
   }
 
   writeKeySet(name: string, keySet: KeySet): void {
@@ -232,6 +246,7 @@ export class StorePactDb extends StoreView implements PactDb {
   /** Discards the innermost store level, and the cached rows it may have changed. */
   protected undo(): void {
     this.rowCache.clear();
+    this.moduleCache.clear();
     this.store.rollback();
   }
 
@@ -337,6 +352,7 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
     const target = this.recordedBlock(height);
     this.versions.rewind(height, target.endTxId);
     this.rowCache.clear();
+    this.moduleCache.clear();
     this.nextTxId = target.endTxId;
     this.latest = target;
   }
