@@ -18,14 +18,8 @@ import { encodeCommandJson, encodeSubmitBatch } from "../../src/command/index.ts
 import { DEV_ACCOUNTS } from "../../src/node/genesis/accounts.ts";
 import { DEV_BLOCK_REWARD } from "../../src/node/genesis/coin-calls.ts";
 import { DEVNET_MINER } from "../../src/node/options.ts";
-import {
-  killNode,
-  localCommand,
-  type NodeProcess,
-  post,
-  startNode,
-  transferCommand,
-} from "./support/node-process.ts";
+import { type NodeProcess, startNode } from "../e2e/support/node-process.ts";
+import { localCommand, post, transferCommand } from "./support/requests.ts";
 
 const SEED = Number(process.env.CRASH_SEED ?? 20261123);
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 22);
@@ -199,7 +193,7 @@ test(`the node survives ${ROUNDS} kill -9 rounds with every reported result inta
   let node: NodeProcess | null = null;
   try {
     for (let round = 0; round <= ROUNDS; round++) {
-      node = await startNode(dir);
+      node = await startNode({ dataDir: dir });
       await checkReported(node, reported);
       const blocks = await checkBalances(node, round);
       // No chain is stuck: a new transfer is mined on every chain used.
@@ -216,14 +210,13 @@ test(`the node survives ${ROUNDS} kill -9 rounds with every reported result inta
       const running = node;
       const load = burst(running, random, round, reported);
       await new Promise((resolve) => setTimeout(resolve, delay));
-      await killNode(running);
+      await running.kill();
       await load;
       node = null;
     }
   } finally {
     if (node !== null) {
-      node.child.kill("SIGTERM");
-      await node.exited;
+      await node.stop();
     }
     rmSync(dir, { recursive: true, force: true });
   }

@@ -26,6 +26,10 @@ export interface NodeProcess {
   output(): string;
   /** SIGTERM, then SIGKILL after `graceMs` (default 5 s); resolves with the exit code or signal. */
   stop(graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGKILL at once (a crash: no clean shutdown); resolves once the process has gone. */
+  kill(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The contract API base of a chain: `${url}/chainweb/0.0/development/chain/${c}/pact/api/v1`. */
+  api(chainId: number): string;
 }
 
 /** Starts a node and resolves once it serves; rejects (after killing it) when it does not. */
@@ -94,7 +98,12 @@ export async function startNode(options: NodeProcessOptions = {}): Promise<NodeP
         reject(new Error(`the node exited (${code ?? signal}) before serving:\n${text}`));
       });
     });
-    return { url, child, output: () => text, stop };
+    const kill = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      return exited;
+    };
+    const api = (chainId: number) => `${url}/chainweb/0.0/development/chain/${chainId}/pact/api/v1`;
+    return { url, child, output: () => text, stop, kill, api };
   } catch (e) {
     await stop();
     throw e;
