@@ -94,11 +94,34 @@ export function runSource(
   const program: readonly ReplTopLevel[] =
     options.repl === true
       ? parseReplProgram(source, options.file)
-      : parseProgram(source, options.file);
+      : parsedTransactionCode(source, options.file);
   const unit = compileUnit(rt, source, options);
   const results: TopLevelResult[] = [];
   for (const form of program) results.push(runTopLevel(rt, form, unit));
   return results;
+}
+
+/** Transaction code up to this many characters is kept parsed (a node's calls repeat). */
+export const PARSE_CACHE_MAX_SOURCE_CHARS = 2_048;
+/** How many parsed transaction codes are kept; beyond that the oldest goes. */
+export const PARSE_CACHE_ENTRIES = 256;
+const parsed = new Map<string, readonly ReplTopLevel[]>();
+
+/**
+ * A transaction's code, parsed. Short code is parsed once and kept: parse trees are never
+ * changed after parsing, and the same code runs again and again (the node's coinbase and gas
+ * calls in every block, a wallet's transfer with other data).
+ */
+function parsedTransactionCode(source: string, file: string): readonly ReplTopLevel[] {
+  if (source.length > PARSE_CACHE_MAX_SOURCE_CHARS) return parseProgram(source, file);
+  const key = `${file}\u0000${source}`;
+  let program = parsed.get(key);
+  if (program === undefined) {
+    program = parseProgram(source, file);
+    if (parsed.size >= PARSE_CACHE_ENTRIES) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(key, program);
+  }
+  return program;
 }
 
 /**
