@@ -36,6 +36,7 @@ import { MAX_PENDING_COMMANDS } from "./mempool/mempool.ts";
 import { type MiningControl, startMining } from "./miner/modes.ts";
 import { BlockProducer } from "./miner/producer.ts";
 import type { NodeOptions } from "./options.ts";
+import { createOutputProof, proofTargetHeight } from "./spv.ts";
 
 /** Commands the node refuses (a 400 with this message). */
 export class CommandRefusal extends Error {
@@ -214,6 +215,32 @@ export class BraidNode {
       }
     }
     return chain.result(hashBytes, confirmationDepth);
+  }
+
+  /**
+   * The SPV proof (wire form) that the command `requestKey` of chain `chainId` ran, for a `cont`
+   * on `targetChainId` (Chainweb's `/pact/spv`). In on-demand mode the blocks the proof needs are
+   * mined at once. Throws {@link SpvRefusal}.
+   */
+  spvProof(chainId: number, requestKey: Uint8Array, targetChainId: number): string {
+    const location = this.chains[chainId]!.locate(requestKey, 0);
+    const target = this.chains[targetChainId]!;
+    if (location !== null && this.options.mining === "on-demand") {
+      const height = proofTargetHeight(this.version, chainId, targetChainId, location);
+      if (target.head.height < height) {
+        this.producer.ensureHeight(targetChainId, height);
+        this.producer.level();
+      }
+    }
+    return createOutputProof({
+      version: this.version,
+      chainDb: this.chainDb,
+      sourceChain: chainId,
+      targetChain: targetChainId,
+      requestKey: encodeBase64Url(requestKey),
+      location,
+      targetHead: target.head,
+    });
   }
 
   /**

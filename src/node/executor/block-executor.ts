@@ -20,6 +20,7 @@ import {
   gasUsed,
 } from "../../execution/index.ts";
 import { hashTxLogs, type PactDb, type TxLogEntry } from "../../pact/db/index.ts";
+import type { ContinuationVerifier } from "../../pact/eval/defpact-engine.ts";
 import type { Decimal } from "../../pact/values/decimal.ts";
 import { JsonNumber, jsonString } from "../../pact/values/json-text.ts";
 import { PactTime } from "../../pact/values/time.ts";
@@ -43,6 +44,8 @@ export interface BlockEnvironment {
   /** The reward of the coinbase. */
   readonly reward: Decimal;
   readonly blockGasLimit: number;
+  /** Verifies cross-chain continuation proofs against the parent's branch (spv.ts). */
+  readonly continuationVerifier?: ContinuationVerifier | null;
 }
 
 /** A command as it went into the block: its bytes, its output's bytes, and its result. */
@@ -175,6 +178,7 @@ export function runCommand(
       gas: FREE_GAS,
       meter,
       flags: NO_FLAGS,
+      continuationVerifier: env.continuationVerifier ?? null,
     });
     return { kind: "included", outcome };
   }
@@ -194,6 +198,7 @@ export function runCommand(
     gas: FREE_GAS,
     meter,
     flags: NO_FLAGS,
+    continuationVerifier: env.continuationVerifier ?? null,
   });
   const succeeded = ran.result.status === "success";
   const used = succeeded ? Math.min(gasUsed(meter), limit) : limit;
