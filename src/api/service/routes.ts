@@ -10,6 +10,7 @@ import type { BraidNode } from "../../node/node.ts";
 import { HttpError } from "../http/errors.ts";
 import { bodyText } from "../http/json-body.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
+import { registerMiningRoutes } from "./mining-routes.ts";
 import { registerSpvRoutes } from "./spv-routes.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -59,6 +60,7 @@ export function registerRoutes(app: FastifyInstance, node: BraidNode, api: Contr
   );
 
   registerSpvRoutes(app, node);
+  registerMiningRoutes(app, node);
 
   for (const prefix of CONTRACT_API_PREFIXES) {
     const path = (endpoint: string) => `/chainweb/0.0/:network/chain/:chain/${prefix}/${endpoint}`;
