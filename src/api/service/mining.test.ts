@@ -3,7 +3,7 @@
  * item 4): fetch `/mining/work`, solve it with the chain core's `mineNonce`, post
  * `/mining/solved`, and find the block on the chain's branch (through `local`'s `metaData`).
  * The node's own miner runs too, so a work can go stale before it is solved: then the node says
- * so and the test takes new work.
+ * so and the test takes new work. Bad solutions, seeded random ones included, get 400 or 404.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { HeaderOffset, WORK_BYTES } from "../../chain/header/binary.ts";
 import { blockHashOfWork } from "../../chain/header/hash.ts";
 import { mineNonce } from "../../chain/mining/mine.ts";
+import { Random } from "../../chain/testing/random.ts";
 import { word256FromBytes } from "../../chain/word256.ts";
 import { blake2b256, encodeBase64Url } from "../../crypto/index.ts";
 
@@ -141,6 +142,28 @@ describe("mining coordination with --mining pow", () => {
     if (unsolved.status !== 204) {
       assert.equal(unsolved.status, 400);
       assert.match(unsolvedText, /^Invalid solved work: /);
+    }
+    // Seeded random and mutated bodies: only 400 and 404 (a lucky mutation could solve: 204).
+    const random = new Random(0x5eed);
+    const valid = work.slice(36);
+    for (let i = 0; i < 300; i++) {
+      let body: Uint8Array;
+      if (random.int(2) === 0) {
+        body = new Uint8Array(random.int(600));
+        for (let j = 0; j < body.length; j++) body[j] = random.int(256);
+      } else {
+        body = valid.slice();
+        for (let k = 0; k <= random.int(4); k++) body[random.int(body.length)] = random.int(256);
+      }
+      const response = await fetch(`${base()}/mining/solved`, {
+        method: random.int(10) === 0 ? "PUT" : "POST",
+        headers: {
+          "content-type": random.int(8) === 0 ? "application/json" : "application/octet-stream",
+        },
+        body,
+      });
+      const answer = await response.text();
+      assert.ok([204, 400, 404].includes(response.status), `${response.status}: ${answer}`);
     }
     const badChain = await fetch(`${base()}/mining/work?chain=20`);
     assert.equal(badChain.status, 400);
