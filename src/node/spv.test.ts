@@ -80,7 +80,7 @@ describe("SPV on the node", () => {
         message: /^SPV target not reachable: target chain not reachable\. Chainweb instance/,
       });
       assert.throws(() => node.spvProof(0, new Uint8Array(32), 1), {
-        message: `Transaction hash not found: ${encodeBase64Url(new Uint8Array(32))}`,
+        message: `Transaction hash not found: "${encodeBase64Url(new Uint8Array(32))}"`,
       });
       const before = node.chains[1]!.head;
       const needed = proofTargetHeight(node.version, 0, 1, { header: block.header, position: 0 });

@@ -75,7 +75,8 @@ export function proofTargetHeight(
 export function createOutputProof(request: ProofRequest): string {
   const { version, chainDb, sourceChain, targetChain, location, targetHead } = request;
   if (location === null) {
-    throw new SpvRefusal(`Transaction hash not found: ${request.requestKey}`);
+    // Chainweb shows the key with Haskell's `show`: in double quotes.
+    throw new SpvRefusal(`Transaction hash not found: "${request.requestKey}"`);
   }
   const height = proofTargetHeight(version, sourceChain, targetChain, location);
   const targetHeader =

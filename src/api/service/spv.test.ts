@@ -204,7 +204,7 @@ describe("cross-chain transfers through braid node", () => {
     const spv = (chain: string, body: unknown) => post(`${chainBase(node!, chain)}/pact/spv`, body);
     const unknown = await spv("0", { requestKey: "A".repeat(43), targetChainId: "1" });
     assert.equal(unknown.status, 400);
-    assert.equal(unknown.text, `Transaction hash not found: ${"A".repeat(43)}`);
+    assert.equal(unknown.text, `Transaction hash not found: "${"A".repeat(43)}"`);
     const badChain = await spv("0", { requestKey: transferKey, targetChainId: "20" });
     assert.equal(badChain.status, 400);
     assert.match(badChain.text, /"targetChainId" must be a chain id/);
