@@ -30,7 +30,7 @@ export function onChainError(e: unknown): OnChainError {
   }
   if (e instanceof PactError) {
     const origin = e.callStack[0]?.name ?? TOPLEVEL_ORIGIN;
-    return errorObject(onChainErrorType(e.kind), e.message, origin, e.span?.line ?? 0);
+    return errorObject(onChainErrorType(e.kind), onChainText(e.message), origin, e.span?.line ?? 0);
   }
   if (e instanceof DbError) {
     return errorObject("EvalError", e.onChainMessage, TOPLEVEL_ORIGIN, 0);
@@ -61,4 +61,15 @@ export function bounded(text: string): string {
   return points.length <= MAX_ERROR_MESSAGE_CHARS
     ? text
     : points.slice(0, MAX_ERROR_MESSAGE_CHARS).join("");
+}
+
+/**
+ * Where Pact 5's on-chain text (`evalErrorToBoundedText`) words an error otherwise than the REPL's
+ * (`pretty`): a continuation error is `Continuation error: …` on chain (Chainweb's
+ * RemotePactTest expects it for a proof redeemed on the wrong chain).
+ */
+function onChainText(message: string): string {
+  return message.startsWith("Continuation Error: ")
+    ? `Continuation error: ${message.slice("Continuation Error: ".length)}`
+    : message;
 }

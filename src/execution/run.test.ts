@@ -270,7 +270,7 @@ describe("executeCommand", () => {
     };
     assert.deepEqual(failure(run(db, "", { spec: { payload } })), {
       type: "EvalError",
-      message: "Continuation Error: Cross-chain continuations not supported",
+      message: "Continuation error: Cross-chain continuations not supported",
       info: "<toplevel>:0",
     });
   });

@@ -27,6 +27,7 @@ import {
 import { executeGenesis } from "./genesis/genesis.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import type { MinerAccount } from "./options.ts";
+import { continuationVerifier } from "./spv.ts";
 
 const utf8 = new TextDecoder();
 
@@ -79,6 +80,7 @@ export class ChainNode {
       miner: c.miner,
       reward: c.reward,
       blockGasLimit: c.blockGasLimit,
+      continuationVerifier: continuationVerifier(c.chainDb, this.chainId, parent),
     };
   }
 
@@ -257,7 +259,11 @@ export class ChainNode {
     );
   }
 
-  private locate(hashBytes: Uint8Array, depth: number) {
+  /**
+   * The block of the current branch holding the command (with `depth` blocks on top) and the
+   * command's index and `metaData` offset in it; null when there is none.
+   */
+  locate(hashBytes: Uint8Array, depth: number) {
     const db = this.context.chainDb;
     for (const location of db.transactionLocations(hashBytes)) {
       const link = db.link(location.blockHash);

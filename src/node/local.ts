@@ -64,6 +64,7 @@ export function runLocal(
       gas: FREE_GAS,
       meter: gasMeterFor({ kind: "metered", limit: meta.gasLimit, perAction: null }),
       flags: NO_FLAGS,
+      continuationVerifier: env.continuationVerifier ?? null,
     });
     return encodeCommandResult(failedGasIsLimit(outcome, meta), metaData);
   }

@@ -37,6 +37,7 @@ import type { MiningControl } from "./miner/control.ts";
 import { startMining } from "./miner/modes.ts";
 import { BlockProducer } from "./miner/producer.ts";
 import type { NodeOptions } from "./options.ts";
+import { createOutputProof, proofTargetHeight } from "./spv.ts";
 
 /** Commands the node refuses (a 400 with this message). */
 export class CommandRefusal extends Error {
@@ -217,6 +218,32 @@ export class BraidNode {
       }
     }
     return chain.result(hashBytes, confirmationDepth);
+  }
+
+  /**
+   * The SPV proof (wire form) that the command `requestKey` of chain `chainId` ran, for a `cont`
+   * on `targetChainId` (Chainweb's `/pact/spv`). In on-demand mode the blocks the proof needs are
+   * mined at once. Throws {@link SpvRefusal}.
+   */
+  spvProof(chainId: number, requestKey: Uint8Array, targetChainId: number): string {
+    const location = this.chains[chainId]!.locate(requestKey, 0);
+    const target = this.chains[targetChainId]!;
+    if (location !== null && this.options.mining === "on-demand") {
+      const height = proofTargetHeight(this.version, chainId, targetChainId, location);
+      if (target.head.height < height) {
+        this.producer.ensureHeight(targetChainId, height);
+        this.producer.level();
+      }
+    }
+    return createOutputProof({
+      version: this.version,
+      chainDb: this.chainDb,
+      sourceChain: chainId,
+      targetChain: targetChainId,
+      requestKey: encodeBase64Url(requestKey),
+      location,
+      targetHead: target.head,
+    });
   }
 
   /**

@@ -18,7 +18,11 @@ export {
   continueDefPact,
   NO_SPV_SUPPORT,
 } from "./eval/defpact-engine.ts";
-export { type DefPactExec, encodeDefPactExec } from "./eval/defpact-exec.ts";
+export {
+  type DefPactExec,
+  decodeDefPactExecValue,
+  encodeDefPactExec,
+} from "./eval/defpact-exec.ts";
 // The environment a runtime runs in
 export type { ChainData, ExecutionEnv, ExecutionMode, NamespacePolicy } from "./eval/env.ts";
 export { EXECUTION_FLAGS } from "./eval/flags.ts";

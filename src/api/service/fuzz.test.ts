@@ -1,5 +1,6 @@
 /**
- * A seeded fuzz run against every contract endpoint of `braid node` (issues #9 and #11): random,
+ * A seeded fuzz run against every contract endpoint of `braid node` (issues #9, #11 and #12, the
+ * SPV endpoint on both its paths included): random,
  * hostile and mutated bodies, good and bad chains and networks, both path prefixes, over real
  * HTTP to a node in a child process. Every answer must be a 200, 400 or 404 (a 504 only from
  * `listen` on a well-formed key nobody sends), `/health-check` must keep answering promptly,
@@ -13,6 +14,7 @@ import { Random } from "../../chain/test-support/random.ts";
 import { signCommand } from "../../command/index.ts";
 import { encodeHex, keyPairFromSeed } from "../../crypto/index.ts";
 import { fuzzBody } from "../http/test-support/fuzz-bodies.ts";
+import { SPV_PATHS } from "./spv-routes.ts";
 
 const FUZZ_SEED = 0x0b8a1d;
 const FUZZ_MS = 3_000;
@@ -58,6 +60,13 @@ function corpus(): Record<string, { valid: string[]; fields: string[] }> {
     poll: { valid: [JSON.stringify({ requestKeys: hashes })], fields: ["requestKeys"] },
     listen: { valid: hashes.map((h) => JSON.stringify({ listen: h })), fields: ["listen"] },
     local: { valid: commands, fields: ["cmd", "hash", "sigs"] },
+    spv: {
+      valid: hashes.flatMap((h) => [
+        JSON.stringify({ requestKey: h, targetChainId: "1" }),
+        JSON.stringify({ requestKey: h, targetChainId: "19" }),
+      ]),
+      fields: ["requestKey", "targetChainId"],
+    },
     private: {
       valid: [`{"cmd":${JSON.stringify(JSON.parse(priv).cmd)},"hash":"x","sigs":[]}`],
       fields: ["cmd", "hash", "sigs"],
@@ -146,7 +155,8 @@ describe("braid node under a seeded fuzz run", () => {
       const chain = worker.pick(CHAINS);
       const network = worker.pick(NETWORKS);
       const query = worker.pick(QUERIES[name] ?? [""]);
-      const path = `/chainweb/0.0/${network}/chain/${chain}/${worker.pick(PREFIXES)}/${name}${query}`;
+      const endpoint = name === "spv" ? worker.pick(SPV_PATHS) : `${worker.pick(PREFIXES)}/${name}`;
+      const path = `/chainweb/0.0/${network}/chain/${chain}/${endpoint}${query}`;
       const headers: Record<string, string> = {};
       if (body.contentType !== undefined) headers["content-type"] = body.contentType;
       const response = await fetch(`${node.url}${path}`, {

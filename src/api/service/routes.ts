@@ -10,6 +10,8 @@ import type { BraidNode } from "../../node/node.ts";
 import { HttpError } from "../http/errors.ts";
 import { bodyText } from "../http/json-body.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
+import { registerMiningRoutes } from "./mining-routes.ts";
+import { registerSpvRoutes } from "./spv-routes.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 /** The prefixes the contract endpoints are served under, after `{base}/chain/{c}/`. */
@@ -56,6 +58,9 @@ export function registerRoutes(app: FastifyInstance, node: BraidNode, api: Contr
   app.get("/health-check", (_request, reply) =>
     reply.type("text/plain; charset=utf-8").send("Health check OK.\n"),
   );
+
+  registerSpvRoutes(app, node);
+  registerMiningRoutes(app, node);
 
   for (const prefix of CONTRACT_API_PREFIXES) {
     const path = (endpoint: string) => `/chainweb/0.0/:network/chain/:chain/${prefix}/${endpoint}`;

@@ -20,6 +20,7 @@ import {
   gasUsed,
 } from "../../execution/index.ts";
 import { hashTxLogs, type PactDb, type TxLogEntry } from "../../pact/db/index.ts";
+import type { ContinuationVerifier } from "../../pact/index.ts";
 import { type Decimal, JsonNumber, jsonString, PactTime } from "../../pact/values/index.ts";
 import { buyGasCall, type CoinCall, coinbaseCall, redeemGasCall } from "../genesis/coin-calls.ts";
 import { gasPrice } from "../mempool/admission.ts";
@@ -41,6 +42,8 @@ export interface BlockEnvironment {
   /** The reward of the coinbase. */
   readonly reward: Decimal;
   readonly blockGasLimit: number;
+  /** Verifies cross-chain continuation proofs against the parent's branch (spv.ts). */
+  readonly continuationVerifier?: ContinuationVerifier | null;
 }
 
 /** A command as it went into the block: its bytes, its output's bytes, and its result. */
@@ -173,6 +176,7 @@ export function runCommand(
       gas: FREE_GAS,
       meter,
       flags: NO_FLAGS,
+      continuationVerifier: env.continuationVerifier ?? null,
     });
     return { kind: "included", outcome };
   }
@@ -192,6 +196,7 @@ export function runCommand(
     gas: FREE_GAS,
     meter,
     flags: NO_FLAGS,
+    continuationVerifier: env.continuationVerifier ?? null,
   });
   const succeeded = ran.result.status === "success";
   const used = succeeded ? Math.min(gasUsed(meter), limit) : limit;

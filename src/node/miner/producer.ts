@@ -155,11 +155,19 @@ export class BlockProducer {
   }
 
   /**
-   * Work for a proof-of-work miner: the header of the next block of the lowest chain (whose
-   * neighbours are never behind it), with nonce 0, and what it takes to make it again.
+   * Work for a proof-of-work miner: the header of the next block of the `preferred` chain when
+   * its neighbours are not behind it, else of the lowest chain (whose neighbours never are), with
+   * nonce 0, and what it takes to make it again.
    */
-  nextWork(): PowWork {
-    const chain = this.options.chains.reduce((a, b) => (b.head.height < a.head.height ? b : a));
+  nextWork(preferred?: number): PowWork {
+    const { chains, version } = this.options;
+    const wanted = preferred === undefined ? undefined : chains[preferred];
+    const ready =
+      wanted !== undefined &&
+      adjacentChains(graphAt(version, wanted.head.height + 1), wanted.chainId).every(
+        (n) => chains[n]!.head.height >= wanted.head.height,
+      );
+    const chain = ready ? wanted : chains.reduce((a, b) => (b.head.height < a.head.height ? b : a));
     const { adjacentParents, creationTime } = this.blockInputs(chain.chainId, false);
     const { commands } = this.selectFor(chain);
     const header = chain.candidateHeader(commands, adjacentParents, creationTime);
@@ -174,15 +182,15 @@ export class BlockProducer {
   }
 
   /**
-   * Stores the block of solved `work` with its nonce; false when the chain moved on meanwhile
-   * (the work is stale).
+   * Stores the block of solved `work` with its nonce (and the creation time the miner chose);
+   * returns its header, or null when the chain moved on meanwhile (the work is stale).
    */
-  storeSolved(work: PowWork, nonce: bigint): boolean {
+  storeSolved(work: PowWork, nonce: bigint, creationTime = work.creationTime): BlockHeader | null {
     const chain = this.options.chains[work.chainId]!;
-    if (chain.head !== work.parent) return false;
-    const block = chain.produceBlock(work.commands, work.adjacentParents, work.creationTime, nonce);
+    if (chain.head !== work.parent) return null;
+    const block = chain.produceBlock(work.commands, work.adjacentParents, creationTime, nonce);
     this.stored(chain, block);
-    return true;
+    return block.header;
   }
 
   private stored(chain: ChainNode, block: StoredBlock): StoredBlock {

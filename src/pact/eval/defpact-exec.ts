@@ -112,7 +112,11 @@ export function encodeDefPactExec(e: DefPactExec): string {
 
 /** Reads a defpact's state from its JSON; throws a message naming the bad field. */
 export function decodeDefPactExec(text: string): DefPactExec {
-  const j = parseJson(text);
+  return decodeDefPactExecValue(parseJson(text));
+}
+
+/** Reads a defpact's state from its parsed JSON (e.g. a command result's `continuation`). */
+export function decodeDefPactExecValue(j: JsonValue): DefPactExec {
   const o = object(j, "defpact state");
   const nested = decodeNested(o);
   return { ...nested, stepHasRollback: boolean(o.get("stepHasRollback"), "stepHasRollback") };

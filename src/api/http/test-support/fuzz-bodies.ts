@@ -23,6 +23,8 @@ const FIELD_NAMES = [
   "sig",
   "requestKeys",
   "listen",
+  "requestKey",
+  "targetChainId",
   "code",
   "payload",
   "exec",

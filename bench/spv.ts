@@ -1,0 +1,117 @@
+/**
+ * SPV proofs on the node: proofs created per second (`BraidNode.spvProof`, as the endpoint makes
+ * them: locate the command, walk the headers, build the chained Merkle proof, encode it) and
+ * continuation proofs verified per second (the verifier block execution uses: decode, run the
+ * proof, check the root is on the branch, read the defpact state). The history: an in-memory node,
+ * `BLOCKS` blocks on chain 0 with `PER_BLOCK` cross-chain transfers each, the other chains caught
+ * up so every target is reachable.
+ * Usage: node --import tsx bench/spv.ts [blocks, default 20]
+ */
+import { encodeCommandPayload, parseCommand, signCommand } from "../src/command/index.ts";
+import { decodeBase64Url, decodeHex } from "../src/crypto/index.ts";
+import { DEV_ACCOUNTS } from "../src/node/genesis/accounts.ts";
+import { makeLogger } from "../src/node/logger.ts";
+import { BraidNode } from "../src/node/node.ts";
+import { resolveNodeOptions } from "../src/node/options.ts";
+import { continuationVerifier } from "../src/node/spv.ts";
+import { JsonNumber, parseJson } from "../src/pact/values/json-text.ts";
+
+const BLOCKS = Number(process.argv[2] ?? 20);
+const PER_BLOCK = 10;
+const SECONDS = 2;
+const sender00 = DEV_ACCOUNTS[0]!;
+const keys = [
+  { publicKey: decodeHex(sender00.publicKey), secretKey: decodeHex(sender00.secretKey) },
+];
+
+function transfer(target: string, nonce: string) {
+  const receiver = "sender01";
+  const payload = {
+    payload: {
+      kind: "exec" as const,
+      code: `(coin.transfer-crosschain "sender00" "${receiver}" (read-keyset "ks") "${target}" 1.0)`,
+      data: parseJson(`{"ks":{"keys":["${DEV_ACCOUNTS[1]!.publicKey}"],"pred":"keys-all"}}`),
+    },
+    meta: {
+      kind: "public" as const,
+      creationTime: Math.floor(Date.now() / 1000) - 10,
+      ttl: 3600,
+      gasLimit: 3000,
+      chainId: "0",
+      gasPrice: new JsonNumber("0.00000001"),
+      sender: "sender00",
+    },
+    signers: [
+      {
+        pubKey: sender00.publicKey,
+        scheme: null,
+        addr: null,
+        clist: [
+          { name: "coin.GAS", args: [] },
+          {
+            name: "coin.TRANSFER_XCHAIN",
+            args: [
+              parseJson('"sender00"'),
+              parseJson(`"${receiver}"`),
+              new JsonNumber("1.0"),
+              parseJson(`"${target}"`),
+            ],
+          },
+        ],
+      },
+    ],
+    verifiers: null,
+    networkId: "development",
+    nonce,
+  };
+  const parsed = parseCommand(signCommand(encodeCommandPayload(payload), keys, "blake2b"));
+  if (!parsed.ok) throw new Error(parsed.problems[0]?.message);
+  return parsed.command;
+}
+
+const options = resolveNodeOptions(
+  { inMemory: true, mining: "interval", miningInterval: 86_400 },
+  {},
+);
+const node = BraidNode.open(options, makeLogger("error"));
+const targets = [1, 2, 7, 19];
+const keysByTarget = new Map<number, Uint8Array[]>(targets.map((t) => [t, []]));
+for (let b = 0; b < BLOCKS; b++) {
+  const commands = Array.from({ length: PER_BLOCK }, (_, i) =>
+    transfer(String(targets[i % targets.length]), `b${b}-${i}`),
+  );
+  node.submit(0, commands);
+  const block = node.producer.mine(0);
+  if (block.requestKeys.length !== PER_BLOCK) throw new Error("a transfer was left out");
+  commands.forEach((c, i) => {
+    keysByTarget.get(targets[i % targets.length]!)!.push(c.hashBytes);
+  });
+}
+const top = node.chains[0]!.head.height + 3;
+for (const chain of node.chains) node.producer.ensureHeight(chain.chainId, top);
+
+function rate(label: string, run: (i: number) => void): void {
+  for (let i = 0; i < 50; i++) run(i);
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < SECONDS * 1000) run(n++);
+  const seconds = (performance.now() - start) / 1000;
+  console.log(`${label.padEnd(52)} ${Math.round(n / seconds).toLocaleString("en-US")} /s`);
+}
+
+const proofs = new Map<number, string[]>();
+for (const target of targets) {
+  const keys = keysByTarget.get(target)!;
+  const made: string[] = [];
+  rate(`proof creation, chain 0 → ${target}`, (i) => {
+    const proof = node.spvProof(0, keys[i % keys.length]!, target);
+    if (made.length < keys.length) made.push(proof);
+  });
+  proofs.set(target, made);
+  const bytes = decodeBase64Url(made[0]!).length;
+  const verifier = continuationVerifier(node.chainDb, target, node.chains[target]!.head);
+  rate(`  verification on chain ${target} (proof JSON ${bytes} bytes)`, (i) => {
+    verifier.verifyContinuation(made[i % made.length]!);
+  });
+}
+node.close();
