@@ -24,6 +24,13 @@ import type { ParsedCommand } from "../../command/index.ts";
 import type { ChainNode, PreparedBlock, StoredBlock } from "../chain.ts";
 import { blockTimeProblem } from "../mempool/admission.ts";
 
+/**
+ * The most catch-up blocks made in one event-loop turn (stored in one transaction): small
+ * enough that a request arriving meanwhile waits about a millisecond, large enough to share
+ * the chain database's commit.
+ */
+export const LEVEL_BLOCKS_PER_TURN = 4;
+
 /** A block waiting for its nonce. */
 export interface PowWork {
   readonly chainId: number;
@@ -73,10 +80,10 @@ export class BlockProducer {
   }
 
   /**
-   * Catches every chain up to the highest in the background, one height per event-loop turn:
-   * the chains at the lowest height all get their next block together, stored in one chain
-   * database transaction (their neighbours are never behind them, so they do not wait on each
-   * other). Calls while a levelling is under way join it.
+   * Catches every chain up to the highest in the background, a few blocks per event-loop turn:
+   * chains at the lowest height get their next block together, stored in one chain database
+   * transaction (their neighbours are never behind them, so they do not wait on each other).
+   * Calls while a levelling is under way join it.
    */
   level(): void {
     if (this.levelling || this.closed) return;
@@ -99,14 +106,14 @@ export class BlockProducer {
   }
 
   /**
-   * The next block of every chain at the lowest height, stored together; false (and nothing
-   * made) when every chain has reached `target`.
+   * The next block of chains at the lowest height (up to {@link LEVEL_BLOCKS_PER_TURN}), stored
+   * together; false (and nothing made) when every chain has reached `target`.
    */
   private levelStep(target: number): boolean {
     const { chains, chainDb } = this.options;
     const low = Math.min(...chains.map((c) => c.head.height));
     if (low >= target) return false;
-    const group = chains.filter((c) => c.head.height === low);
+    const group = chains.filter((c) => c.head.height === low).slice(0, LEVEL_BLOCKS_PER_TURN);
     const prepared: { chain: ChainNode; block: PreparedBlock }[] = [];
     try {
       for (const chain of group) {
