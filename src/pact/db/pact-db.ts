@@ -137,6 +137,12 @@ export class StorePactDb extends StoreView implements PactDb {
    * module reads its record, which holds the module's whole code; cleared with the row cache.
    */
   protected readonly moduleCache = new Map<string, StoredModule | null>();
+  /**
+   * Whether rows or modules were written since the store was last at depth 0: only then can an
+   * undo take back something the caches hold (a read-only `local` keeps them).
+   */
+  private uncommittedRowWrites = false;
+  private uncommittedModuleWrites = false;
 
   constructor(
     protected readonly store: WritableStore,
@@ -183,6 +189,7 @@ export class StorePactDb extends StoreView implements PactDb {
     if (old === null && mode === "update") throw rowMissingError(table, key);
     const stored = old === null ? row : mergeRows(row, old);
     this.put(table, key, encodeRow(stored));
+    this.uncommittedRowWrites = true;
     this.rowCache.set(table, key, stored);
   }
 
@@ -196,6 +203,7 @@ export class StorePactDb extends StoreView implements PactDb {
 
   writeModule(name: string, module: StoredModule): void {
     this.put(MODULES_DOMAIN, name, encodeModule(module));
+    this.uncommittedModuleWrites = true;
     this.moduleCache.set(name, module);
   }
 
@@ -229,6 +237,7 @@ export class StorePactDb extends StoreView implements PactDb {
     const next = this.nextTxId + 1;
     if (this.store.depth === 1) this.store.saveNextTxId(next);
     this.store.commit();
+    this.committed();
     this.nextTxId = next;
     return tx.log;
   }
@@ -243,11 +252,23 @@ export class StorePactDb extends StoreView implements PactDb {
     return this.heightOfWrites;
   }
 
-  /** Discards the innermost store level, and the cached rows it may have changed. */
+  /** Discards the innermost store level, and the cached rows and modules it may have changed. */
   protected undo(): void {
-    this.rowCache.clear();
-    this.moduleCache.clear();
+    if (this.uncommittedRowWrites) this.rowCache.clear();
+    if (this.uncommittedModuleWrites) this.moduleCache.clear();
     this.store.rollback();
+    if (this.store.depth === 0) {
+      this.uncommittedRowWrites = false;
+      this.uncommittedModuleWrites = false;
+    }
+  }
+
+  /** After a commit: once nothing is open, every cached write is durable. */
+  protected committed(): void {
+    if (this.store.depth === 0) {
+      this.uncommittedRowWrites = false;
+      this.uncommittedModuleWrites = false;
+    }
   }
 
   private put(domain: string, key: string, value: string): void {
@@ -269,6 +290,7 @@ export class StorePactDb extends StoreView implements PactDb {
       throw error;
     }
     this.store.commit();
+    this.committed();
   }
 }
 
@@ -312,6 +334,7 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
     this.versions.recordBlock(record);
     this.store.saveNextTxId(this.nextTxId);
     this.store.commit();
+    this.committed();
     this.block = null;
     this.latest = record;
     return record;
