@@ -9,7 +9,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BraidNode } from "../../node/node.ts";
 import { HttpError } from "../http/errors.ts";
 import { bodyText } from "../http/json-body.ts";
+import { registerChainRoutes } from "./chain-routes.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
+import { registerHeaderStream } from "./header-stream.ts";
+import { registerInfoRoutes } from "./info-routes.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 /** The prefixes the contract endpoints are served under, after `{base}/chain/{c}/`. */
@@ -56,6 +59,10 @@ export function registerRoutes(app: FastifyInstance, node: BraidNode, api: Contr
   app.get("/health-check", (_request, reply) =>
     reply.type("text/plain; charset=utf-8").send("Health check OK.\n"),
   );
+
+  registerChainRoutes(app, node);
+  registerHeaderStream(app, node);
+  registerInfoRoutes(app, node);
 
   for (const prefix of CONTRACT_API_PREFIXES) {
     const path = (endpoint: string) => `/chainweb/0.0/:network/chain/:chain/${prefix}/${endpoint}`;
