@@ -162,7 +162,7 @@ export function registerHeaderStream(
   ] as const) {
     app.get(`${BASE}/${path}`, { onRequest }, (request, reply) => {
       negotiate(request, [EVENT_STREAM]);
-      if (hub.size >= options.maxSubscribers || node === undefined) {
+      if (hub.size >= options.maxSubscribers) {
         throw new HttpError(503, `too many open streams (at most ${options.maxSubscribers})`);
       }
       const headers: Record<string, string> = {};
