@@ -41,7 +41,7 @@ export async function startNodeServer(
     logger: false,
     forceCloseConnections: true,
     bodyLimit: options.bodyLimit,
-    maxParamLength: 16_384,
+    routerOptions: { maxParamLength: 16_384 },
   });
   addCommonHeaders(app);
   acceptJsonBodiesOnly(app);
