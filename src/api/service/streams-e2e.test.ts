@@ -193,8 +193,49 @@ describe("braid node: header stream, pages and restart, in a child process", () 
       );
       assert.deepEqual(branch.items, list.map((e) => e.hash).reverse());
     }
+    // Every row of the spec's Errors table for the block endpoints and the header stream.
+    const head = perChain.get(0)!.at(-1)!.hash;
+    const unknown = "B".repeat(43);
+    const branch = (body: unknown, query = "", accept?: string) =>
+      fetch(`${restarted}/chain/0/block/branch${query}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(accept ? { accept } : {}) },
+        body: JSON.stringify(body),
+      });
+    const rows: [string, Promise<Response>, number][] = [
+      ["GET block: success", fetch(`${restarted}/chain/0/block?limit=2`), 200],
+      ["GET block: no block matches", fetch(`${restarted}/chain/0/block?minheight=999999`), 404],
+      [
+        "GET block: invalid next",
+        fetch(`${restarted}/chain/0/block?next=inclusive:${unknown}`),
+        404,
+      ],
+      ["GET block: invalid maxheight", fetch(`${restarted}/chain/0/block?maxheight=high`), 404],
+      ["branch: success", branch({ lower: [], upper: [head] }, "?limit=2"), 200],
+      [
+        "branch: bounds exceeded",
+        branch({
+          lower: Array(33)
+            .fill(0)
+            .map((_, i) => `${"A".repeat(42)}${"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefg"[i]}`),
+          upper: [head],
+        }),
+        400,
+      ],
+      ["branch: no block matches", branch({ lower: [head], upper: [head] }), 404],
+      ["branch: invalid next", branch({ lower: [], upper: [head] }, "?next=inclusive"), 404],
+      ["branch: invalid maxheight", branch({ lower: [], upper: [head] }, "?maxheight=-3"), 404],
+      ["branch: Accept", branch({ lower: [], upper: [head] }, "", "application/xml"), 406],
+    ];
+    for (const [name, response, status] of rows) {
+      const r = await response;
+      assert.equal(r.status, status, `${name}: ${await r.text()}`);
+      assert.ok(r.headers.get("x-server-timestamp"), name);
+    }
+    const stream = await read(`${restarted}/header/updates`);
     node.child.kill("SIGTERM");
     assert.equal(await node.exited, 0);
+    assert.equal(await stream.ended, "end");
     node = undefined;
   });
 });
