@@ -74,9 +74,13 @@ function fill(db: ChainDatabase, heights: number): void {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
+/** CPU milliseconds of this process (client and server) per request, a steadier figure. */
+const cpuTimes: number[] = [];
+
 function request(url: string, method = "GET", body?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const req = http.request(
       url,
       {
@@ -88,7 +92,11 @@ function request(url: string, method = "GET", body?: string): Promise<number> {
         res.resume();
         res.once("end", () => {
           if (res.statusCode !== 200) reject(new Error(`${res.statusCode} for ${url}`));
-          else resolve(performance.now() - started);
+          else {
+            const used = process.cpuUsage(cpu);
+            cpuTimes.push((used.user + used.system) / 1000);
+            resolve(performance.now() - started);
+          }
         });
       },
     );
@@ -109,7 +117,14 @@ const random = (n: number) => {
   return seed % n;
 };
 
-async function pages(heights: number): Promise<{ block: number; branch: number }> {
+interface Figures {
+  block: number;
+  branch: number;
+  blockCpu: number;
+  branchCpu: number;
+}
+
+async function pages(heights: number): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), "braid-bench-node-api-"));
   try {
     const db = new ChainDatabase(join(dir, "chain.sqlite"), DEVELOPMENT);
@@ -134,6 +149,7 @@ async function pages(heights: number): Promise<{ block: number; branch: number }
     const base = `http://127.0.0.1:${port}/chainweb/0.0/development`;
     const heads = CHAINS.map((c) => encodeBase64Url(db.bestHead(c)!.hash));
     for (let i = 0; i < 30; i++) await request(`${base}/chain/${random(20)}/block?limit=100`);
+    cpuTimes.length = 0;
     const blockTimes: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
       blockTimes.push(
@@ -142,6 +158,8 @@ async function pages(heights: number): Promise<{ block: number; branch: number }
         ),
       );
     }
+    const blockCpu = percentile(cpuTimes, 50);
+    cpuTimes.length = 0;
     const branchTimes: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
       const c = random(20);
@@ -153,15 +171,21 @@ async function pages(heights: number): Promise<{ block: number; branch: number }
         ),
       );
     }
+    const branchCpu = percentile(cpuTimes, 50);
     console.log(
-      `  block page (limit 100):  median ${ms(percentile(blockTimes, 50))}, p99 ${ms(percentile(blockTimes, 99))}`,
+      `  block page (limit 100):  median ${ms(percentile(blockTimes, 50))}, p99 ${ms(percentile(blockTimes, 99))}, CPU median ${ms(blockCpu)}`,
     );
     console.log(
-      `  branch page (limit 100): median ${ms(percentile(branchTimes, 50))}, p99 ${ms(percentile(branchTimes, 99))}`,
+      `  branch page (limit 100): median ${ms(percentile(branchTimes, 50))}, p99 ${ms(percentile(branchTimes, 99))}, CPU median ${ms(branchCpu)}`,
     );
     await app.close();
     db.close();
-    return { block: percentile(blockTimes, 50), branch: percentile(branchTimes, 50) };
+    return {
+      block: percentile(blockTimes, 50),
+      branch: percentile(branchTimes, 50),
+      blockCpu,
+      branchCpu,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -228,13 +252,13 @@ async function stream(): Promise<void> {
   node.close();
 }
 
-const results: { heights: number; block: number; branch: number }[] = [];
+const results: ({ heights: number } & Figures)[] = [];
 for (const heights of SIZES) results.push({ heights, ...(await pages(heights)) });
 if (results.length > 1) {
   const first = results[0]!;
   for (const r of results.slice(1)) {
     console.log(
-      `growth ${first.heights} → ${r.heights} heights: block page ×${(r.block / first.block).toFixed(2)}, branch page ×${(r.branch / first.branch).toFixed(2)}`,
+      `growth ${first.heights} → ${r.heights} heights: block page ×${(r.block / first.block).toFixed(2)} (CPU ×${(r.blockCpu / first.blockCpu).toFixed(2)}), branch page ×${(r.branch / first.branch).toFixed(2)} (CPU ×${(r.branchCpu / first.branchCpu).toFixed(2)})`,
     );
   }
 }
