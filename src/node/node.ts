@@ -276,7 +276,8 @@ export class BraidNode {
       }
       known.set(encodeBase64Url(header.hash), header);
     }
-    db.insertBlocks(blocks.map((block) => ({ ...block, index: indexOfPayload(block.payload) })));
+    const indexes = blocks.map((block) => indexOfPayload(block.payload));
+    db.insertBlocks(blocks.map((block, i) => ({ ...block, index: indexes[i] })));
     const cut = db.cut();
     for (const chain of this.chains) {
       const best = cut.get(chain.chainId)!;
@@ -287,6 +288,11 @@ export class BraidNode {
         `chain ${chain.chainId}: now at ${encodeBase64Url(best.hash).slice(0, 12)} (height ${best.height})${dropped.length > 0 ? `, ${dropped.length} commands back in the mempool` : ""}`,
       );
     }
+    // Announced after the states moved, so a `listen` woken by them finds its result.
+    blocks.forEach((block, i) => {
+      const requestKeys = indexes[i]!.map((entry) => encodeBase64Url(entry.requestKey));
+      this.events.emit("block", block.header.chainId, { ...block, requestKeys, rejected: [] });
+    });
   }
 
   private announce(chainId: number, block: StoredBlock): void {

@@ -9,7 +9,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BraidNode } from "../../node/node.ts";
 import { HttpError } from "../http/errors.ts";
 import { bodyText } from "../http/json-body.ts";
+import { registerChainRoutes } from "./chain-routes.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
+import { registerHeaderStream } from "./header-stream.ts";
+import { registerInfoRoutes } from "./info-routes.ts";
 import { registerMiningRoutes } from "./mining-routes.ts";
 import { registerSpvRoutes } from "./spv-routes.ts";
 
@@ -59,6 +62,9 @@ export function registerRoutes(app: FastifyInstance, node: BraidNode, api: Contr
     reply.type("text/plain; charset=utf-8").send("Health check OK.\n"),
   );
 
+  registerChainRoutes(app, node);
+  registerHeaderStream(app, node);
+  registerInfoRoutes(app, node);
   registerSpvRoutes(app, node);
   registerMiningRoutes(app, node);
 

@@ -8,7 +8,7 @@ import { type Cursor, parseCursor } from "./cursor.ts";
 import { MAX_BLOCK_PAGE_LIMIT, MAX_BRANCH_BOUNDS } from "./limits.ts";
 import { type BranchBounds, blockPage, branchPage, type Page, type PageQuery } from "./pages.ts";
 
-// The forked chain of test-history.ts. Within a height, blocks are ordered by hash bytes:
+// The forked chain of test-support/history.ts. Within a height, blocks are ordered by hash bytes:
 // A3 (1ec2…) < B3 (c2d4…); C4 (1cac…) < A4 (6c8c…) < B4 (8e11…); A5 (075f…) < B5 (a058…).
 const ASCENDING = ["G", "A1", "A2", "A3", "B3", "C4", "A4", "B4", "A5", "B5", "A6", "A7"];
 

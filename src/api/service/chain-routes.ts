@@ -1,0 +1,225 @@
+/**
+ * The chain database's endpoints under `{base}/chain/{c}/` (docs/node.md, "Block, header and
+ * payload endpoints"):
+ *
+ * - pages `GET block`, `header`, `hash` (ascending, orphans included) and their `POST …/branch`
+ *   (descending from `upper`, excluding ancestors of `lower`), computed by the chain core
+ *   (`src/chain/db/pages.ts`): at most {@link MAX_BLOCK_PAGE_LIMIT} items, at most
+ *   {@link MAX_BRANCH_BOUNDS} bounds per side (400), the last page's `next` is null, and a query
+ *   that matches no block is a 404 (the interface spec's Errors table);
+ * - `GET header/{hash}` as a base64url string, an object or 318 raw bytes, by `Accept`;
+ * - `GET payload/{hash}`, `payload/{hash}/outputs`, `POST payload/batch`, `payload/outputs/batch`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  type Block,
+  BlockNotFoundError,
+  BranchBoundsError,
+  blockPage,
+  branchPage,
+  type Page,
+  PageQueryError,
+} from "../../chain/db/index.ts";
+import { encodeHeader } from "../../chain/header/binary.ts";
+import { encodeHeaderBase64, encodeHeaderJson } from "../../chain/header/json.ts";
+import type { BlockHeader } from "../../chain/header/types.ts";
+import {
+  encodePayloadDataObject,
+  encodePayloadWithOutputsObject,
+} from "../../chain/payload/json.ts";
+import type { PayloadWithOutputs } from "../../chain/payload/payload.ts";
+import { encodeBase64Url } from "../../crypto/index.ts";
+import type { BraidNode } from "../../node/node.ts";
+import { badRequest, HttpError } from "../http/errors.ts";
+import { bodyText, jsonObjectBody, parseJsonBody } from "../http/json-body.ts";
+import {
+  BASE,
+  chainHook,
+  chainOf,
+  JSON_TYPE,
+  negotiate,
+  pageQuery,
+  parseHash,
+  sendKeyNotFound,
+} from "./request-parts.ts";
+
+/** Most payload hashes answered by one batch request; further ones are ignored (as Chainweb). */
+export const MAX_PAYLOAD_BATCH = 1000;
+
+const JSON_OFFER = "application/json";
+const OBJECT_OFFER = "application/json;blockheader-encoding=object";
+const BINARY_OFFER = "application/octet-stream";
+
+type ItemEncoder = (block: Block) => string;
+
+const blockItem: ItemEncoder = (block) =>
+  `{"header":${encodeHeaderJson(block.header)},"payloadWithOutputs":${JSON.stringify(encodePayloadWithOutputsObject(block.payload))}}`;
+const hashItem: ItemEncoder = (block) => JSON.stringify(encodeBase64Url(block.header.hash));
+const headerStringItem: ItemEncoder = (block) => JSON.stringify(encodeHeaderBase64(block.header));
+const headerObjectItem: ItemEncoder = (block) => encodeHeaderJson(block.header);
+
+export function pageJson(page: Page<Block>, item: ItemEncoder): string {
+  return `{"limit":${page.limit},"items":[${page.items.map(item).join(",")}],"next":${JSON.stringify(page.next)}}`;
+}
+
+function payloadDataOf(payload: PayloadWithOutputs) {
+  return encodePayloadDataObject({
+    transactions: payload.transactions.map((t) => t.transaction),
+    minerData: payload.minerData,
+    transactionsHash: payload.transactionsHash,
+    outputsHash: payload.outputsHash,
+    payloadHash: payload.payloadHash,
+  });
+}
+
+/** The branch body `{"lower":[hash..],"upper":[hash..]}`; 400 naming what is wrong. */
+function branchBody(request: FastifyRequest) {
+  const body = jsonObjectBody(
+    bodyText(request.body, request.headers["content-type"]),
+    '{"lower":[hash..],"upper":[hash..]}',
+  );
+  const side = (name: "lower" | "upper") => {
+    const list = body[name];
+    if (!Array.isArray(list)) throw badRequest(`"${name}" must be an array of block hashes`);
+    return list.map((h, i) => parseHash(h, `${name}[${i}]`));
+  };
+  return { lower: side("lower"), upper: side("upper") };
+}
+
+export function registerChainRoutes(app: FastifyInstance, node: BraidNode): void {
+  const db = node.chainDb;
+  const onRequest = chainHook(node);
+  const chainPath = (rest: string) => `${BASE}/chain/:chain/${rest}`;
+
+  /** Runs a page query, turning the core's errors into the API's statuses. */
+  const sendPage = (reply: FastifyReply, run: () => Page<Block>, item: ItemEncoder) => {
+    let page: Page<Block>;
+    try {
+      page = run();
+    } catch (e) {
+      if (e instanceof BlockNotFoundError) return sendKeyNotFound(reply, e);
+      if (e instanceof BranchBoundsError) throw new HttpError(400, e.message);
+      if (e instanceof PageQueryError) throw new HttpError(400, e.message);
+      throw e;
+    }
+    if (page.items.length === 0 && page.next === null) {
+      throw new HttpError(404, "no block matches the query");
+    }
+    return reply.type(JSON_TYPE).send(pageJson(page, item));
+  };
+
+  const pages: [string, readonly string[], (offer: string) => ItemEncoder][] = [
+    ["block", [JSON_OFFER], () => blockItem],
+    ["hash", [JSON_OFFER], () => hashItem],
+    [
+      "header",
+      [JSON_OFFER, OBJECT_OFFER],
+      (offer) => (offer === OBJECT_OFFER ? headerObjectItem : headerStringItem),
+    ],
+  ];
+  for (const [name, offers, encoderFor] of pages) {
+    app.get(chainPath(name), { onRequest }, (request, reply) => {
+      const chainId = chainOf(node, request);
+      const item = encoderFor(negotiate(request, offers));
+      const query = pageQuery(request);
+      return sendPage(reply, () => blockPage(db, chainId, query), item);
+    });
+    app.post(chainPath(`${name}/branch`), { onRequest }, (request, reply) => {
+      const chainId = chainOf(node, request);
+      const item = encoderFor(negotiate(request, offers));
+      const query = pageQuery(request);
+      const bounds = branchBody(request);
+      return sendPage(reply, () => branchPage(db, chainId, bounds, query), item);
+    });
+  }
+
+  /** A stored header of this chain by hash; 404 (Chainweb's JSON) otherwise. */
+  const headerOf = (chainId: number, text: string): BlockHeader | BlockNotFoundError => {
+    const hash = parseHash(text, "block hash");
+    const header = db.header(hash);
+    if (header === undefined || header.chainId !== chainId) {
+      return new BlockNotFoundError(hash, chainId);
+    }
+    return header;
+  };
+
+  app.get(chainPath("header/:hash"), { onRequest }, (request, reply) => {
+    const chainId = chainOf(node, request);
+    const offer = negotiate(request, [JSON_OFFER, OBJECT_OFFER, BINARY_OFFER]);
+    const header = headerOf(chainId, (request.params as { hash: string }).hash);
+    if (header instanceof BlockNotFoundError) return sendKeyNotFound(reply, header);
+    if (offer === BINARY_OFFER) {
+      return reply.type(BINARY_OFFER).send(Buffer.from(encodeHeader(header)));
+    }
+    const body =
+      offer === OBJECT_OFFER
+        ? encodeHeaderJson(header)
+        : JSON.stringify(encodeHeaderBase64(header));
+    return reply.type(JSON_TYPE).send(body);
+  });
+
+  /** `?height=` is accepted (Chainweb uses it as a lookup hint) and checked. */
+  const checkHeight = (request: FastifyRequest) => {
+    const { height } = (request.query ?? {}) as Record<string, unknown>;
+    if (height !== undefined && !(typeof height === "string" && /^[0-9]+$/.test(height))) {
+      throw badRequest("height must be an integer >= 0");
+    }
+  };
+  const payloadOf = (reply: FastifyReply, request: FastifyRequest) => {
+    chainOf(node, request);
+    negotiate(request, [JSON_OFFER]);
+    checkHeight(request);
+    const hash = parseHash((request.params as { hash: string }).hash, "payload hash");
+    const payload = db.payload(hash);
+    if (payload === undefined) {
+      reply
+        .code(404)
+        .type(JSON_TYPE)
+        .send(JSON.stringify({ reason: "key not found", key: encodeBase64Url(hash) }));
+    }
+    return payload;
+  };
+  app.get(chainPath("payload/:hash"), { onRequest }, (request, reply) => {
+    const payload = payloadOf(reply, request);
+    if (payload === undefined) return reply;
+    return reply.type(JSON_TYPE).send(JSON.stringify(payloadDataOf(payload)));
+  });
+  app.get(chainPath("payload/:hash/outputs"), { onRequest }, (request, reply) => {
+    const payload = payloadOf(reply, request);
+    if (payload === undefined) return reply;
+    return reply.type(JSON_TYPE).send(JSON.stringify(encodePayloadWithOutputsObject(payload)));
+  });
+
+  /** A batch body: `[hash..]` or `{"hashes":[hash..],"heights":[n..]}`. */
+  const batchHashes = (request: FastifyRequest): Uint8Array[] => {
+    const value = parseJsonBody(bodyText(request.body, request.headers["content-type"]));
+    let list: unknown = value;
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const o = value as Record<string, unknown>;
+      list = o.hashes;
+      if (
+        o.heights !== undefined &&
+        !(Array.isArray(o.heights) && o.heights.every((h) => Number.isSafeInteger(h) && h >= 0))
+      ) {
+        throw badRequest('"heights" must be an array of integers >= 0');
+      }
+    }
+    if (!Array.isArray(list)) {
+      throw badRequest('the body must be [hash..] or {"hashes":[hash..],"heights":[n..]}');
+    }
+    return list.slice(0, MAX_PAYLOAD_BATCH).map((h, i) => parseHash(h, `hashes[${i}]`));
+  };
+  const batch = (name: string, encode: (p: PayloadWithOutputs) => unknown) =>
+    app.post(chainPath(name), { onRequest }, (request, reply) => {
+      chainOf(node, request);
+      negotiate(request, [JSON_OFFER]);
+      const found: unknown[] = [];
+      for (const hash of batchHashes(request)) {
+        const payload = db.payload(hash);
+        if (payload !== undefined) found.push(encode(payload));
+      }
+      return reply.type(JSON_TYPE).send(JSON.stringify(found));
+    });
+  batch("payload/batch", payloadDataOf);
+  batch("payload/outputs/batch", encodePayloadWithOutputsObject);
+}

@@ -1,0 +1,177 @@
+/**
+ * The header streams `GET {base}/header/updates` and `GET {base}/block/updates`
+ * (chainweb-wire.md §5): server-sent events, one `BlockHeader` event per block the node stores,
+ * on every chain, framed exactly as chainweb-node writes them (`event:BlockHeader\ndata:<json>\n\n`,
+ * keys sorted). `/block/updates` adds `payloadWithOutputs`.
+ *
+ * The node's `block` event is handled synchronously and never waits for a client: each event's
+ * frame is built once and written to every subscriber's socket; a subscriber whose unsent bytes
+ * exceed {@link StreamOptions.maxBufferedBytes} (a slow or stalled reader) is dropped. A comment
+ * line is sent every {@link StreamOptions.keepAliveMs} so that idle proxies keep the stream open;
+ * on shutdown every stream is ended cleanly.
+ */
+import type { ServerResponse } from "node:http";
+import type { FastifyInstance } from "fastify";
+import { computePowHash, powHashHex } from "../../chain/header/hash.ts";
+import { encodeHeaderSortedJson } from "../../chain/header/json.ts";
+import { encodePayloadWithOutputsObject } from "../../chain/payload/json.ts";
+import type { StoredBlock } from "../../node/chain.ts";
+import type { BraidNode } from "../../node/node.ts";
+import { HttpError } from "../http/errors.ts";
+import { BASE, chainHook, negotiate } from "./request-parts.ts";
+
+export interface StreamOptions {
+  /** Unsent bytes a subscriber may have before it is dropped. */
+  readonly maxBufferedBytes: number;
+  readonly keepAliveMs: number;
+  /** Open streams at most; a further request gets a 503. */
+  readonly maxSubscribers: number;
+}
+
+export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
+  maxBufferedBytes: 1 << 20,
+  keepAliveMs: 15_000,
+  maxSubscribers: 2000,
+};
+
+const EVENT_STREAM = "text/event-stream";
+
+/** A JSON value with object keys sorted as text (aeson's encoding). */
+function sortedJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${sortedJson(v)}`).join(",")}}`;
+}
+
+/** The event's data: `{header, [payloadWithOutputs,] powHash, target, txCount}`. */
+export function headerUpdateJson(block: StoredBlock, withPayload: boolean): string {
+  const h = block.header;
+  const payload = withPayload
+    ? `"payloadWithOutputs":${sortedJson(encodePayloadWithOutputsObject(block.payload))},`
+    : "";
+  return `{"header":${encodeHeaderSortedJson(h)},${payload}"powHash":"${powHashHex(computePowHash(h))}","target":"${h.target.toString(16).padStart(64, "0")}","txCount":${block.payload.transactions.length}}`;
+}
+
+export const frame = (data: string) => `event:BlockHeader\ndata:${data}\n\n`;
+
+interface Subscriber {
+  readonly res: ServerResponse;
+  readonly withPayload: boolean;
+}
+
+export class HeaderStreamHub {
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly timer: NodeJS.Timeout;
+  private closed = false;
+  /** Subscribers dropped for falling behind (for tests and logs). */
+  dropped = 0;
+
+  constructor(
+    private readonly node: BraidNode,
+    readonly options: StreamOptions,
+  ) {
+    node.events.on("block", this.onBlock);
+    this.timer = setInterval(
+      () => this.broadcast(":keep-alive\n\n", ":keep-alive\n\n"),
+      options.keepAliveMs,
+    );
+    this.timer.unref();
+  }
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  private readonly onBlock = (_chainId: number, block: StoredBlock): void => {
+    if (this.subscribers.size === 0) return;
+    let plain: string | undefined;
+    let full: string | undefined;
+    for (const s of this.subscribers) {
+      if (s.withPayload) full ??= frame(headerUpdateJson(block, true));
+      else plain ??= frame(headerUpdateJson(block, false));
+    }
+    this.broadcast(plain ?? "", full ?? "");
+  };
+
+  private broadcast(plain: string, full: string): void {
+    for (const s of this.subscribers) {
+      const text = s.withPayload ? full : plain;
+      if (text === "") continue;
+      if (s.res.writableLength > this.options.maxBufferedBytes) {
+        this.drop(s, true);
+        continue;
+      }
+      s.res.write(text);
+    }
+  }
+
+  private drop(s: Subscriber, slow: boolean): void {
+    if (!this.subscribers.delete(s)) return;
+    if (slow) {
+      this.dropped++;
+      s.res.destroy();
+    }
+  }
+
+  /** Takes over the response: headers, then events until the client leaves or shutdown. */
+  subscribe(res: ServerResponse, headers: Record<string, string>, withPayload: boolean): void {
+    if (this.closed) throw new HttpError(503, "the node is shutting down");
+    if (this.subscribers.size >= this.options.maxSubscribers) {
+      throw new HttpError(503, `too many open streams (at most ${this.options.maxSubscribers})`);
+    }
+    const s: Subscriber = { res, withPayload };
+    res.writeHead(200, {
+      ...headers,
+      "content-type": EVENT_STREAM,
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    });
+    res.flushHeaders();
+    res.socket?.setNoDelay(true);
+    this.subscribers.add(s);
+    res.on("close", () => this.drop(s, false));
+  }
+
+  /** Ends every stream (a clean end of the chunked body) and stops listening to the node. */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.timer);
+    this.node.events.off("block", this.onBlock);
+    for (const s of this.subscribers) s.res.end();
+    this.subscribers.clear();
+  }
+}
+
+export function registerHeaderStream(
+  app: FastifyInstance,
+  node: BraidNode,
+  options: StreamOptions = DEFAULT_STREAM_OPTIONS,
+): HeaderStreamHub {
+  const hub = new HeaderStreamHub(node, options);
+  app.addHook("preClose", (done) => {
+    hub.close();
+    done();
+  });
+  const onRequest = chainHook(node, false);
+  for (const [path, withPayload] of [
+    ["header/updates", false],
+    ["block/updates", true],
+  ] as const) {
+    app.get(`${BASE}/${path}`, { onRequest }, (request, reply) => {
+      negotiate(request, [EVENT_STREAM]);
+      if (hub.size >= options.maxSubscribers) {
+        throw new HttpError(503, `too many open streams (at most ${options.maxSubscribers})`);
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(reply.getHeaders())) {
+        if (typeof v === "string") headers[k] = v;
+      }
+      reply.hijack();
+      hub.subscribe(reply.raw, headers, withPayload);
+    });
+  }
+  return hub;
+}
