@@ -19,7 +19,8 @@ import { HttpError } from "../http/errors.ts";
 
 export const BASE = "/chainweb/0.0/:network";
 export const JSON_TYPE = "application/json; charset=utf-8";
-const CHAIN_ID = /^(0|[1-9][0-9]{0,8})$/;
+/** A chain id as it may be written: decimal, no leading zeros, at most 9 digits. */
+export const CHAIN_ID = /^(0|[1-9][0-9]{0,8})$/;
 const COUNT = /^[0-9]+$/;
 
 /** A 404 for a network this node does not run. */

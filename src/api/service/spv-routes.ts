@@ -5,74 +5,35 @@
  * `{"requestKey": <key>, "targetChainId": "<chain>"}` goes to the source chain; the answer is
  * the proof as a JSON string, base64url of Chainweb's proof JSON (chainweb-wire.md §4).
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { decodeBase64Url } from "../../crypto/index.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { SpvRefusal } from "../../node/spv.ts";
 import { jsonString } from "../../pact/values/index.ts";
-import { badRequest, HttpError } from "../http/errors.ts";
+import { badRequest } from "../http/errors.ts";
 import { bodyText, jsonObjectBody } from "../http/json-body.ts";
 import { describeBodyValue } from "../http/quote.ts";
 import { requestKey } from "../http/request-keys.ts";
+import { BASE, CHAIN_ID, chainHook, chainOf, JSON_TYPE } from "./request-parts.ts";
 
 /** The SPV paths after `{base}/chain/{c}/`. */
 export const SPV_PATHS = ["contract/api/v1/spv", "pact/spv"] as const;
-const CHAIN_ID = /^(0|[1-9][0-9]{0,8})$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const JSON_TYPE = "application/json; charset=utf-8";
-
-interface ChainParams {
-  readonly network: string;
-  readonly chain: string;
-}
 
 export function registerSpvRoutes(app: FastifyInstance, node: BraidNode): void {
   const chainCount = node.chains.length;
-  const chainOf = (request: FastifyRequest): number => {
-    const { network, chain } = request.params as ChainParams;
-    if (network !== node.options.network) {
-      throw new HttpError(
-        404,
-        `no such network: ${JSON.stringify(network.slice(0, 64))}; this node runs ${node.options.network}`,
-      );
-    }
-    if (!CHAIN_ID.test(chain) || Number(chain) >= chainCount) {
-      throw new HttpError(
-        404,
-        `no such chain: ${JSON.stringify(chain.slice(0, 64))}; the chains are 0 to ${chainCount - 1}`,
-      );
-    }
-    return Number(chain);
-  };
   for (const path of SPV_PATHS) {
-    app.post(
-      `/chainweb/0.0/:network/chain/:chain/${path}`,
-      {
-        onRequest: (request, _reply, done) => {
-          try {
-            chainOf(request);
-            done();
-          } catch (e) {
-            done(e as Error);
-          }
-        },
-      },
-      (request, reply) => {
-        const chainId = chainOf(request);
-        const body = spvBody(bodyText(request.body, request.headers["content-type"]), chainCount);
-        try {
-          const proof = node.spvProof(
-            chainId,
-            decodeBase64Url(body.requestKey),
-            body.targetChainId,
-          );
-          return reply.type(JSON_TYPE).send(jsonString(proof));
-        } catch (e) {
-          if (e instanceof SpvRefusal) throw badRequest(e.message);
-          throw e;
-        }
-      },
-    );
+    app.post(`${BASE}/chain/:chain/${path}`, { onRequest: chainHook(node) }, (request, reply) => {
+      const chainId = chainOf(node, request);
+      const body = spvBody(bodyText(request.body, request.headers["content-type"]), chainCount);
+      try {
+        const proof = node.spvProof(chainId, decodeBase64Url(body.requestKey), body.targetChainId);
+        return reply.type(JSON_TYPE).send(jsonString(proof));
+      } catch (e) {
+        if (e instanceof SpvRefusal) throw badRequest(e.message);
+        throw e;
+      }
+    });
   }
 }
 
