@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 import type { ICommand, ICommandResult, ITransactionDescriptor } from "@kadena/client";
 import { createSignWithKeypair, Pact } from "@kadena/client";
 import { encodeHex, generateKeyPair } from "../../src/crypto/index.ts";
+import { type NodeProcess, startNode } from "../../src/node/test-support/node-process.ts";
 import { BRAID_VERSION } from "../../src/version.ts";
 import {
   clientFor,
@@ -19,7 +20,6 @@ import {
   signWith,
   transferCommand,
 } from "./support/kadena.ts";
-import { type NodeProcess, startNode } from "./support/node-process.ts";
 
 /** The default miner account (`braid node`'s banner). */
 const MINER = "k:f89ef46927f506c70b6a58fd322450a936311dc6ac91f4ec3d8ef949608dbf1f";

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Pact } from "@kadena/client";
+import { type NodeProcess, startNode } from "../../src/node/test-support/node-process.ts";
 import {
   clientFor,
   endpoint,
@@ -19,7 +20,6 @@ import {
   signWith,
   transferCommand,
 } from "./support/kadena.ts";
-import { type NodeProcess, startNode } from "./support/node-process.ts";
 
 test("a restart keeps everything", { timeout: 30_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "braid-e2e-restart-"));

@@ -7,12 +7,11 @@
  * and nothing may change: the corpus's commands cannot pay for gas, so no block is made.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { Random } from "../../chain/test-support/random.ts";
 import { signCommand } from "../../command/index.ts";
 import { encodeHex, keyPairFromSeed } from "../../crypto/index.ts";
+import { type NodeProcess, startNode } from "../../node/test-support/node-process.ts";
 import { fuzzBody } from "../http/test-support/fuzz-bodies.ts";
 import { SPV_PATHS } from "./spv-routes.ts";
 
@@ -90,34 +89,13 @@ const CHAINS = ["0", "0", "0", "0", "3", "7", "19", "0", "0", "20", "01", "abc",
 const NETWORKS = ["development", "development", "development", "development", "mainnet01"];
 const PREFIXES = ["pact/api/v1", "contract/api/v1"];
 
-const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
-const TSX = import.meta.resolve("tsx");
-
-async function startNode(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", TSX, MAIN, "node", "--in-memory", "--port", "0", "--listen-timeout", "0.2"],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /URL +(http:\/\/\S+)/.exec(out);
-      if (match !== null) resolve(match[1] as string);
-    });
-    child.once("exit", (code) => reject(new Error(`braid node exited with ${code}: ${out}`)));
-  });
-  return { url, child };
-}
-
 describe("braid node under a seeded fuzz run", () => {
-  let node: { url: string; child: ChildProcess };
+  let node: NodeProcess;
   before(async () => {
-    node = await startNode();
+    node = await startNode({ args: ["--listen-timeout", "0.2"] });
   });
   after(() => {
-    node?.child.kill("SIGKILL");
+    void node?.kill();
   });
 
   /** The height the next block of each chain would have (from `local`'s metaData). */

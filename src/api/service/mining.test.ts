@@ -6,44 +6,22 @@
  * so and the test takes new work. Bad solutions, seeded random ones included, get 400 or 404.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { HeaderOffset, WORK_BYTES } from "../../chain/header/binary.ts";
 import { blockHashOfWork } from "../../chain/header/hash.ts";
 import { mineNonce } from "../../chain/mining/mine.ts";
 import { Random } from "../../chain/test-support/random.ts";
 import { word256FromBytes } from "../../chain/word256.ts";
 import { blake2b256, encodeBase64Url } from "../../crypto/index.ts";
-
-const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
-const TSX = import.meta.resolve("tsx");
-
-async function startNode(args: readonly string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", TSX, MAIN, "node", "--in-memory", "--port", "0", ...args],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /URL +(http:\/\/\S+)/.exec(out);
-      if (match !== null) resolve(match[1] as string);
-    });
-    child.once("exit", (code) => reject(new Error(`braid node exited with ${code}: ${out}`)));
-  });
-  return { url, child };
-}
+import { type NodeProcess, startNode } from "../../node/test-support/node-process.ts";
 
 describe("mining coordination with --mining pow", () => {
-  let node: { url: string; child: ChildProcess };
+  let node: NodeProcess;
   before(async () => {
-    node = await startNode(["--mining", "pow"]);
+    node = await startNode({ args: ["--mining", "pow"] });
   });
   after(() => {
-    node?.child.kill("SIGKILL");
+    void node?.kill();
   });
   const base = () => `${node.url}/chainweb/0.0/development`;
 
