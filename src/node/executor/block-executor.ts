@@ -20,7 +20,7 @@ import {
   gasUsed,
 } from "../../execution/index.ts";
 import { hashTxLogs, type PactDb, type TxLogEntry } from "../../pact/db/index.ts";
-import type { ContinuationVerifier } from "../../pact/index.ts";
+import { type ContinuationVerifier, type GasMeter, MILLIGAS_PER_GAS } from "../../pact/index.ts";
 import { type Decimal, JsonNumber, jsonString, PactTime } from "../../pact/values/index.ts";
 import { buyGasCall, type CoinCall, coinbaseCall, redeemGasCall } from "../genesis/coin-calls.ts";
 import { gasPrice } from "../mempool/admission.ts";
@@ -166,10 +166,9 @@ export function runCommand(
   gasLeft: number,
 ): CommandRun {
   const meta = command.payload.meta;
-  if (meta.kind !== "public") {
-    // A private command (the `private` endpoint) buys no gas; the block's gas still bounds it.
-    const meter = gasMeterFor({ kind: "metered", limit: gasLeft, perAction: null });
-    const outcome = executeCommand(command, {
+  /** The command itself, charged to `meter`. */
+  const run = (meter: GasMeter) =>
+    executeCommand(command, {
       db,
       mode: "transactional",
       block,
@@ -178,6 +177,9 @@ export function runCommand(
       flags: NO_FLAGS,
       continuationVerifier: env.continuationVerifier ?? null,
     });
+  if (meta.kind !== "public") {
+    // A private command (the `private` endpoint) buys no gas; the block's gas still bounds it.
+    const outcome = run(gasMeterFor({ kind: "metered", limit: gasLeft, perAction: null }));
     return { kind: "included", outcome };
   }
   const limit = Math.min(meta.gasLimit, gasLeft);
@@ -188,16 +190,8 @@ export function runCommand(
   const { initial, buy, buyMeter } = purchase;
 
   const meter = gasMeterFor({ kind: "metered", limit, perAction: null });
-  meter.setUsed(initial * 1000 + buyMeter.used());
-  const ran = executeCommand(command, {
-    db,
-    mode: "transactional",
-    block,
-    gas: FREE_GAS,
-    meter,
-    flags: NO_FLAGS,
-    continuationVerifier: env.continuationVerifier ?? null,
-  });
+  meter.setUsed(initial * MILLIGAS_PER_GAS + buyMeter.used());
+  const ran = run(meter);
   const succeeded = ran.result.status === "success";
   const used = succeeded ? Math.min(gasUsed(meter), limit) : limit;
 
