@@ -1,92 +1,34 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Block } from "../chain/db/index.ts";
+import type { ParsedCommand } from "../command/index.ts";
+import { JsonNumber } from "../pact/values/index.ts";
+import type { BraidNode } from "./node.ts";
 import {
-  encodeCommandPayload,
-  type ParsedCommand,
-  parseCommand,
-  type SigCapability,
-  signCommand,
-} from "../command/index.ts";
-import { decodeHex } from "../crypto/index.ts";
-import { JsonNumber, parseJson } from "../pact/values/index.ts";
-import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
-import { makeLogger } from "./logger.ts";
-import { BraidNode } from "./node.ts";
-import { resolveNodeOptions } from "./options.ts";
-
-/** A node whose blocks are made only when the test says so (interval mode, one a day). */
-function manualNode(): BraidNode {
-  const options = resolveNodeOptions(
-    { inMemory: true, mining: "interval", miningInterval: 86_400 },
-    {},
-  );
-  return BraidNode.open(options, makeLogger("error"));
-}
-
-const sender00 = DEV_ACCOUNTS[0]!;
-
-function command(
-  code: string,
-  clist: SigCapability[],
-  nonce: string,
-  chainId = "0",
-): ParsedCommand {
-  const payload = {
-    payload: { kind: "exec" as const, code, data: parseJson("{}") },
-    meta: {
-      kind: "public" as const,
-      creationTime: Math.floor(Date.now() / 1000) - 10,
-      ttl: 3600,
-      gasLimit: 2000,
-      chainId,
-      gasPrice: new JsonNumber("0.00000001"),
-      sender: "sender00",
-    },
-    signers: [{ pubKey: sender00.publicKey, scheme: null, addr: null, clist }],
-    verifiers: null,
-    networkId: "development",
-    nonce,
-  };
-  const keys = [
-    { publicKey: decodeHex(sender00.publicKey), secretKey: decodeHex(sender00.secretKey) },
-  ];
-  const parsed = parseCommand(signCommand(encodeCommandPayload(payload), keys, "blake2b"));
-  assert.ok(parsed.ok);
-  return parsed.command;
-}
+  blocksAfterGenesis,
+  cap,
+  devCommand,
+  GAS_CAP,
+  manualNode,
+} from "./test-support/dev-node.ts";
 
 function transfer(amount: string, nonce: string): ParsedCommand {
-  return command(
-    `(coin.transfer "sender00" "sender01" ${amount})`,
-    [
-      { name: "coin.GAS", args: [] },
-      { name: "coin.TRANSFER", args: ["sender00", "sender01", new JsonNumber(amount)] },
-    ],
+  return devCommand({
+    code: `(coin.transfer "sender00" "sender01" ${amount})`,
+    caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber(amount))],
     nonce,
-  );
+  });
 }
 
 function balance(node: BraidNode, account: string): string {
-  const text = node.local(0, command(`(coin.get-balance "${account}")`, [], `b-${Math.random()}`), {
-    preflight: false,
-    rewindDepth: 0,
-  });
+  const text = node.local(
+    0,
+    devCommand({ code: `(coin.get-balance "${account}")`, nonce: `b-${Math.random()}` }),
+    {
+      preflight: false,
+      rewindDepth: 0,
+    },
+  );
   return JSON.stringify(JSON.parse(text).result.data);
-}
-
-/** Every block of a node after genesis, parents before children. */
-function blocksAfterGenesis(node: BraidNode): Block[] {
-  const blocks: Block[] = [];
-  const top = Math.max(...node.chains.map((c) => c.head.height));
-  for (let height = 1; height <= top; height++) {
-    for (const chain of node.chains) {
-      for (const header of node.chainDb.headersAtHeight(chain.chainId, height)) {
-        blocks.push(node.chainDb.block(header.hash)!);
-      }
-    }
-  }
-  return blocks;
 }
 
 describe("BraidNode", () => {

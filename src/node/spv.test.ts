@@ -1,75 +1,37 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { encodeCommandPayload, parseCommand, signCommand } from "../command/index.ts";
-import { decodeBase64Url, decodeHex, encodeBase64Url } from "../crypto/index.ts";
-import { JsonNumber, parseJson } from "../pact/values/index.ts";
+import { decodeBase64Url, encodeBase64Url } from "../crypto/index.ts";
+import { JsonNumber } from "../pact/values/index.ts";
 import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
-import { makeLogger } from "./logger.ts";
-import { BraidNode } from "./node.ts";
-import { resolveNodeOptions } from "./options.ts";
 import { continuationVerifier, proofTargetHeight, SpvRefusal } from "./spv.ts";
+import { cap, devCommand, GAS_CAP, manualNode } from "./test-support/dev-node.ts";
 
-const sender00 = DEV_ACCOUNTS[0]!;
 const sender01 = DEV_ACCOUNTS[1]!;
 
-function command(code: string, clist: { name: string; args: unknown[] }[], nonce: string) {
-  const payload = {
-    payload: {
-      kind: "exec" as const,
-      code,
-      data: parseJson(`{"ks":{"keys":["${sender01.publicKey}"],"pred":"keys-all"}}`),
-    },
-    meta: {
-      kind: "public" as const,
-      creationTime: Math.floor(Date.now() / 1000) - 10,
-      ttl: 3600,
-      gasLimit: 3000,
-      chainId: "0",
-      gasPrice: new JsonNumber("0.00000001"),
-      sender: "sender00",
-    },
-    signers: [
-      {
-        pubKey: sender00.publicKey,
-        scheme: null,
-        addr: null,
-        clist: clist.map((c) => ({
-          name: c.name,
-          args: c.args.map((a) => (typeof a === "number" ? new JsonNumber(a.toFixed(1)) : a)),
-        })),
-      },
-    ],
-    verifiers: null,
-    networkId: "development",
-    nonce,
-  };
-  const keys = [
-    { publicKey: decodeHex(sender00.publicKey), secretKey: decodeHex(sender00.secretKey) },
-  ];
-  const parsed = parseCommand(signCommand(encodeCommandPayload(payload as never), keys, "blake2b"));
-  assert.ok(parsed.ok);
-  return parsed.command;
-}
-
-const GAS = { name: "coin.GAS", args: [] };
+/** Data naming sender01's keyset `ks`, for the receiving side of a cross-chain transfer. */
+const KS_DATA = `{"ks":{"keys":["${sender01.publicKey}"],"pred":"keys-all"}}`;
 
 describe("SPV on the node", () => {
   it("proves a transfer-crosschain for its target chain and the verifier checks it", () => {
-    const node = BraidNode.open(
-      resolveNodeOptions({ inMemory: true, mining: "interval", miningInterval: 86_400 }, {}),
-      makeLogger("error"),
-    );
+    const node = manualNode();
     try {
-      const xchain = command(
-        `(coin.transfer-crosschain "sender00" "sender01" (read-keyset "ks") "1" 3.0)`,
-        [GAS, { name: "coin.TRANSFER_XCHAIN", args: ["sender00", "sender01", 3, "1"] }],
-        "x",
-      );
-      const plain = command(
-        `(coin.transfer "sender00" "sender01" 1.0)`,
-        [GAS, { name: "coin.TRANSFER", args: ["sender00", "sender01", 1] }],
-        "p",
-      );
+      const xchain = devCommand({
+        code: `(coin.transfer-crosschain "sender00" "sender01" (read-keyset "ks") "1" 3.0)`,
+        data: KS_DATA,
+        caps: [
+          GAS_CAP,
+          cap("coin.TRANSFER_XCHAIN", "sender00", "sender01", new JsonNumber("3.0"), "1"),
+        ],
+        nonce: "x",
+        gasLimit: 3000,
+      });
+      const plain = devCommand({
+        code: `(coin.transfer "sender00" "sender01" 1.0)`,
+        data: KS_DATA,
+        caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber("1.0"))],
+        nonce: "p",
+        gasLimit: 3000,
+      });
       node.submit(0, [xchain, plain]);
       const block = node.producer.mine(0);
       assert.equal(block.requestKeys.length, 2);

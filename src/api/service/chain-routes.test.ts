@@ -4,39 +4,18 @@
  * every error row of the spec's Errors table for the block endpoints, and the headers the node
  * serves re-hash, validate and decode the same in every encoding.
  */
+
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { Block } from "../../chain/db/index.ts";
 import { decodeHeader } from "../../chain/header/binary.ts";
 import { computeBlockHash } from "../../chain/header/hash.ts";
 import { decodeHeaderBase64, decodeHeaderObject } from "../../chain/header/json.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { validateHeader } from "../../chain/validation/validate.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import { makeLogger } from "../../node/logger.ts";
-import { BraidNode } from "../../node/node.ts";
-import { resolveNodeOptions } from "../../node/options.ts";
+import type { BraidNode } from "../../node/node.ts";
+import { blocksAfterGenesis, manualNode } from "../../node/test-support/dev-node.ts";
 import { type RunningNodeServer, startNodeServer } from "./server.ts";
-
-function manualNode(): BraidNode {
-  return BraidNode.open(
-    resolveNodeOptions({ inMemory: true, mining: "interval", miningInterval: 86_400 }, {}),
-    makeLogger("error"),
-  );
-}
-
-function blocksAfterGenesis(node: BraidNode): Block[] {
-  const blocks: Block[] = [];
-  const top = Math.max(...node.chains.map((c) => c.head.height));
-  for (let height = 1; height <= top; height++) {
-    for (const chain of node.chains) {
-      for (const header of node.chainDb.headersAtHeight(chain.chainId, height)) {
-        blocks.push(node.chainDb.block(header.hash)!);
-      }
-    }
-  }
-  return blocks;
-}
 
 const faults: unknown[] = [];
 

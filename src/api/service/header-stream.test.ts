@@ -3,6 +3,7 @@
  * `/block/updates`, keep-alive comments, a subscriber that stops reading is dropped without
  * holding up the others, 404/406 refusals, and a clean end on close.
  */
+
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import http, { type ServerResponse } from "node:http";
@@ -10,19 +11,11 @@ import { describe, it } from "node:test";
 import Fastify from "fastify";
 import { computePowHash, powHashHex } from "../../chain/header/hash.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import { makeLogger } from "../../node/logger.ts";
-import { BraidNode } from "../../node/node.ts";
-import { resolveNodeOptions } from "../../node/options.ts";
+import type { BraidNode } from "../../node/node.ts";
+import { manualNode } from "../../node/test-support/dev-node.ts";
 import { sendPlainErrors } from "../http/plain-errors.ts";
 import { registerHeaderStream } from "./header-stream.ts";
 import { addCommonHeaders } from "./headers.ts";
-
-function manualNode(): BraidNode {
-  return BraidNode.open(
-    resolveNodeOptions({ inMemory: true, mining: "interval", miningInterval: 86_400 }, {}),
-    makeLogger("error"),
-  );
-}
 
 async function serve(node: BraidNode, maxBufferedBytes: number, keepAliveMs: number) {
   const app = Fastify({ logger: false, forceCloseConnections: true });

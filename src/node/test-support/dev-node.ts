@@ -1,0 +1,88 @@
+/**
+ * In-process nodes and signed commands for tests and benchmarks (not built into `dist/`): a node
+ * that makes blocks only when told to, every block it made after genesis, and a command signed
+ * by a development account.
+ */
+
+import type { Block } from "../../chain/db/index.ts";
+import type { ParsedCommand, SigCapability } from "../../command/index.ts";
+import { encodeCommandPayload, parseCommand, signCommand } from "../../command/index.ts";
+import { decodeHex } from "../../crypto/index.ts";
+import { JsonNumber, type JsonValue, parseJson } from "../../pact/values/index.ts";
+import { DEV_ACCOUNTS } from "../genesis/accounts.ts";
+import { makeLogger } from "../logger.ts";
+import { BraidNode } from "../node.ts";
+import { resolveNodeOptions } from "../options.ts";
+
+/** An in-memory node whose blocks are made only when the caller says so (interval: one a day). */
+export function manualNode(): BraidNode {
+  return BraidNode.open(
+    resolveNodeOptions({ inMemory: true, mining: "interval", miningInterval: 86_400 }, {}),
+    makeLogger("error"),
+  );
+}
+
+/** Every block of a node after genesis, parents before children. */
+export function blocksAfterGenesis(node: BraidNode): Block[] {
+  const blocks: Block[] = [];
+  const top = Math.max(...node.chains.map((c) => c.head.height));
+  for (let height = 1; height <= top; height++) {
+    for (const chain of node.chains) {
+      for (const header of node.chainDb.headersAtHeight(chain.chainId, height)) {
+        blocks.push(node.chainDb.block(header.hash)!);
+      }
+    }
+  }
+  return blocks;
+}
+
+export interface DevCommand {
+  readonly code: string;
+  /** The transaction data as JSON text (default `{}`). */
+  readonly data?: string;
+  /** The capabilities the signature is scoped to (none: unscoped). */
+  readonly caps?: readonly SigCapability[];
+  readonly nonce: string;
+  readonly chainId?: string;
+  readonly gasLimit?: number;
+  /** Index into `DEV_ACCOUNTS` of the sender and signer (default 0, sender00). */
+  readonly account?: number;
+}
+
+/**
+ * A command signed (Blake2b, as @kadena/client does) by a development account, which is also its
+ * gas payer; created 10 s ago with an hour to live, gas price 1e-8.
+ */
+export function devCommand(spec: DevCommand): ParsedCommand {
+  const account = DEV_ACCOUNTS[spec.account ?? 0]!;
+  const payload = {
+    payload: { kind: "exec" as const, code: spec.code, data: parseJson(spec.data ?? "{}") },
+    meta: {
+      kind: "public" as const,
+      creationTime: Math.floor(Date.now() / 1000) - 10,
+      ttl: 3600,
+      gasLimit: spec.gasLimit ?? 2000,
+      chainId: spec.chainId ?? "0",
+      gasPrice: new JsonNumber("0.00000001"),
+      sender: account.name,
+    },
+    signers: [{ pubKey: account.publicKey, scheme: null, addr: null, clist: spec.caps ?? [] }],
+    verifiers: null,
+    networkId: "development",
+    nonce: spec.nonce,
+  };
+  const keys = [
+    { publicKey: decodeHex(account.publicKey), secretKey: decodeHex(account.secretKey) },
+  ];
+  const parsed = parseCommand(signCommand(encodeCommandPayload(payload), keys, "blake2b"));
+  if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join("; "));
+  return parsed.command;
+}
+
+/** A capability with its arguments as Pact JSON (numbers given as decimal text). */
+export function cap(name: string, ...args: (string | JsonNumber)[]): SigCapability {
+  return { name, args: args as JsonValue[] };
+}
+
+/** `coin.GAS`, which every gas payer signs. */
+export const GAS_CAP: SigCapability = cap("coin.GAS");
