@@ -7,73 +7,31 @@
  * up so every target is reachable.
  * Usage: node --import tsx bench/spv.ts [blocks, default 20]
  */
-import { encodeCommandPayload, parseCommand, signCommand } from "../src/command/index.ts";
-import { decodeBase64Url, decodeHex } from "../src/crypto/index.ts";
+import { decodeBase64Url } from "../src/crypto/index.ts";
 import { DEV_ACCOUNTS } from "../src/node/genesis/accounts.ts";
-import { makeLogger } from "../src/node/logger.ts";
-import { BraidNode } from "../src/node/node.ts";
-import { resolveNodeOptions } from "../src/node/options.ts";
 import { continuationVerifier } from "../src/node/spv.ts";
-import { JsonNumber, parseJson } from "../src/pact/values/json-text.ts";
+import { cap, devCommand, GAS_CAP, manualNode } from "../src/node/test-support/dev-node.ts";
+import { JsonNumber } from "../src/pact/values/index.ts";
 
 const BLOCKS = Number(process.argv[2] ?? 20);
 const PER_BLOCK = 10;
 const SECONDS = 2;
-const sender00 = DEV_ACCOUNTS[0]!;
-const keys = [
-  { publicKey: decodeHex(sender00.publicKey), secretKey: decodeHex(sender00.secretKey) },
-];
+const KS_DATA = `{"ks":{"keys":["${DEV_ACCOUNTS[1]!.publicKey}"],"pred":"keys-all"}}`;
 
 function transfer(target: string, nonce: string) {
-  const receiver = "sender01";
-  const payload = {
-    payload: {
-      kind: "exec" as const,
-      code: `(coin.transfer-crosschain "sender00" "${receiver}" (read-keyset "ks") "${target}" 1.0)`,
-      data: parseJson(`{"ks":{"keys":["${DEV_ACCOUNTS[1]!.publicKey}"],"pred":"keys-all"}}`),
-    },
-    meta: {
-      kind: "public" as const,
-      creationTime: Math.floor(Date.now() / 1000) - 10,
-      ttl: 3600,
-      gasLimit: 3000,
-      chainId: "0",
-      gasPrice: new JsonNumber("0.00000001"),
-      sender: "sender00",
-    },
-    signers: [
-      {
-        pubKey: sender00.publicKey,
-        scheme: null,
-        addr: null,
-        clist: [
-          { name: "coin.GAS", args: [] },
-          {
-            name: "coin.TRANSFER_XCHAIN",
-            args: [
-              parseJson('"sender00"'),
-              parseJson(`"${receiver}"`),
-              new JsonNumber("1.0"),
-              parseJson(`"${target}"`),
-            ],
-          },
-        ],
-      },
+  return devCommand({
+    code: `(coin.transfer-crosschain "sender00" "sender01" (read-keyset "ks") "${target}" 1.0)`,
+    data: KS_DATA,
+    caps: [
+      GAS_CAP,
+      cap("coin.TRANSFER_XCHAIN", "sender00", "sender01", new JsonNumber("1.0"), target),
     ],
-    verifiers: null,
-    networkId: "development",
     nonce,
-  };
-  const parsed = parseCommand(signCommand(encodeCommandPayload(payload), keys, "blake2b"));
-  if (!parsed.ok) throw new Error(parsed.problems[0]?.message);
-  return parsed.command;
+    gasLimit: 3000,
+  });
 }
 
-const options = resolveNodeOptions(
-  { inMemory: true, mining: "interval", miningInterval: 86_400 },
-  {},
-);
-const node = BraidNode.open(options, makeLogger("error"));
+const node = manualNode();
 const targets = [1, 2, 7, 19];
 const keysByTarget = new Map<number, Uint8Array[]>(targets.map((t) => [t, []]));
 for (let b = 0; b < BLOCKS; b++) {
