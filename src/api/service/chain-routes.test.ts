@@ -13,6 +13,7 @@ import { decodeHeaderBase64, decodeHeaderObject } from "../../chain/header/json.
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { validateHeader } from "../../chain/validation/validate.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
+import { DEV_ACCOUNTS } from "../../node/genesis/accounts.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { blocksAfterGenesis, manualNode } from "../../node/test-support/dev-node.ts";
 import { type RunningNodeServer, startNodeServer } from "./server.ts";
@@ -274,7 +275,9 @@ describe("block, header and payload endpoints", () => {
 describe("orphans", () => {
   it("lists orphaned blocks in the ascending query, not in a branch from the new head", async () => {
     const a = manualNode();
-    const b = manualNode();
+    // Another miner, so b's blocks differ from a's even when made in the same millisecond (the
+    // same parent, miner and time would make the same block).
+    const b = manualNode({ minerAccount: "sender01", minerKeys: DEV_ACCOUNTS[1]!.publicKey });
     const server = await serve(a);
     try {
       a.producer.mine(0);

@@ -12,12 +12,18 @@ import { JsonNumber, type JsonValue, parseJson } from "../../pact/values/index.t
 import { DEV_ACCOUNTS } from "../genesis/accounts.ts";
 import { makeLogger } from "../logger.ts";
 import { BraidNode } from "../node.ts";
-import { resolveNodeOptions } from "../options.ts";
+import { type RawOptions, resolveNodeOptions } from "../options.ts";
 
-/** An in-memory node whose blocks are made only when the caller says so (interval: one a day). */
-export function manualNode(): BraidNode {
+/**
+ * An in-memory node whose blocks are made only when the caller says so (interval: one a day);
+ * `options` adds to that (another miner, say).
+ */
+export function manualNode(options: RawOptions = {}): BraidNode {
   return BraidNode.open(
-    resolveNodeOptions({ inMemory: true, mining: "interval", miningInterval: 86_400 }, {}),
+    resolveNodeOptions(
+      { inMemory: true, mining: "interval", miningInterval: 86_400, ...options },
+      {},
+    ),
     makeLogger("error"),
   );
 }
