@@ -226,7 +226,7 @@ export class BlockProducer {
    * nonce 0, and what it takes to make it again.
    */
   nextWork(preferred?: number): PowWork {
-    const { chains, version } = this.options;
+    const { chains } = this.options;
     const wanted = preferred === undefined ? undefined : chains[preferred];
     const ready = wanted !== undefined && this.isReady(wanted.chainId);
     const chain = ready ? wanted : chains.reduce((a, b) => (b.head.height < a.head.height ? b : a));
