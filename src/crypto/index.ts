@@ -1,4 +1,6 @@
 export * from "./base64url.ts";
+export * from "./cose-key.ts";
 export * from "./ed25519.ts";
 export * from "./hash.ts";
 export * from "./hex.ts";
+export * from "./webauthn.ts";
