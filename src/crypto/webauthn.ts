@@ -7,6 +7,7 @@
 import { createHash, createPublicKey, type KeyObject, verify as nodeVerify } from "node:crypto";
 import type { CoseKey } from "./cose-key.ts";
 import { verify as verifyEd25519, verifyAsync as verifyEd25519Async } from "./ed25519.ts";
+import { PublicKeyCache } from "./key-cache.ts";
 
 /** The bytes a WebAuthn authenticator signs: authenticatorData ‖ SHA-256(clientDataJSON). */
 export function webAuthnSignedBytes(
@@ -53,18 +54,16 @@ export function verifyCoseSignatureAsync(
   });
 }
 
+const ecdsaKeyCache = new PublicKeyCache();
+
 function ecdsaKeyObject(key: Extract<CoseKey, { alg: "ES256" }>): KeyObject | undefined {
-  try {
-    return createPublicKey({
-      key: {
-        kty: "EC",
-        crv: key.curve,
-        x: Buffer.from(key.x).toString("base64url"),
-        y: Buffer.from(key.y).toString("base64url"),
-      },
-      format: "jwk",
-    });
-  } catch {
-    return undefined; // parseCoseKey already checked the point; this is only a guard
-  }
+  const x = Buffer.from(key.x).toString("base64url");
+  const y = Buffer.from(key.y).toString("base64url");
+  return ecdsaKeyCache.get(`${key.curve}:${x}:${y}`, () => {
+    try {
+      return createPublicKey({ key: { kty: "EC", crv: key.curve, x, y }, format: "jwk" });
+    } catch {
+      return undefined; // parseCoseKey already checked the point; this is only a guard
+    }
+  });
 }
