@@ -29,6 +29,7 @@ import {
 import { OPERATOR_NATIVES } from "./operators.ts";
 import { HASH_POSEIDON, POSEIDON_HASH_HACK_A_CHAIN } from "./poseidon.ts";
 import { CONTAINS, DROP, LENGTH, REVERSE, TAKE } from "./sequences.ts";
+import { VERIFY_SPV } from "./spv.ts";
 import {
   BASE64_DECODE,
   BASE64_ENCODE,
@@ -132,6 +133,7 @@ export const CORE_NATIVES: readonly NativeDef[] = [
   TYPE_OF,
   op("dec"),
   IDENTITY,
+  VERIFY_SPV,
   HASH_KECCAK256,
   HASH_POSEIDON,
 ];
