@@ -30,7 +30,7 @@ type G2Point = InstanceType<typeof bn254.G2.Point>;
 type Fp2Element = ReturnType<typeof Fp2.fromBigTuple>;
 
 /** The order of G1 and G2 (the scalar field's prime): `scalar-mult` takes its scalar modulo it. */
-export const BN254_CURVE_ORDER = bn254.fields.Fr.ORDER;
+const BN254_CURVE_ORDER = bn254.fields.Fr.ORDER;
 
 function notOnCurve(): PactError {
   return new PactError("execution", "Point lies outside of elliptic curve");
@@ -213,7 +213,7 @@ const pairingCheck: NativeDef = {
  * ignored; a pair with the point at infinity contributes 1). The Miller loops run on the points
  * as given, without noble's subgroup check, so the pre-5.4 behaviour stays available.
  */
-export function pairingProductIsOne(g1s: readonly G1Point[], g2s: readonly G2Point[]): boolean {
+function pairingProductIsOne(g1s: readonly G1Point[], g2s: readonly G2Point[]): boolean {
   const loops: [ReturnType<typeof bn254.utils.calcPairingPrecomputes>, bigint, bigint][] = [];
   const n = Math.min(g1s.length, g2s.length);
   for (let i = 0; i < n; i++) {
