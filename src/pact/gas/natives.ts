@@ -436,6 +436,25 @@ before(["hash-keccak256"], (meter, [chunks]) => {
   meter.charge(keccakCost(meter.config, lengths), "GHashOp GHashKeccak");
 });
 
+/**
+ * Hyperlane natives cost one milligas per character of the text they read (a token message to
+ * decode) or write (a message id, an encoded token message).
+ */
+before(["hyperlane-decode-token-message"], (meter, [text]) => {
+  if (typeof text === "string")
+    meter.charge(codePointLength(text), "GHyperlaneEncodeDecodeTokenMessage");
+});
+
+after(["hyperlane-message-id"], (meter, _args, id) => {
+  if (typeof id === "string") meter.charge(codePointLength(id), "GHyperlaneMessageId");
+});
+
+after(["hyperlane-encode-token-message"], (meter, _args, encoded) => {
+  if (typeof encoded === "string") {
+    meter.charge(codePointLength(encoded), "GHyperlaneEncodeDecodeTokenMessage");
+  }
+});
+
 // ---------------------------------------------------------------------------------------------
 // Transaction data
 
