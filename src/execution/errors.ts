@@ -5,6 +5,7 @@
 import { DbError } from "../pact/db/index.ts";
 import { onChainErrorType, PactError, PactSyntaxError } from "../pact/index.ts";
 import type { OnChainError } from "./types.ts";
+import { VerifierError } from "./verifiers.ts";
 
 /** Pact's `PactErrorMsgSize`: messages on chain are cut to this many characters. */
 export const MAX_ERROR_MESSAGE_CHARS = 256;
@@ -32,6 +33,7 @@ export function onChainError(e: unknown): OnChainError {
     const origin = e.callStack[0]?.name ?? TOPLEVEL_ORIGIN;
     return errorObject(onChainErrorType(e.kind), onChainText(e.message), origin, e.span?.line ?? 0);
   }
+  if (e instanceof VerifierError) return errorObject("EvalError", e.message, TOPLEVEL_ORIGIN, 0);
   if (e instanceof DbError) {
     return errorObject("EvalError", e.onChainMessage, TOPLEVEL_ORIGIN, 0);
   }

@@ -5,7 +5,7 @@
  */
 
 import type { Block } from "../../chain/db/index.ts";
-import type { ParsedCommand, SigCapability } from "../../command/index.ts";
+import type { ParsedCommand, SigCapability, Verifier } from "../../command/index.ts";
 import { encodeCommandPayload, parseCommand, signCommand } from "../../command/index.ts";
 import { decodeHex } from "../../crypto/index.ts";
 import { JsonNumber, type JsonValue, parseJson } from "../../pact/values/index.ts";
@@ -53,6 +53,8 @@ export interface DevCommand {
   readonly gasLimit?: number;
   /** Index into `DEV_ACCOUNTS` of the sender and signer (default 0, sender00). */
   readonly account?: number;
+  /** The command's verifiers (default: no `verifiers` field). */
+  readonly verifiers?: readonly Verifier[];
 }
 
 /**
@@ -73,7 +75,7 @@ export function devCommand(spec: DevCommand): ParsedCommand {
       sender: account.name,
     },
     signers: [{ pubKey: account.publicKey, scheme: null, addr: null, clist: spec.caps ?? [] }],
-    verifiers: null,
+    verifiers: spec.verifiers ?? null,
     networkId: "development",
     nonce: spec.nonce,
   };
