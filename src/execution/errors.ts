@@ -31,7 +31,8 @@ export function onChainError(e: unknown): OnChainError {
   }
   if (e instanceof PactError) {
     const origin = e.callStack[0]?.name ?? TOPLEVEL_ORIGIN;
-    return errorObject(onChainErrorType(e.kind), onChainText(e.message), origin, e.span?.line ?? 0);
+    const text = e.onChainMessage ?? onChainText(e.message);
+    return errorObject(onChainErrorType(e.kind), text, origin, e.span?.line ?? 0);
   }
   if (e instanceof VerifierError) return errorObject("EvalError", e.message, TOPLEVEL_ORIGIN, 0);
   if (e instanceof DbError) {

@@ -158,7 +158,7 @@ describe("the development server driven by @kadena/client", () => {
     );
     assert.equal(
       (other.result as { error: { message: string } }).error.message,
-      "Verifier failure bridge: not in scope",
+      "Verifier bridge failed with the message: not in scope",
     );
   });
 

@@ -91,7 +91,10 @@ describe("verifiers through send and poll", () => {
     ]);
     assert.deepEqual(withVerifier.result, { status: "success", data: 5 });
     assert.equal(without.result.status, "failure");
-    assert.equal(without.result.error.message, "Verifier failure allow: not in transaction");
+    assert.equal(
+      without.result.error.message,
+      "Verifier allow failed with the message: not in transaction",
+    );
     // Its size, the gas purchase, the code and the allow check's 100 gas.
     assert.equal(withVerifier.gas, 186);
     assert.equal(without.gas, 2000);

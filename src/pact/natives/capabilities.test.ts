@@ -228,12 +228,14 @@ describe("enforce-verifier", () => {
   it("fails as a user error when the capability being evaluated is not granted", () => {
     const e = sourceFailure(verified([bridge(7n)]), "(v.bridge 8)");
     assert.equal(e.message, "Verifier failure allow: not in scope");
+    assert.equal(e.onChainMessage, "Verifier allow failed with the message: not in scope");
     assert.equal(e.kind, "user");
   });
 
   it("fails when the transaction has no such verifier", () => {
     const e = sourceFailure(verified(null), "(v.bridge 7)");
     assert.equal(e.message, "Verifier failure allow: not in transaction");
+    assert.equal(e.onChainMessage, "Verifier allow failed with the message: not in transaction");
     assert.equal(e.kind, "user");
   });
 

@@ -15,7 +15,7 @@ import {
   prettyToken,
   tokenModule,
 } from "../eval/capabilities.ts";
-import { PactError } from "../runtime/errors.ts";
+import { PactError, pactErrorWithOnChainText } from "../runtime/errors.ts";
 import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import type { CapToken } from "../values/types.ts";
@@ -155,7 +155,11 @@ const ENFORCE_VERIFIER: NativeDef = {
 };
 
 function verifierFailure(name: string, reason: string): PactError {
-  return new PactError("user", `Verifier failure ${name}: ${reason}`);
+  return pactErrorWithOnChainText(
+    "user",
+    `Verifier failure ${name}: ${reason}`,
+    `Verifier ${name} failed with the message: ${reason}`,
+  );
 }
 
 export const CAPABILITY_NATIVES: readonly NativeDef[] = [

@@ -67,6 +67,28 @@ describe("hyperlane-message-id", () => {
     assert.equal(unpackHyperlaneMessage(packed.subarray(0, 76)), null);
   });
 
+  it("words its errors on chain as Pact does there", () => {
+    const t = testRuntime();
+    const onChain = (fields: Partial<Record<string, string>>) =>
+      t.fail(`(hyperlane-message-id ${messageObject(fields)})`).onChainMessage;
+    assert.equal(
+      onChain({ version: "256" }),
+      "Hyperlane native error: Object key version was out of bounds.",
+    );
+    assert.equal(
+      onChain({ sender: `"${b64(new Uint8Array(20))}"` }),
+      "Hyperlane native error: Incorrect binary data size. sender. Expected: 32, but got: 20",
+    );
+    assert.equal(
+      onChain({ messageBody: '"a+b"' }),
+      "Hyperlane native error: Invalid base64 encoding on field: messageBody",
+    );
+    assert.equal(
+      t.fail('(hyperlane-decode-token-message "a+b")').onChainMessage,
+      "Hyperlane decode error: Failed to base64-decode token message.",
+    );
+  });
+
   it("reports missing, mistyped, out-of-range and mis-sized fields in Pact's words", () => {
     const t = testRuntime();
     const fail = (fields: Partial<Record<string, string>>) =>

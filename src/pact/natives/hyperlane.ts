@@ -10,7 +10,7 @@
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { encodeBase64Url } from "../../crypto/base64url.ts";
-import { PactError } from "../runtime/errors.ts";
+import { type PactError, pactErrorWithOnChainText } from "../runtime/errors.ts";
 import { argsError } from "../runtime/native-errors.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
@@ -74,14 +74,22 @@ export function hyperlaneMessageId(packed: Uint8Array): Uint8Array {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Errors, in Pact's words
+// Errors, in Pact's words: the REPL's text, then the on-chain text where Pact words it otherwise
 
-function nativeError(message: string): PactError {
-  return new PactError("execution", `Hyperlane native error: ${message}`);
+function nativeError(message: string, onChain = message): PactError {
+  return pactErrorWithOnChainText(
+    "execution",
+    `Hyperlane native error: ${message}`,
+    `Hyperlane native error: ${onChain}`,
+  );
 }
 
-function decodeFailure(message: string): PactError {
-  return new PactError("execution", `Hyperlane decode error: ${message}`);
+function decodeFailure(message: string, onChain = message): PactError {
+  return pactErrorWithOnChainText(
+    "execution",
+    `Hyperlane decode error: ${message}`,
+    `Hyperlane decode error: ${onChain}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,16 +111,27 @@ function stringField(o: PactObject, key: string): string {
 function uintField(o: PactObject, key: string, bits: number): number {
   const v = field(o, key);
   if (typeof v !== "bigint") throw nativeError(`Failed to find key in object: ${key}`);
-  if (v < 0n || v >= 1n << BigInt(bits)) throw nativeError(`Object key ${key} was out of bounds`);
+  if (v < 0n || v >= 1n << BigInt(bits)) {
+    throw nativeError(
+      `Object key ${key} was out of bounds`,
+      `Object key ${key} was out of bounds.`,
+    );
+  }
   return Number(v);
 }
 
 function bytesField(o: PactObject, key: string, size: number | null): Uint8Array {
   const bytes = decodeBase64UrlLenient(stringField(o, key));
-  if (bytes === null) throw nativeError(`Invalid base64 encoding on field ${key}`);
+  if (bytes === null) {
+    throw nativeError(
+      `Invalid base64 encoding on field ${key}`,
+      `Invalid base64 encoding on field: ${key}`,
+    );
+  }
   if (size !== null && bytes.length !== size) {
     throw nativeError(
       `Incorrect binary data size ${key}. Expected: ${size}, but got ${bytes.length}`,
+      `Incorrect binary data size. ${key}. Expected: ${size}, but got: ${bytes.length}`,
     );
   }
   return bytes;
@@ -136,8 +155,12 @@ function messageFromObject(o: PactObject): HyperlaneMessage {
  */
 function parseChainId(text: string): number {
   const digits = /^[0-9]+/.exec(text)?.[0];
-  if (digits === undefined)
-    throw nativeError("Failed to decode chainId: input does not start with a digit");
+  if (digits === undefined) {
+    throw nativeError(
+      "Failed to decode chainId: input does not start with a digit",
+      "Failed to decode chainId.",
+    );
+  }
   return Number(BigInt(digits) % 65536n);
 }
 
@@ -175,9 +198,18 @@ const HYPERLANE_DECODE_TOKEN_MESSAGE: NativeDef = {
     const text = args[0];
     if (typeof text !== "string") throw argsError("hyperlane-decode-token-message", args);
     const bytes = decodeBase64UrlLenient(text);
-    if (bytes === null) throw decodeFailure("Failed to base64-decode token message");
-    if (bytes.length < TOKEN_HEADER_BYTES)
-      throw decodeFailure("Decoding error: binary decoding failed");
+    if (bytes === null) {
+      throw decodeFailure(
+        "Failed to base64-decode token message",
+        "Failed to base64-decode token message.",
+      );
+    }
+    if (bytes.length < TOKEN_HEADER_BYTES) {
+      throw decodeFailure(
+        "Decoding error: binary decoding failed",
+        "Decoding error: binary decoding failed.",
+      );
+    }
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let amount = 0n;
     for (let i = 0; i < 32; i += 8) amount = (amount << 64n) | view.getBigUint64(i);
