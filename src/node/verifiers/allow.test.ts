@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { VerifierError, VerifierGas } from "../../execution/index.ts";
+import { VerifierGas } from "../../execution/index.ts";
 import { type CapToken, Decimal } from "../../pact/values/index.ts";
 import { ALLOW_GAS, allowPlugin } from "./allow.ts";
+import { verifierFailure } from "./test-support/verifier-failure.ts";
 
 const bridge = (amount: bigint): CapToken => ({
   kind: "cap-token",
@@ -10,16 +11,6 @@ const bridge = (amount: bigint): CapToken => ({
   moduleHash: "",
   args: [amount],
 });
-
-function failure(run: () => void): string {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof VerifierError) return e.message;
-    throw e;
-  }
-  throw new Error("expected a verifier failure");
-}
 
 describe("the allow verifier", () => {
   it("grants the one capability its proof names, for 100 gas", () => {
@@ -33,23 +24,23 @@ describe("the allow verifier", () => {
     const gas = () => new VerifierGas(1000);
     const proof = '{"name": "free.bridge.MINT", "args": [{"int": 5}]}';
     assert.equal(
-      failure(() => allowPlugin(proof, [bridge(6n)], gas())),
+      verifierFailure(() => allowPlugin(proof, [bridge(6n)], gas())),
       "granted capability is not the one in the proof",
     );
     assert.equal(
-      failure(() => allowPlugin(proof, [bridge(5n), bridge(6n)], gas())),
+      verifierFailure(() => allowPlugin(proof, [bridge(5n), bridge(6n)], gas())),
       "granted capability is not the one in the proof",
     );
     assert.equal(
-      failure(() => allowPlugin(new Decimal(1n, 0), [bridge(5n)], gas())),
+      verifierFailure(() => allowPlugin(new Decimal(1n, 0), [bridge(5n)], gas())),
       "expected string literal in verifier arguments",
     );
     assert.equal(
-      failure(() => allowPlugin('{"name": "no dots", "args": []}', [bridge(5n)], gas())),
+      verifierFailure(() => allowPlugin('{"name": "no dots", "args": []}', [bridge(5n)], gas())),
       'argument was not a JSON-encoded capability: {"name": "no dots", "args": []}',
     );
     assert.equal(
-      failure(() => allowPlugin(proof, [bridge(5n)], new VerifierGas(99))),
+      verifierFailure(() => allowPlugin(proof, [bridge(5n)], new VerifierGas(99))),
       "gas exhausted in verifier. attempted to charge 100 with only 99 remaining.",
     );
   });

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { VerifierError, VerifierGas } from "../../execution/index.ts";
+import { VerifierGas } from "../../execution/index.ts";
 import { type CapToken, Decimal, type PactValue } from "../../pact/values/index.ts";
 import { hyperlaneMessagePlugin } from "./hyperlane-message.ts";
+import { verifierFailure } from "./test-support/verifier-failure.ts";
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64url");
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -96,16 +97,6 @@ function capability(
   };
 }
 
-function failure(run: () => void): string {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof VerifierError) return e.message;
-    throw e;
-  }
-  throw new Error("expected a verifier failure");
-}
-
 describe("the hyperlane_v3_message verifier", () => {
   it("accepts a threshold of validator signatures over a message-id checkpoint", () => {
     const gas = new VerifierGas(100_000);
@@ -147,27 +138,29 @@ describe("the hyperlane_v3_message verifier", () => {
     const proof = (signers: Uint8Array[]) => [b64(MESSAGE), b64(messageIdMetadata(signers))];
     const reversed = [VALIDATOR_KEYS[1]!, VALIDATOR_KEYS[0]!];
     assert.equal(
-      failure(() => hyperlaneMessagePlugin(proof(reversed), [capability()], gas())),
+      verifierFailure(() => hyperlaneMessagePlugin(proof(reversed), [capability()], gas())),
       "Verification failed",
     );
     assert.equal(
-      failure(() => hyperlaneMessagePlugin(proof([VALIDATOR_KEYS[0]!]), [capability()], gas())),
+      verifierFailure(() =>
+        hyperlaneMessagePlugin(proof([VALIDATOR_KEYS[0]!]), [capability()], gas()),
+      ),
       "The number of signatures can't be less than threshold",
     );
     assert.equal(
-      failure(() =>
+      verifierFailure(() =>
         hyperlaneMessagePlugin(proof(VALIDATOR_KEYS), [capability({ threshold: 0n })], gas()),
       ),
       "Threshold should be greater than 0",
     );
     assert.equal(
-      failure(() =>
+      verifierFailure(() =>
         hyperlaneMessagePlugin(proof(VALIDATOR_KEYS), [capability({ id: "abc" })], gas()),
       ),
       `Invalid message id. Expected: PLiteral (LString {_lString = "${b64(MESSAGE_ID)}"}) but got PLiteral (LString {_lString = "abc"})`,
     );
     assert.match(
-      failure(() =>
+      verifierFailure(() =>
         hyperlaneMessagePlugin(
           proof(VALIDATOR_KEYS),
           [capability({ message: messageObject(4n) })],
@@ -177,17 +170,17 @@ describe("the hyperlane_v3_message verifier", () => {
       /^Invalid message\. Expected: PObject \(ObjectMap \{_objectMap = fromList \[\(FieldKey "destinationDomain",PLiteral \(LInteger \{_lInteger = 626\}\)\),/,
     );
     assert.equal(
-      failure(() =>
+      verifierFailure(() =>
         hyperlaneMessagePlugin(proof(VALIDATOR_KEYS), [capability({ threshold: "2" })], gas()),
       ),
       "Threshold is not an integer",
     );
     assert.equal(
-      failure(() => hyperlaneMessagePlugin([b64(MESSAGE)], [capability()], gas())),
+      verifierFailure(() => hyperlaneMessagePlugin([b64(MESSAGE)], [capability()], gas())),
       "Expected a proof data as a list",
     );
     assert.equal(
-      failure(() => hyperlaneMessagePlugin([b64(MESSAGE), "AAAA"], [capability()], gas())),
+      verifierFailure(() => hyperlaneMessagePlugin([b64(MESSAGE), "AAAA"], [capability()], gas())),
       "error decoding metadata from bytes",
     );
   });

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha3_256 } from "@noble/hashes/sha3.js";
-import { VerifierError, VerifierGas } from "../../execution/index.ts";
+import { VerifierGas } from "../../execution/index.ts";
 import { type CapToken, Decimal, type PactValue } from "../../pact/values/index.ts";
 import { SIGNATURE_VERIFICATION_GAS, signedListPlugin } from "./signed-list.ts";
+import { verifierFailure } from "./test-support/verifier-failure.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const SECRET = new Uint8Array(32).fill(7);
@@ -39,16 +40,6 @@ const capability = (parts: PactValue[], key: string): CapToken => ({
   args: [parts, key],
 });
 
-function failure(run: () => void): string {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof VerifierError) return e.message;
-    throw e;
-  }
-  throw new Error("expected a verifier failure");
-}
-
 describe("the signed_list verifier", () => {
   it("accepts a signature over the parts' digest, for 650 gas", () => {
     const gas = new VerifierGas(1000);
@@ -62,11 +53,11 @@ describe("the signed_list verifier", () => {
     const cap = [capability(SHOWN, PUBLIC_KEY)];
     const other = hex(secp256k1.sign(digest(), new Uint8Array(32).fill(8), { prehash: false }));
     assert.equal(
-      failure(() => signedListPlugin([PARTS, PUBLIC_KEY, other], cap, gas())),
+      verifierFailure(() => signedListPlugin([PARTS, PUBLIC_KEY, other], cap, gas())),
       "Signature verification failed",
     );
     assert.equal(
-      failure(() =>
+      verifierFailure(() =>
         signedListPlugin(
           [PARTS, PUBLIC_KEY, signature(digest())],
           [capability(["x"], PUBLIC_KEY)],
@@ -76,23 +67,25 @@ describe("the signed_list verifier", () => {
       "Capability arguments do not match proof data",
     );
     assert.equal(
-      failure(() => signedListPlugin([PARTS, PUBLIC_KEY, "abcd"], cap, gas())),
+      verifierFailure(() => signedListPlugin([PARTS, PUBLIC_KEY, "abcd"], cap, gas())),
       "Malformed signature verification inputs",
     );
     assert.equal(
-      failure(() => signedListPlugin([[1n], PUBLIC_KEY, "abcd"], cap, gas())),
+      verifierFailure(() => signedListPlugin([[1n], PUBLIC_KEY, "abcd"], cap, gas())),
       "Parsing hash list failed",
     );
     assert.equal(
-      failure(() => signedListPlugin([PARTS, PUBLIC_KEY], cap, gas())),
+      verifierFailure(() => signedListPlugin([PARTS, PUBLIC_KEY], cap, gas())),
       "Proof must be: [message parts, pubKey, sig]",
     );
     assert.equal(
-      failure(() => signedListPlugin([PARTS, PUBLIC_KEY, "ab"], [...cap, ...cap], gas())),
+      verifierFailure(() => signedListPlugin([PARTS, PUBLIC_KEY, "ab"], [...cap, ...cap], gas())),
       "Expected exactly one capability",
     );
     assert.equal(
-      failure(() => signedListPlugin([[new Map([["0x", "zz"]])], PUBLIC_KEY, "ab"], cap, gas())),
+      verifierFailure(() =>
+        signedListPlugin([[new Map([["0x", "zz"]])], PUBLIC_KEY, "ab"], cap, gas()),
+      ),
       "Malformed hex encoding: zz",
     );
   });

@@ -16,7 +16,7 @@ import type { NativeDef } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import { parsePactValue } from "../values/json.ts";
 import { isGuard, type PactObject, type PactValue } from "../values/types.ts";
-import { decodeBase64UrlLenient } from "./strings.ts";
+import { decodeBase64UrlLenient, strictUtf8 } from "./strings.ts";
 
 /** Flat cost of each Hyperlane native in milligas (Pact's table). */
 export const HYPERLANE_GAS = 2000;
@@ -222,8 +222,6 @@ const HYPERLANE_DECODE_TOKEN_MESSAGE: NativeDef = {
     ]);
   },
 };
-
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The recipient of a token message: a guard in Pact's JSON form. */
 function recipientGuard(bytes: Uint8Array): PactValue {
