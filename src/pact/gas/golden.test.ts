@@ -171,6 +171,30 @@ describe("gas goldens: state", () => {
   });
 });
 
+describe("gas goldens: Hyperlane natives and verifiers", () => {
+  it("charge their flat price and one milligas per character read or written", () => {
+    // 34 header bytes and a 17-byte keyset reference: 68 characters read
+    const message = Buffer.concat([new Uint8Array(34), Buffer.from('{"keysetref":"a"}')]);
+    const text = message.toString("base64url");
+    assert.equal(text.length, 68);
+    assert.equal(milligas(`(hyperlane-decode-token-message "${text}")`), 2000 + 68);
+    // a 3-field object literal (300); 34 bytes written are 46 characters
+    assert.equal(
+      milligas('(hyperlane-encode-token-message {"amount": 1.0, "chainId": "1", "recipient": ""})'),
+      300 + 2000 + 46,
+    );
+  });
+
+  it("enforce-verifier costs 10,000 in the defcap that calls it", () => {
+    // with-capability applies the nullary capability (50)
+    const setup = `(module v G (defcap G () true)
+      (defcap C () (enforce-verifier "allow"))
+      (defun f () (with-capability (C) 1)))
+      (env-verifiers [{"name": "allow", "caps": [(C)]}])`;
+    assert.equal(milligas("(v.f)", setup), 50 + 10_000);
+  });
+});
+
 describe("gas goldens: deploying code", () => {
   // An estimated size (a fixed part and a part per syntax node) at 400 + 100 + 200 per byte.
   it("charges modules and interfaces by their estimated size", () => {
