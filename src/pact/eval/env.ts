@@ -10,6 +10,7 @@ import type { NativeDef } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
 import type { CapToken, PactValue } from "../values/types.ts";
+import type { ModuleRepresentation } from "../gas/index.ts";
 import { FreeGasMeter, type GasMeter } from "./gas.ts";
 import { DbModuleStore } from "./module-store.ts";
 
@@ -54,6 +55,11 @@ export interface ExecutionEnv {
   db: PactDb;
   /** Modules and interfaces (kept in `db`). */
   modules: ModuleStore;
+  /**
+   * How stored modules represent source information and builtins, which deployment gas depends
+   * on: the REPL's (as Pact's REPL) or, when absent, Chainweb's.
+   */
+  moduleRepresentation?: ModuleRepresentation;
   /** The namespace policy; absent means `simple`. */
   namespacePolicy?: NamespacePolicy;
 }

@@ -18,7 +18,6 @@ import {
   chargeApplication,
   chargeCall,
   chargedNativeCall,
-  chargeModuleLoad,
   chargeTypecheck,
   type PactGasMeter,
 } from "../gas/index.ts";
@@ -37,6 +36,7 @@ import {
 import { CapState } from "./caps.ts";
 import { bodyCode, codegenLambda } from "./codegen.ts";
 import { DEFPACT_ENGINE } from "./defpact-engine.ts";
+import { chargeRead } from "./deploy-gas.ts";
 import type { DefPactExec, DefPactStep } from "./defpact-exec.ts";
 import type { ExecutionEnv } from "./env.ts";
 import { LoadedNames } from "./loaded.ts";
@@ -93,7 +93,8 @@ export class Runtime {
   constructor(public env: ExecutionEnv) {
     this.loaded = new LoadedNames(
       () => this.env.modules,
-      (module) => chargeModuleLoad(this.env.gas, module.code),
+      (module, loadedBefore, added) =>
+        chargeRead(this.env, module, loadedBefore, added.length),
     );
   }
 
