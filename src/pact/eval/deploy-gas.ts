@@ -17,8 +17,8 @@ import {
 import {
   HASH_SIZE,
   INTERFACE_PLACEHOLDER_SIZE,
-  MODULE_PLACEHOLDER_SIZE,
   type Measure,
+  MODULE_PLACEHOLDER_SIZE,
   type ModuleSizes,
   moduleSize,
 } from "../compile/module-hash/sizes.ts";
@@ -56,7 +56,10 @@ function stored(rep: ModuleRepresentation, infoBytes: number): Measure {
 /** Desugaring and renaming a compiled module whose constants are not evaluated yet. */
 export function chargeDesugar(env: ExecutionEnv, module: LoadedModule, sizes: ModuleSizes): void {
   if (env.gas.charging !== true) return;
-  chargeModuleDesugar(env.gas, moduleSize(sizes, () => undefined, unhashed(env, module)));
+  chargeModuleDesugar(
+    env.gas,
+    moduleSize(sizes, () => undefined, unhashed(env, module)),
+  );
 }
 
 /** Hashing a module whose constants are evaluated. */
@@ -104,7 +107,8 @@ export function chargeRead(
   if (env.gas.charging !== true || sizes === undefined) return;
   const rep = representation(env);
   const dependencies = storedDependencies(module, (ref) => env.modules.read(ref.module.rendered));
-  const bytes = storedSize(module, sizes, dependencies, stored(rep, rep.infoEncodedBytes));
+  const infoBytes = rep.encodedInfoBytes(module.source.file);
+  const bytes = storedSize(module, sizes, dependencies, stored(rep, infoBytes));
   chargeModuleLoad(env.gas, bytes);
   chargeMergeDependencies(env.gas, loadedBefore, added);
 }

@@ -6,11 +6,11 @@
 import { blake2b256, encodeBase64Url } from "../../crypto/index.ts";
 import type { ModuleStore } from "../compile/module-store.ts";
 import { type ExecutionMode, openMemoryPactDb, type PactDb } from "../db/index.ts";
+import type { ModuleRepresentation } from "../gas/index.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
 import type { CapToken, PactValue } from "../values/types.ts";
-import type { ModuleRepresentation } from "../gas/index.ts";
 import { FreeGasMeter, type GasMeter } from "./gas.ts";
 import { DbModuleStore } from "./module-store.ts";
 

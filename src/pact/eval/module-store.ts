@@ -96,7 +96,8 @@ export class DbModuleStore implements ModuleStore {
     if (tree?.kind !== "module" && tree?.kind !== "interface") {
       throw new Error("stored module code is not a module");
     }
-    const module = tree.kind === "module" ? compileModule(tree, unit) : compileInterface(tree, unit);
+    const module =
+      tree.kind === "module" ? compileModule(tree, unit) : compileInterface(tree, unit);
     module.info.hash = hash;
     if (form.txHash !== undefined) module.info.txHash = form.txHash;
     for (const def of module.defs.values()) {

@@ -36,8 +36,8 @@ import {
 import { CapState } from "./caps.ts";
 import { bodyCode, codegenLambda } from "./codegen.ts";
 import { DEFPACT_ENGINE } from "./defpact-engine.ts";
-import { chargeRead } from "./deploy-gas.ts";
 import type { DefPactExec, DefPactStep } from "./defpact-exec.ts";
+import { chargeRead } from "./deploy-gas.ts";
 import type { ExecutionEnv } from "./env.ts";
 import { LoadedNames } from "./loaded.ts";
 import { matchesType, type TypeCheck, typeCheck, typecheckError } from "./typecheck.ts";
@@ -93,8 +93,7 @@ export class Runtime {
   constructor(public env: ExecutionEnv) {
     this.loaded = new LoadedNames(
       () => this.env.modules,
-      (module, loadedBefore, added) =>
-        chargeRead(this.env, module, loadedBefore, added.length),
+      (module, loadedBefore, added) => chargeRead(this.env, module, loadedBefore, added.length),
     );
   }
 

@@ -172,12 +172,61 @@ describe("gas goldens: state", () => {
 });
 
 describe("gas goldens: deploying code", () => {
-  // An estimated size (a fixed part and a part per syntax node) at 400 + 100 + 200 per byte.
-  it("charges modules and interfaces by their estimated size", () => {
-    // three nodes: the module, the defcap and its body
-    assert.equal(milligas("(module m G (defcap G () true))"), Math.round((141 + 3 * 24.16) * 700));
-    // three nodes: the interface, the defun and its parameter
-    assert.equal(milligas("(interface i (defun f:integer (x:integer)))"), (414 + 3 * 8) * 700);
+  // Pact's size estimate of the module (docs/gas.md): 400 per byte to desugar it (no source
+  // information, the placeholder `#placeholder` of 16 bytes for its own hash), 100 per byte to
+  // hash it, the dependency walk, and 200 per byte to store it (the REPL's source information of
+  // 21 bytes per node, its real hash of 36 bytes).
+  it("charges a module's desugaring, hash, dependency walk and storage", () => {
+    // module: tag 1 + name 8 + governance (2 + 2 + name tag 1 + module 8 + "G" 5 + hash 16) +
+    // definitions 5 + blessed 5 + imports 5 + implements 5 + hash 16 + transaction hash 36;
+    // the defcap: 2 + 1 + its Arg (1 + 5 + 2) + parameters 5 + metadata 2 + `true` (2 + 3)
+    const size = 1 + 8 + (2 + 2 + 1 + 8 + 5 + 16) + 4 * 5 + 16 + 36 + (2 + 1 + 8 + 5 + 2 + 5);
+    assert.equal(size, 138);
+    // the walk: one term node (5), one definition found among one loaded (⌈1 · ln 2⌉ · 200)
+    const walk = 5 + 200;
+    // stored: ModuleData 2 + an empty dependency map 5, both own hashes real (+20 each), four
+    // source infos (module, defcap, its Arg, its body)
+    const stored = 2 + 5 + size + 2 * 20 + 4 * 21;
+    assert.equal(
+      milligas("(module m G (defcap G () true))"),
+      400 * size + 100 * size + walk + 200 * stored,
+    );
+  });
+
+  it("charges loading a module used, and stores the definitions used with the new module", () => {
+    const setup = "(begin-tx) (module a G (defcap G () true) (defun one () 1)) (commit-tx)";
+    // a as stored: 2 + 5 + module (83 + two real hashes 72) + defcap 23 + defun 32 (2 + 1 + Arg
+    // "one" 10 + parameters 5 + nullary 2 + literal 1 (2 + 2 + 8)), with 8 source infos estimated
+    // at 19 bytes encoded each for setup.repl: 8 + a 1-byte head + 10
+    const load = Math.floor((2 + 5 + (83 + 72) + 23 + 32 + 8 * 19) / 200) + 10;
+    // b: the module 83 + 2 × 16, the defcap 23, `two` 2 + 1 + 10 + 5 + nullary 2 + application
+    // 2 + 5 + `a.one` (2 + 1 + 2 + "one" 7 + a 8 + hash 36)
+    const size = 83 + 2 * 16 + 23 + (2 + 1 + 10 + 5 + 2 + 2 + 5 + 56);
+    assert.equal(size, 221);
+    // The walk from b.G and b.two (names in order): G one node; two three nodes and a.one, found
+    // among 2 (one search of ⌈ln 2⌉ · 200), new (two more: found 2, work list empty); a.one two
+    // nodes; then 3 definitions found among the 4 loaded: ⌈3 · ln(4/3 + 1)⌉ · 200.
+    const walk = 5 + 15 + 200 + 200 + 0 + 10 + 3 * 200;
+    // stored: b with real hashes and 9 source infos; a.one with its name (1 + 1 + a 8 + "one" 7 +
+    // 36 + 4) and 4 source infos
+    const stored = 2 + 5 + (size + 2 * 20 + 9 * 21) + (1 + 52 + 32 + 4 * 21);
+    assert.equal(
+      milligas("(module b G (defcap G () true) (defun two () (a.one)))", setup),
+      load + 400 * size + 100 * size + walk + 200 * stored,
+    );
+  });
+
+  it("charges an interface without the dependency walk", () => {
+    // interface: tag 1 + name 8 + definitions 5 + imports 5 + `placeholder` 15 + transaction hash
+    // 36; the signature: 2 + 1 + its Arg (1 + 5 + 2 + integer 3) + parameters (5 + 11)
+    const size = 1 + 8 + 5 + 5 + 15 + 36 + (2 + 1 + 11 + 5 + 11);
+    assert.equal(size, 100);
+    // stored: InterfaceData 2 + no dependencies 5, the real hash (+21), four source infos
+    const stored = 2 + 5 + size + 21 + 4 * 21;
+    assert.equal(
+      milligas("(interface i (defun f:integer (x:integer)))"),
+      400 * size + 100 * size + 200 * stored,
+    );
   });
 });
 

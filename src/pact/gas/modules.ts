@@ -20,32 +20,38 @@ import type { GasMeter, PactGasMeter } from "./meter.ts";
 /**
  * How the stored form represents source information and builtins, which module sizes depend on.
  * On chain, Chainweb stores a `LineInfo` (one `Int`) per node and plain `CoreBuiltin`s; the REPL
- * stores a `FileLocSpanInfo` (sized as its `SpanInfo`: four `Int`s) and wraps builtins in
- * `ReplBuiltin`.
+ * stores a `FileLocSpanInfo` (its file name and a `SpanInfo` of four `Int`s, sized as the
+ * `SpanInfo`) and wraps builtins in `ReplBuiltin`.
  */
 export interface ModuleRepresentation {
   /** `SizeOf` one `info` field. */
   readonly infoBytes: number;
   /** `SizeOf` one builtin. */
   readonly builtinBytes: number;
-  /** Estimated bytes of one `info` field in the stored CBOR (beyond the null the hash writes). */
-  readonly infoEncodedBytes: number;
+  /** Estimated bytes of one `info` field in the stored CBOR of a module from `file`. */
+  encodedInfoBytes(file: string): number;
 }
+
+/** A line number in CBOR: most are between 24 and 65,535 (a head and two bytes at most). */
+const ENCODED_LINE_BYTES = 2;
+/** `[file, [line, column, line, column]]`: two array heads and four numbers of 1–2 bytes. */
+const ENCODED_SPAN_BYTES = 8;
 
 /** Chainweb's: `LineInfo` (an `Int`: 1 + 4 bytes), `CoreBuiltin` (1 + 1). */
 export const CHAIN_MODULE_REPRESENTATION: ModuleRepresentation = Object.freeze({
   infoBytes: 5,
   builtinBytes: 2,
-  // A line number: one to three bytes.
-  infoEncodedBytes: 1,
+  encodedInfoBytes: () => ENCODED_LINE_BYTES,
 });
 
 /** The REPL's: `FileLocSpanInfo` (a `SpanInfo`: 1 + 4 × 5 bytes), `ReplBuiltin CoreBuiltin` (2 + 2). */
 export const REPL_MODULE_REPRESENTATION: ModuleRepresentation = Object.freeze({
   infoBytes: 21,
   builtinBytes: 4,
-  // [file, [line, column, line, column]]: two array heads, the file name, four small numbers.
-  infoEncodedBytes: 24,
+  encodedInfoBytes: (file: string) => {
+    const bytes = Buffer.byteLength(file, "utf8");
+    return ENCODED_SPAN_BYTES + (bytes < 24 ? 1 : bytes < 256 ? 2 : 3) + bytes;
+  },
 });
 
 function pricing(gas: GasMeter): PactGasMeter | null {
@@ -57,10 +63,7 @@ export function chargeModuleDesugar(gas: GasMeter, bytes: number): void {
   const meter = pricing(gas);
   if (meter === null) return;
   meter.checkSize(bytes);
-  meter.charge(
-    saturate(bytes * meter.config.desugarBytePenalty),
-    "GModuleOp (MOpDesugarModule)",
-  );
+  meter.charge(saturate(bytes * meter.config.desugarBytePenalty), "GModuleOp (MOpDesugarModule)");
 }
 
 /** Hashing a module of `bytes`. */

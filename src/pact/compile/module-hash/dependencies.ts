@@ -16,11 +16,11 @@ import type { PactValue } from "../../values/types.ts";
 import { DefConstDef, type LoadedModule } from "../ir.ts";
 import {
   DEPENDENCY_ENTRY_OVERHEAD,
-  HASH_SIZE,
   type DefinitionSizes,
   definitionSize,
-  MODULE_DATA_OVERHEAD,
+  HASH_SIZE,
   type Measure,
+  MODULE_DATA_OVERHEAD,
   type ModuleSizes,
   moduleSize,
   type QualifiedRef,
@@ -107,8 +107,10 @@ export function walkDependencies(
       milligas += setSearch(found.size);
       const key = refKey(ref);
       if (found.has(key)) continue;
+      // Pact fails on a name it has not loaded (an invariant); a name Braid resolved outside
+      // the loaded modules (a REPL definition) is not a stored dependency.
       const def = loaded.get(key);
-      if (def === undefined) throw new Error(`dependency walk: ${key} is not loaded`);
+      if (def === undefined) continue;
       milligas += setSearch(found.size) + setSearch(work.length);
       found.set(key, def);
       work.push(def);
@@ -128,6 +130,8 @@ export function walkDependencies(
 
 interface ModuleRecord {
   readonly sizes: ModuleSizes;
+  /** The module's own definitions, made on first use. */
+  own: readonly LoadedDefinition[] | null;
   dependencies: readonly LoadedDefinition[] | null;
 }
 
@@ -139,7 +143,7 @@ export function recordSizes(
   sizes: ModuleSizes,
   dependencies: readonly LoadedDefinition[] | null = null,
 ): void {
-  records.set(module, { sizes, dependencies });
+  records.set(module, { sizes, own: null, dependencies });
 }
 
 export function recordedSizes(module: LoadedModule): ModuleSizes | undefined {
@@ -156,17 +160,18 @@ export function recordDependencies(
 
 /** A module's own definitions, as loaded definitions (an interface's signatures are not). */
 export function ownDefinitions(module: LoadedModule | undefined): readonly LoadedDefinition[] {
-  if (module === undefined) return [];
-  const sizes = recordedSizes(module);
-  if (sizes === undefined) return [];
-  const result: LoadedDefinition[] = [];
-  for (const d of sizes.defs) {
-    if (d.signature) continue;
-    const def = module.defs.get(d.name);
-    const value = def instanceof DefConstDef ? def.value : undefined;
-    result.push({ ref: { module: module.info, name: d.name }, sizes: d, value });
+  const r = module === undefined ? undefined : records.get(module);
+  if (module === undefined || r === undefined) return [];
+  if (r.own !== null) return r.own;
+  const values = constantValues(module);
+  const own: LoadedDefinition[] = [];
+  for (const d of r.sizes.defs) {
+    if (!d.signature)
+      own.push({ ref: { module: module.info, name: d.name }, sizes: d, value: values(d.name) });
   }
-  return result;
+  // Only once the constants are evaluated: their values are part of what is loaded.
+  if (module.info.hash !== "") r.own = own;
+  return own;
 }
 
 /**

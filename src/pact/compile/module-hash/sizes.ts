@@ -17,8 +17,7 @@
  * nodes and the fully qualified names it mentions, in the order Pact visits them; the walk
  * records those too.
  */
-import { parseKeysetName } from "../../runtime/keyset-names.ts";
-import type { Def, Interface, InterfaceDef, LiteralValue, Module } from "../../syntax/ast.ts";
+
 import {
   integerSize,
   moduleNameSize,
@@ -27,6 +26,8 @@ import {
   textSize,
   typeSize,
 } from "../../gas/size-of.ts";
+import { parseKeysetName } from "../../runtime/keyset-names.ts";
+import type { Def, Interface, InterfaceDef, LiteralValue, Module } from "../../syntax/ast.ts";
 import type { PactType, PactValue } from "../../values/types.ts";
 import type { CompileUnit } from "../context.ts";
 import type {
@@ -40,7 +41,7 @@ import type {
 } from "../ir.ts";
 import { resolveBareName, resolveQualifiedName } from "../resolve.ts";
 import { resolveType } from "../type-resolve.ts";
-import { type DArg, type DTerm, Desugarer } from "./desugar.ts";
+import { type DArg, Desugarer, type DTerm } from "./desugar.ts";
 import { rawName, withMemberScope } from "./index.ts";
 import { bindAll, type Locals, lookup } from "./terms.ts";
 
@@ -263,7 +264,15 @@ function finish(
   hasDependents: boolean,
   signature = false,
 ): DefinitionSizes {
-  return { name, tally: w.tally, constTerm, hasDependents, signature, terms: w.terms, refs: w.refs };
+  return {
+    name,
+    tally: w.tally,
+    constTerm,
+    hasDependents,
+    signature,
+    terms: w.terms,
+    refs: w.refs,
+  };
 }
 
 /** A defconst: the definition, and its term apart (its value is sized once evaluated). */
@@ -289,7 +298,12 @@ function schemaSizes(name: string, fields: ReadonlyMap<string, PactType>): Defin
   return finish(name, w, null, false);
 }
 
-function moduleDefSizes(s: Sizer, desugar: Desugarer, def: Def, module: ModuleData): DefinitionSizes {
+function moduleDefSizes(
+  s: Sizer,
+  desugar: Desugarer,
+  def: Def,
+  module: ModuleData,
+): DefinitionSizes {
   const compiled = module.defs.get(def.name);
   const w = new DefinitionWalk();
   const t = w.tally;
@@ -448,11 +462,17 @@ export interface Measure {
 }
 
 export function tallySize(t: Tally, m: Measure): number {
-  return t.bytes + t.infos * m.infoBytes + t.builtins * m.builtinBytes + t.ownHashes * m.ownHashBytes;
+  return (
+    t.bytes + t.infos * m.infoBytes + t.builtins * m.builtinBytes + t.ownHashes * m.ownHashBytes
+  );
 }
 
 /** A definition's size with its constant's term (`value` undefined) or value. */
-export function definitionSize(d: DefinitionSizes, value: PactValue | undefined, m: Measure): number {
+export function definitionSize(
+  d: DefinitionSizes,
+  value: PactValue | undefined,
+  m: Measure,
+): number {
   let n = tallySize(d.tally, m);
   if (d.constTerm !== null) n += value === undefined ? tallySize(d.constTerm, m) : sizeOf(value);
   return n;
