@@ -6,6 +6,7 @@
 import type { LoadedModule } from "../compile/ir.ts";
 import {
   constantValues,
+  interfaceDependencies,
   type LoadedDefinition,
   ownDefinitions,
   recordDependencies,
@@ -70,7 +71,8 @@ export function chargeHash(env: ExecutionEnv, module: LoadedModule, sizes: Modul
 
 /**
  * Storing a hashed module: its own definitions join the transaction's loaded ones, a module's
- * dependencies are walked (and kept with it), then the stored data is charged. Without gas
+ * dependencies are walked (an interface's are those of the modules its constants name) and kept
+ * with it, then the stored data is charged. Without gas
  * counted nothing is walked; the dependencies are found when they are needed.
  */
 export function chargeStore(
@@ -80,13 +82,15 @@ export function chargeStore(
   sizes: ModuleSizes,
 ): void {
   if (env.gas.charging !== true) return;
-  let dependencies: readonly LoadedDefinition[] = [];
+  let dependencies: readonly LoadedDefinition[];
   if (module.kind === "module") {
     const own = ownDefinitions(module);
     loaded.addDefinitions(own);
     const walk = walkDependencies(own, loaded.definitions);
     chargeTransitiveDependencies(env.gas, walk.milligas);
     dependencies = walk.dependencies;
+  } else {
+    dependencies = interfaceDependencies(module, sizes, loaded.definitions);
   }
   recordDependencies(module, dependencies);
   const rep = representation(env);

@@ -216,6 +216,22 @@ describe("gas goldens: deploying code", () => {
     );
   });
 
+  it("stores an interface with the loaded definitions of the modules its constants name", () => {
+    const setup = "(begin-tx) (module a G (defcap G () true) (defconst ONE 1)) (commit-tx)";
+    // a as stored: 2 + 5 + module 83 + 72, defcap 23, ONE 15 + its value 12, 6 source infos at 19
+    const load = Math.floor((2 + 5 + 155 + 23 + 27 + 6 * 19) / 200) + 10;
+    // i: 70; D: 2 + 1 + 2 + Arg 8, its term `a.ONE` 56 before evaluation, the value 12 after
+    const desugared = 70 + 13 + 56;
+    const hashed = 70 + 13 + 12;
+    // stored: i with its real hash and 3 infos; a.G (name 1 + 50, 23 + 3 infos) and a.ONE (name
+    // 1 + 52, 27 + 2 infos)
+    const stored = 2 + 5 + (hashed + 21 + 3 * 21) + (51 + 23 + 3 * 21) + (53 + 27 + 2 * 21);
+    assert.equal(
+      milligas("(interface i (defconst D a.ONE))", setup),
+      load + 400 * desugared + 100 * hashed + 200 * stored,
+    );
+  });
+
   it("charges an interface without the dependency walk", () => {
     // interface: tag 1 + name 8 + definitions 5 + imports 5 + `placeholder` 15 + transaction hash
     // 36; the signature: 2 + 1 + its Arg (1 + 5 + 2 + integer 3) + parameters (5 + 11)

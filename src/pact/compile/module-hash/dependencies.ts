@@ -192,6 +192,7 @@ export function storedDependencies(
   const pending = [...own];
   while (pending.length > 0) {
     const d = pending.pop()!;
+    if (!d.sizes.hasDependents) continue;
     for (const ref of d.sizes.refs) {
       const key = refKey(ref);
       if (loaded.has(key)) continue;
@@ -231,4 +232,21 @@ export function storedSize(
     n += DEPENDENCY_ENTRY_OVERHEAD + qualifiedRefSize(d.ref) + definitionSize(d.sizes, d.value, dm);
   }
   return n;
+}
+
+/**
+ * The dependencies an interface is stored with: every loaded definition of the modules its
+ * constants name (Pact keeps the loaded definitions of each module its renaming looked into).
+ */
+export function interfaceDependencies(
+  iface: LoadedModule,
+  sizes: ModuleSizes,
+  loaded: ReadonlyMap<string, LoadedDefinition>,
+): readonly LoadedDefinition[] {
+  const modules = new Set<string>();
+  for (const d of sizes.defs) {
+    for (const ref of d.refs) if (ref.module !== iface.info) modules.add(ref.module.rendered);
+  }
+  if (modules.size === 0) return [];
+  return [...loaded.values()].filter((d) => modules.has(d.ref.module.rendered));
 }

@@ -100,7 +100,10 @@ export interface DefinitionSizes {
   readonly signature: boolean;
   /** Term nodes the walk visits. */
   readonly terms: number;
-  /** The top-level names it mentions, in the walk's order (a managed capability's manager first). */
+  /**
+   * The top-level names it mentions, in the walk's order (a managed capability's manager first);
+   * a constant's are those of its term, which the walk does not visit.
+   */
   readonly refs: readonly QualifiedRef[];
 }
 
@@ -286,8 +289,10 @@ function constSizes(
   t.bytes += VARIANT + TAG + VARIANT; // Def, DefConst, ConstVal
   s.arg(spec(def.name, def.type, def.nameSpan), t);
   t.infos++;
+  // The walk collects the term's names into the definition's, for an interface's dependencies.
   const term = new DefinitionWalk();
   s.term(desugar.term(def.value), null, term);
+  w.refs.push(...term.refs);
   return finish(def.name, w, term.tally, false);
 }
 
