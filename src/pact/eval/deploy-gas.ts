@@ -34,7 +34,7 @@ import {
   type ModuleRepresentation,
 } from "../gas/index.ts";
 import type { ExecutionEnv } from "./env.ts";
-import type { LoadedNames } from "./loaded.ts";
+import type { DefinitionMerge, LoadedNames } from "./loaded.ts";
 
 function representation(env: ExecutionEnv): ModuleRepresentation {
   return env.moduleRepresentation ?? CHAIN_MODULE_REPRESENTATION;
@@ -99,13 +99,12 @@ export function chargeStore(
 
 /**
  * A module read from storage: its stored encoding (estimated by its size with each `info` field
- * counted as encoded), then merging what it adds into the loaded definitions.
+ * counted as encoded), then merging what it adds into the loaded definitions, if it does.
  */
 export function chargeRead(
   env: ExecutionEnv,
   module: LoadedModule,
-  loadedBefore: number,
-  added: number,
+  merge: DefinitionMerge | null,
 ): void {
   const sizes = recordedSizes(module);
   if (env.gas.charging !== true || sizes === undefined) return;
@@ -114,5 +113,5 @@ export function chargeRead(
   const infoBytes = rep.encodedInfoBytes(module.source.file);
   const bytes = storedSize(module, sizes, dependencies, stored(rep, infoBytes));
   chargeModuleLoad(env.gas, bytes);
-  chargeMergeDependencies(env.gas, loadedBefore, added);
+  if (merge !== null) chargeMergeDependencies(env.gas, merge.loaded, merge.added);
 }

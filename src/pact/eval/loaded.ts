@@ -15,6 +15,12 @@ import type { ModuleStore } from "../compile/module-store.ts";
 import { REPL_MODULE_HASH, renderModuleName } from "../compile/names.ts";
 import type { ModuleName } from "../values/types.ts";
 
+/** Definitions merged into the loaded ones: how many there were, how many are added. */
+export interface DefinitionMerge {
+  readonly loaded: number;
+  readonly added: number;
+}
+
 export class LoadedNames implements NameResolver {
   /** Modules and interfaces read in this transaction, by rendered name. */
   readonly modules = new Map<string, LoadedModule>();
@@ -31,13 +37,13 @@ export class LoadedNames implements NameResolver {
   constructor(
     private readonly store: () => ModuleStore,
     /**
-     * Told of each module read from the store (the first use in the transaction): the number of
-     * definitions loaded before, and those the module adds (its own and its dependencies).
+     * Told of each module read from the store (the first use in the transaction) and, unless the
+     * read merges nothing, the number of definitions loaded before and of those the module adds
+     * (its own and its dependencies).
      */
     private readonly onRead: (
       module: LoadedModule,
-      loadedBefore: number,
-      added: readonly LoadedDefinition[],
+      merge: DefinitionMerge | null,
     ) => void = () => {},
   ) {}
 
@@ -45,7 +51,12 @@ export class LoadedNames implements NameResolver {
     return this.toplevel.get(name);
   }
 
-  module(name: ModuleName): LoadedModule | undefined {
+  /**
+   * A module by name, read from the store on first use. `merge` is false for a read that Pact
+   * makes without charging the merge of its definitions (a module's governance, before an
+   * upgrade).
+   */
+  module(name: ModuleName, merge = true): LoadedModule | undefined {
     const key = renderModuleName(name);
     const cached = this.modules.get(key);
     if (cached !== undefined) return cached;
@@ -55,7 +66,7 @@ export class LoadedNames implements NameResolver {
         ...ownDefinitions(stored),
         ...storedDependencies(stored, (ref) => this.store().read(ref.module.rendered)),
       ];
-      this.onRead(stored, this.definitions.size, added);
+      this.onRead(stored, merge ? { loaded: this.definitions.size, added: added.length } : null);
       this.addDefinitions(added);
       this.modules.set(key, stored);
     }

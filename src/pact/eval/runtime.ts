@@ -93,7 +93,7 @@ export class Runtime {
   constructor(public env: ExecutionEnv) {
     this.loaded = new LoadedNames(
       () => this.env.modules,
-      (module, loadedBefore, added) => chargeRead(this.env, module, loadedBefore, added.length),
+      (module, merge) => chargeRead(this.env, module, merge),
     );
   }
 

@@ -168,7 +168,8 @@ function useModule(rt: Runtime, form: Use, unit: CompileUnit): void {
  * is already held). Governance runs with full database access, as in Pact.
  */
 function enforceGovernance(rt: Runtime, name: ModuleName, span: Span, unit: CompileUnit): void {
-  const existing = rt.loaded.module(name);
+  // Pact reads the module for its governance without charging the merge of its definitions.
+  const existing = rt.loaded.module(name, false);
   const site = new CallSite(span, unit.file);
   if (existing === undefined) {
     rt.enforceNamespaceInstall(site);

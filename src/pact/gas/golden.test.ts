@@ -216,6 +216,29 @@ describe("gas goldens: deploying code", () => {
     );
   });
 
+  it("merges a module's definitions when code names it, not when it is read for an upgrade", () => {
+    const session = new ReplSession({ line: () => {}, readFile: () => "" });
+    session.runSource(
+      "setup.repl",
+      "(begin-tx) (module a G (defcap G () true)) (module b G (defcap G () true)) (commit-tx)",
+    );
+    const meter = new PactGasMeter(TABLE_GAS_MODEL, 1e15);
+    session.rt.env.gas = meter;
+    meter.startLog();
+    session.runSource("golden.repl", "(begin-tx) (use a) (module b G (defcap G () true))");
+    const charges = meter.takeLog().map((e) => `${e.what}: ${e.milligas}`);
+    // a (one definition) read with nothing loaded; b read for its governance, without a merge;
+    // both stored as 2 + 5 + 83 + 72 + 23 + 4 infos of 19 bytes: 261 bytes, 1 + 10 milligas
+    assert.deepEqual(
+      charges.filter((c) => c.includes("MOpLoadModule") || c.includes("MOpMergeDeps")),
+      [
+        "GModuleOp (MOpLoadModule): 11",
+        "GModuleOp (MOpMergeDeps): 0",
+        "GModuleOp (MOpLoadModule): 11",
+      ],
+    );
+  });
+
   it("stores an interface with the loaded definitions of the modules its constants name", () => {
     const setup = "(begin-tx) (module a G (defcap G () true) (defconst ONE 1)) (commit-tx)";
     // a as stored: 2 + 5 + module 83 + 72, defcap 23, ONE 15 + its value 12, 6 source infos at 19
