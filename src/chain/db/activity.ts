@@ -103,8 +103,7 @@ function continuationOf(transaction: Uint8Array, position: number): Continuation
   const command = parseObject(transaction);
   const cmd = command?.cmd;
   if (typeof cmd !== "string" || !isKey(command?.hash)) return [];
-  const cont = (parseObject(cmd)?.payload as { cont?: { pactId?: unknown; step?: unknown } })
-    ?.cont;
+  const cont = (parseObject(cmd)?.payload as { cont?: { pactId?: unknown; step?: unknown } })?.cont;
   if (!isKey(cont?.pactId) || !Number.isSafeInteger(cont.step)) return [];
   return [{ pactId: cont.pactId, requestKey: command.hash, position, step: cont.step as number }];
 }

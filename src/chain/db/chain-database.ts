@@ -623,9 +623,7 @@ export class ChainDatabase {
         }
         after = rows[rows.length - 1]![0];
       }
-      this.db
-        .prepare("UPDATE meta SET value = ? WHERE key = 'schema'")
-        .run(String(SCHEMA_VERSION));
+      this.db.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(String(SCHEMA_VERSION));
     })();
   }
 
