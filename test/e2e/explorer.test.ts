@@ -115,7 +115,7 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
     await browser.screenshot("transaction");
   });
 
-  it("opens the transfer's block, which lists it", async () => {
+  it("opens the transfer's block, which lists it, and a chain's block from the braid", async () => {
     await page.click("#tx-block");
     await page.waitForSelector("#block-hash");
     const rows = await page.locator("#transactions tbody tr").allTextContents();
@@ -123,6 +123,11 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
     assert.match(rows[0]!, /sender00/);
     assert.equal(await page.locator(`#transactions a[href="#/tx/${transferKey}"]`).count(), 1);
     await browser.screenshot("block");
+
+    // A chain of the braid opens that chain's block in the current cut.
+    await page.goto(`${node.url}/#/`);
+    await page.click('#braid [data-chain="3"]');
+    await page.locator("h1", { hasText: "of chain 3" }).waitFor();
   });
 
   it("shows an account's balance on every chain and its transfers", async () => {

@@ -39,7 +39,7 @@ export async function showBlock(view, api, hash) {
     commandSummary(tx.command.cmd),
     outcome(tx.result),
     String(tx.result.gas),
-    String(tx.result.events?.length ?? 0),
+    (tx.result.events ?? []).map((e) => e.name).join(", "),
   ]);
   fill(
     view,
