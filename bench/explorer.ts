@@ -81,9 +81,7 @@ try {
       await page.locator("#braid [data-chain]").nth(19).waitFor();
       networkReady.push(performance.now() - t0);
       const paint = await page.evaluate(
-        () =>
-          performance.getEntriesByName("first-contentful-paint")[0]?.startTime ??
-          Number.NaN,
+        () => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
       );
       firstPaint.push(paint);
     }
