@@ -27,7 +27,8 @@ import {
 import { executeGenesis } from "./genesis/genesis.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import type { MinerAccount } from "./options.ts";
-import { continuationVerifier } from "./spv.ts";
+import { continuationVerifier, spvVerifier } from "./spv.ts";
+import { verifierPluginsAt } from "./verifiers/index.ts";
 
 const utf8 = new TextDecoder();
 
@@ -81,6 +82,8 @@ export class ChainNode {
       reward: c.reward,
       blockGasLimit: c.blockGasLimit,
       continuationVerifier: continuationVerifier(c.chainDb, this.chainId, parent),
+      spvVerifier: spvVerifier(c.chainDb, this.chainId, parent),
+      verifierPlugins: verifierPluginsAt(c.version, parent.height + 1),
     };
   }
 

@@ -24,7 +24,13 @@ export {
   encodeDefPactExec,
 } from "./eval/defpact-exec.ts";
 // The environment a runtime runs in
-export type { ChainData, ExecutionEnv, ExecutionMode, NamespacePolicy } from "./eval/env.ts";
+export type {
+  ChainData,
+  ExecutionEnv,
+  ExecutionMode,
+  NamespacePolicy,
+  SpvVerifier,
+} from "./eval/env.ts";
 export { EXECUTION_FLAGS } from "./eval/flags.ts";
 export { DbModuleStore } from "./eval/module-store.ts";
 export type { Runtime } from "./eval/runtime.ts";
@@ -50,6 +56,11 @@ export {
   TABLE_GAS_CONFIG,
   TABLE_GAS_MODEL,
 } from "./gas/index.ts";
+export {
+  type HyperlaneMessage,
+  packHyperlaneMessage,
+  unpackHyperlaneMessage,
+} from "./natives/hyperlane.ts";
 export { ON_CHAIN_NATIVES } from "./natives/on-chain.ts";
 // Files and the REPL
 export { builtinNames, CORE_NATIVE_ORDER } from "./repl/builtins.ts";
