@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { Random } from "../../chain/test-support/random.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { cap, devCommand, GAS_CAP, manualNode } from "../../node/test-support/dev-node.ts";
@@ -207,5 +208,52 @@ describe("explorer files and endpoints", () => {
       creationTime: node.chainDb.header(node.chains[0]!.head.hash)!.creationTime,
       txCount: 1,
     });
+  });
+  it("answers random and hostile inputs with 200, 400 or 404, never a fault", async () => {
+    const random = new Random(0x14e);
+    const pieces = [
+      blockHash,
+      requestKey,
+      "sender00",
+      "0/1",
+      "19/0",
+      "%00",
+      "%ZZ",
+      "..%2F..%2F",
+      "k:",
+      "\u00e9\u{1f600}",
+      "a".repeat(300),
+      "=",
+      "/",
+      "%2F",
+    ];
+    const text = () => {
+      let out = "";
+      for (let i = random.int(3); i >= 0; i--) {
+        out +=
+          random.int(2) === 0
+            ? pieces[random.int(pieces.length)]!
+            : encodeBase64Url(random.bytes(random.int(40)));
+      }
+      return out;
+    };
+    const paths = [
+      (t: string) => `/braid/api/tx/${t}`,
+      (t: string) => `/braid/api/block/${t}`,
+      (t: string) => `/braid/api/account/${t}`,
+      (t: string) => `/braid/api/search?q=${t}`,
+      (t: string) => `/explorer/${t}`,
+    ];
+    const statuses = new Set<number>();
+    for (let i = 0; i < 200; i++) {
+      const path = paths[i % paths.length]!(text());
+      // Non-ASCII is percent-encoded; the pieces' own percent sequences (%ZZ, %00) stay raw.
+      const response = await fetch(`${server.url}${encodeURI(path).replace(/%25/g, "%")}`);
+      await response.arrayBuffer();
+      assert.ok([200, 400, 404].includes(response.status), `${path}: ${response.status}`);
+      statuses.add(response.status);
+    }
+    assert.deepEqual([...statuses].sort(), [200, 400, 404]);
+    assert.deepEqual(faults, []);
   });
 });
