@@ -15,10 +15,21 @@
  * `transactions` indexes request keys to the blocks holding them (one row per block, forks
  * included), with the command's position in the payload and where its stored result leaves
  * room for block data (`meta_offset`, a byte offset into the output).
+ *
+ * `transfers` (since version 3) holds one row per account and `coin.TRANSFER` event of a
+ * command result (activity.ts), keyed so an account's most recent transfers are the start of
+ * an index range; `continuations` (since version 3) maps a defpact's id to the `cont`
+ * commands that continued it. Both include forks, like `transactions`.
  */
 
-/** Bumped whenever the schema changes; a file written with another version is refused. */
-export const SCHEMA_VERSION = 2;
+/**
+ * Bumped whenever the schema changes. A file of an older version that {@link SCHEMA_UPGRADES}
+ * can bring up to date is upgraded on open; any other version is refused.
+ */
+export const SCHEMA_VERSION = 3;
+
+/** The versions an existing file may have that opening upgrades to {@link SCHEMA_VERSION}. */
+export const SCHEMA_UPGRADES: readonly number[] = [2];
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -54,5 +65,29 @@ CREATE TABLE IF NOT EXISTS transactions (
   position INTEGER NOT NULL,
   meta_offset INTEGER NOT NULL,
   PRIMARY KEY (request_key, block_hash)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS transfers (
+  account TEXT NOT NULL,
+  height INTEGER NOT NULL,
+  block_hash BLOB NOT NULL,
+  position INTEGER NOT NULL,
+  event INTEGER NOT NULL,
+  chain INTEGER NOT NULL,
+  request_key TEXT NOT NULL,
+  sender TEXT NOT NULL,
+  receiver TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  PRIMARY KEY (account, height, block_hash, position, event)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS continuations (
+  pact_id TEXT NOT NULL,
+  block_hash BLOB NOT NULL,
+  position INTEGER NOT NULL,
+  chain INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  request_key TEXT NOT NULL,
+  PRIMARY KEY (pact_id, block_hash, position)
 ) WITHOUT ROWID;
 `;
