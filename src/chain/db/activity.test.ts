@@ -95,19 +95,25 @@ describe("chain database: transfer and continuation indexes", () => {
     db.close();
   });
 
-  it("fills the indexes when it opens a data directory of schema 2", () => {
+  it("upgrades a data directory of schema 2: payload ids, then the indexes", () => {
     const dir = mkdtempSync(join(tmpdir(), "braid-upgrade-"));
     try {
       const path = join(dir, "chain.sqlite");
       const db = new ChainDatabase(path, DEVELOPMENT);
       db.insertBlocks([genesis, block]);
       db.close();
-      // What a schema-2 node left: no activity tables.
+      // What a schema-2 node left: no activity tables, payloads found by their hash alone.
       const raw = new Database(path);
-      raw.exec("DROP TABLE transfers; DROP TABLE continuations");
+      raw.exec(`DROP TABLE transfers; DROP TABLE continuations;
+        CREATE TABLE payloads_v2 (payload_hash BLOB PRIMARY KEY, bytes BLOB NOT NULL);
+        INSERT INTO payloads_v2 SELECT payload_hash, bytes FROM payloads ORDER BY id DESC;
+        DROP TABLE payloads; ALTER TABLE payloads_v2 RENAME TO payloads;
+        ALTER TABLE block_headers DROP COLUMN payload_id;`);
       raw.prepare("UPDATE meta SET value = '2' WHERE key = 'schema'").run();
       raw.close();
       const reopened = new ChainDatabase(path, DEVELOPMENT);
+      assert.deepEqual(reopened.block(block.header.hash)?.payload, block.payload);
+      assert.deepEqual(reopened.block(genesis.header.hash)?.payload, genesis.payload);
       assert.equal(reopened.recentTransfers("alice", 10).length, 2);
       assert.equal(reopened.continuations(KEY_A, 10).length, 1);
       reopened.close();

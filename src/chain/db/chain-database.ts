@@ -21,7 +21,7 @@ import { word256ToBytes } from "../word256.ts";
 import { blockActivity } from "./activity.ts";
 import { mustStepBack } from "./braiding.ts";
 import { HeaderInsertError } from "./errors.ts";
-import { SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from "./schema.ts";
+import { PAYLOAD_ID_UPGRADE_SQL, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from "./schema.ts";
 import { shouldSkip, skipHeight } from "./skip-height.ts";
 
 /** A full block: what the block endpoints serve. */
@@ -118,6 +118,7 @@ export class ChainDatabase {
   private readonly walkStmt: Database.Statement;
   private readonly blockStmt: Database.Statement;
   private readonly payloadStmt: Database.Statement;
+  private readonly payloadIdStmt: Database.Statement;
   private readonly childrenStmt: Database.Statement;
   private readonly atHeightStmt: Database.Statement;
   private readonly firstTwoAtHeightStmt: Database.Statement;
@@ -149,6 +150,7 @@ export class ChainDatabase {
       this.db.pragma(`wal_autocheckpoint = ${CHAIN_WAL_CHECKPOINT_PAGES}`);
       this.db.exec(SCHEMA_SQL);
       this.checkMeta(path);
+      this.upgradeTables();
     } catch (error) {
       this.db.close();
       throw error;
@@ -156,12 +158,12 @@ export class ChainDatabase {
     const db = this.db;
     this.insertHeaderStmt = db.prepare(
       `INSERT INTO block_headers
-         (hash, chain, height, parent, weight, payload_hash, skip_hash, skip_height, bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         (hash, chain, height, parent, weight, payload_hash, payload_id, skip_hash, skip_height,
+          bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertPayloadStmt = db.prepare(
-      "INSERT OR IGNORE INTO payloads (payload_hash, bytes) VALUES (?, ?)",
-    );
+    this.insertPayloadStmt = db.prepare("INSERT INTO payloads (payload_hash, bytes) VALUES (?, ?)");
+    this.payloadIdStmt = db.prepare("SELECT id FROM payloads WHERE payload_hash = ?").pluck();
     this.existsStmt = db.prepare("SELECT 1 FROM block_headers WHERE hash = ?").pluck();
     this.headerBytesStmt = db.prepare("SELECT bytes FROM block_headers WHERE hash = ?").pluck();
     this.linkStmt = db
@@ -173,7 +175,7 @@ export class ChainDatabase {
     this.blockStmt = db
       .prepare(
         `SELECT h.bytes, p.bytes FROM block_headers h
-         JOIN payloads p ON p.payload_hash = h.payload_hash WHERE h.hash = ?`,
+         JOIN payloads p ON p.id = h.payload_id WHERE h.hash = ?`,
       )
       .raw();
     this.payloadStmt = db.prepare("SELECT bytes FROM payloads WHERE payload_hash = ?").pluck();
@@ -204,7 +206,7 @@ export class ChainDatabase {
       db
         .prepare(
           `SELECT h.bytes, p.bytes FROM block_headers h
-           JOIN payloads p ON p.payload_hash = h.payload_hash
+           JOIN payloads p ON p.id = h.payload_id
            WHERE h.chain = ? AND (h.height, h.hash) ${op} (?, ?) AND h.height <= ?
            ORDER BY h.height, h.hash LIMIT ?`,
         )
@@ -508,7 +510,12 @@ export class ChainDatabase {
       }
       [skip, skipAt] = this.seek(header.parent, parent, skipHeight(header.height));
     }
-    this.insertPayloadStmt.run(payload.payloadHash, encodePayloadWithOutputsBinary(payload));
+    const payloadId =
+      (this.payloadIdStmt.get(payload.payloadHash) as number | undefined) ??
+      Number(
+        this.insertPayloadStmt.run(payload.payloadHash, encodePayloadWithOutputsBinary(payload))
+          .lastInsertRowid,
+      );
     this.insertHeaderStmt.run(
       header.hash,
       header.chainId,
@@ -516,6 +523,7 @@ export class ChainDatabase {
       header.parent,
       weightSortKey(header.weight),
       header.payloadHash,
+      payloadId,
       skip,
       skipAt,
       encodeHeader(header),
@@ -617,7 +625,7 @@ export class ChainDatabase {
     const batch = this.db
       .prepare(
         `SELECT h.id, h.hash, h.chain, h.height, p.bytes FROM block_headers h
-         JOIN payloads p ON p.payload_hash = h.payload_hash
+         JOIN payloads p ON p.id = h.payload_id
          WHERE h.id > ? ORDER BY h.id LIMIT ?`,
       )
       .raw();
@@ -634,6 +642,15 @@ export class ChainDatabase {
       }
       this.db.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(String(SCHEMA_VERSION));
     })();
+  }
+
+  /** The table shapes of schema 3 on a file of schema 2 (its indexes are filled by upgrade()). */
+  private upgradeTables(): void {
+    const hasPayloadIds = this.db
+      .prepare("SELECT 1 FROM pragma_table_info('block_headers') WHERE name = 'payload_id'")
+      .get();
+    if (hasPayloadIds === undefined)
+      this.db.transaction(() => this.db.exec(PAYLOAD_ID_UPGRADE_SQL))();
   }
 
   private checkMeta(path: string): void {
