@@ -9,6 +9,7 @@ import {
   interfaceDependencies,
   type LoadedDefinition,
   ownDefinitions,
+  readSize,
   recordDependencies,
   recordedSizes,
   storedDependencies,
@@ -22,6 +23,7 @@ import {
   MODULE_PLACEHOLDER_SIZE,
   type ModuleSizes,
   moduleSize,
+  type QualifiedRef,
 } from "../compile/module-hash/sizes.ts";
 import {
   CHAIN_MODULE_REPRESENTATION,
@@ -106,12 +108,12 @@ export function chargeRead(
   module: LoadedModule,
   merge: DefinitionMerge | null,
 ): void {
-  const sizes = recordedSizes(module);
-  if (env.gas.charging !== true || sizes === undefined) return;
+  if (env.gas.charging !== true) return;
   const rep = representation(env);
-  const dependencies = storedDependencies(module, (ref) => env.modules.read(ref.module.rendered));
   const infoBytes = rep.encodedInfoBytes(module.source.file);
-  const bytes = storedSize(module, sizes, dependencies, stored(rep, infoBytes));
+  const resolve = (ref: QualifiedRef) => env.modules.read(ref.module.rendered);
+  const bytes = readSize(module, resolve, stored(rep, infoBytes));
+  if (bytes === undefined) return;
   chargeModuleLoad(env.gas, bytes);
   if (merge !== null) chargeMergeDependencies(env.gas, merge.loaded, merge.added);
 }

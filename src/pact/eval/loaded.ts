@@ -8,7 +8,6 @@ import type { Definition, LoadedModule } from "../compile/ir.ts";
 import {
   type LoadedDefinition,
   ownDefinitions,
-  refKey,
   storedDependencies,
 } from "../compile/module-hash/dependencies.ts";
 import type { ModuleStore } from "../compile/module-store.ts";
@@ -85,7 +84,7 @@ export class LoadedNames implements NameResolver {
    * top-level definitions stay.
    */
   addDefinitions(defs: readonly LoadedDefinition[]): void {
-    for (const d of defs) this.definitions.set(refKey(d.ref), d);
+    for (const d of defs) this.definitions.set(d.key, d);
   }
 
   reset(): void {

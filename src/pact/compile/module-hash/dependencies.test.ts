@@ -18,6 +18,7 @@ function def(
 ): LoadedDefinition {
   return {
     ref: { module, name },
+    key: refKey({ module, name }),
     sizes: {
       name,
       tally: new Tally(),

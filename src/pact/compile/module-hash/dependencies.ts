@@ -37,6 +37,8 @@ const TERM_MILLIGAS = 5;
 /** A definition the transaction has loaded: its name, sizes and (for a constant) value. */
 export interface LoadedDefinition {
   readonly ref: QualifiedRef;
+  /** `refKey(ref)`, made once: transactions merge the same definitions again and again. */
+  readonly key: string;
   readonly sizes: DefinitionSizes;
   readonly value: PactValue | undefined;
 }
@@ -91,7 +93,7 @@ export function walkDependencies(
   const found = new Map<string, LoadedDefinition>();
   const work: LoadedDefinition[] = [];
   for (const d of own) {
-    found.set(refKey(d.ref), d);
+    found.set(d.key, d);
     work.push(d);
   }
   let milligas = 0;
@@ -117,7 +119,7 @@ export function walkDependencies(
     }
   }
   milligas += restrictCost(loaded.size, found.size);
-  const ownKeys = new Set(own.map((d) => refKey(d.ref)));
+  const ownKeys = new Set(own.map((d) => d.key));
   const dependencies = [...found.entries()]
     .filter(([k]) => !ownKeys.has(k))
     .map(([, d]) => d)
@@ -133,6 +135,8 @@ interface ModuleRecord {
   /** The module's own definitions, made on first use. */
   own: readonly LoadedDefinition[] | null;
   dependencies: readonly LoadedDefinition[] | null;
+  /** {@link storedSize} with its recorded dependencies, by measure (see {@link readSize}). */
+  readonly storedSizes: Map<string, number>;
 }
 
 const records = new WeakMap<LoadedModule, ModuleRecord>();
@@ -143,7 +147,7 @@ export function recordSizes(
   sizes: ModuleSizes,
   dependencies: readonly LoadedDefinition[] | null = null,
 ): void {
-  records.set(module, { sizes, own: null, dependencies });
+  records.set(module, { sizes, own: null, dependencies, storedSizes: new Map() });
 }
 
 export function recordedSizes(module: LoadedModule): ModuleSizes | undefined {
@@ -155,7 +159,30 @@ export function recordDependencies(
   dependencies: readonly LoadedDefinition[],
 ): void {
   const r = records.get(module);
-  if (r !== undefined) r.dependencies = dependencies;
+  if (r !== undefined) {
+    r.dependencies = dependencies;
+    r.storedSizes.clear();
+  }
+}
+
+/**
+ * The stored size of a recorded module read from storage, with its stored dependencies, measured
+ * by `m`; remembered, since every transaction that uses a module pays for reading it.
+ */
+export function readSize(
+  module: LoadedModule,
+  resolve: (ref: QualifiedRef) => LoadedModule | undefined,
+  m: Measure,
+): number | undefined {
+  const r = records.get(module);
+  if (r === undefined) return undefined;
+  const key = `${m.infoBytes} ${m.builtinBytes} ${m.ownHashBytes}`;
+  let size = r.storedSizes.get(key);
+  if (size === undefined) {
+    size = storedSize(module, r.sizes, storedDependencies(module, resolve), m);
+    r.storedSizes.set(key, size);
+  }
+  return size;
 }
 
 /** A module's own definitions, as loaded definitions (an interface's signatures are not). */
@@ -166,8 +193,9 @@ export function ownDefinitions(module: LoadedModule | undefined): readonly Loade
   const values = constantValues(module);
   const own: LoadedDefinition[] = [];
   for (const d of r.sizes.defs) {
-    if (!d.signature)
-      own.push({ ref: { module: module.info, name: d.name }, sizes: d, value: values(d.name) });
+    if (d.signature) continue;
+    const ref = { module: module.info, name: d.name };
+    own.push({ ref, key: refKey(ref), sizes: d, value: values(d.name) });
   }
   // Only once the constants are evaluated: their values are part of what is loaded.
   if (module.info.hash !== "") r.own = own;
@@ -188,7 +216,7 @@ export function storedDependencies(
   if (r.dependencies !== null) return r.dependencies;
   const own = ownDefinitions(module);
   const loaded = new Map<string, LoadedDefinition>();
-  for (const d of own) loaded.set(refKey(d.ref), d);
+  for (const d of own) loaded.set(d.key, d);
   const pending = [...own];
   while (pending.length > 0) {
     const d = pending.pop()!;
@@ -202,7 +230,7 @@ export function storedDependencies(
       pending.push(found);
     }
   }
-  const ownKeys = new Set(own.map((d) => refKey(d.ref)));
+  const ownKeys = new Set(own.map((d) => d.key));
   const deps = [...loaded.entries()].filter(([k]) => !ownKeys.has(k)).map(([, d]) => d);
   r.dependencies = deps;
   return deps;
