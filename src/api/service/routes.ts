@@ -10,6 +10,7 @@ import type { BraidNode } from "../../node/node.ts";
 import { bodyText } from "../http/json-body.ts";
 import { registerChainRoutes } from "./chain-routes.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
+import { registerDevRoutes } from "./dev-routes.ts";
 import { registerHeaderStream } from "./header-stream.ts";
 import { registerInfoRoutes } from "./info-routes.ts";
 import { registerMiningRoutes } from "./mining-routes.ts";
@@ -36,6 +37,7 @@ export function registerRoutes(app: FastifyInstance, node: BraidNode, api: Contr
   registerInfoRoutes(app, node);
   registerSpvRoutes(app, node);
   registerMiningRoutes(app, node);
+  registerDevRoutes(app, node);
 
   for (const prefix of CONTRACT_API_PREFIXES) {
     const path = (endpoint: string) => `${BASE}/chain/:chain/${prefix}/${endpoint}`;

@@ -5,6 +5,7 @@ export {
   ChainDatabase,
   type HeaderLink,
   type IndexedBlock,
+  type SnapshotRevert,
   type TxIndexEntry,
   type TxLocation,
 } from "./chain-database.ts";

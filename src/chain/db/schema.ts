@@ -15,6 +15,11 @@
  * `transactions` indexes request keys to the blocks holding them (one row per block, forks
  * included), with the command's position in the payload and where its stored result leaves
  * room for block data (`meta_offset`, a byte offset into the output).
+ *
+ * `abandoned_blocks` lists blocks a development revert left behind: they stay stored and listed,
+ * but are never again a chain's best head, nor is any block built on them. `snapshots` holds the
+ * development snapshots: each the head hashes of every chain, in chain order. Both tables are
+ * additive (a file written before them simply has none), so the schema version stays.
  */
 
 /** Bumped whenever the schema changes; a file written with another version is refused. */
@@ -55,4 +60,13 @@ CREATE TABLE IF NOT EXISTS transactions (
   meta_offset INTEGER NOT NULL,
   PRIMARY KEY (request_key, block_hash)
 ) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS abandoned_blocks (
+  hash BLOB PRIMARY KEY
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS snapshots (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  heads BLOB NOT NULL
+);
 `;

@@ -53,19 +53,28 @@ export interface DevCommand {
   readonly gasLimit?: number;
   /** Index into `DEV_ACCOUNTS` of the sender and signer (default 0, sender00). */
   readonly account?: number;
+  /** Another sender and signer than a development account (one key, hex). */
+  readonly signer?: {
+    readonly name: string;
+    readonly publicKey: string;
+    readonly secretKey: string;
+  };
+  /** Creation time in seconds (default: 10 s ago by the system clock). */
+  readonly creationTime?: number;
 }
 
 /**
- * A command signed (Blake2b, as @kadena/client does) by a development account, which is also its
- * gas payer; created 10 s ago with an hour to live, gas price 1e-8.
+ * A command signed (Blake2b, as @kadena/client does) by a development account (or `signer`),
+ * which is also its gas payer; created 10 s ago (or at `creationTime`) with an hour to live,
+ * gas price 1e-8.
  */
 export function devCommand(spec: DevCommand): ParsedCommand {
-  const account = DEV_ACCOUNTS[spec.account ?? 0]!;
+  const account = spec.signer ?? DEV_ACCOUNTS[spec.account ?? 0]!;
   const payload = {
     payload: { kind: "exec" as const, code: spec.code, data: parseJson(spec.data ?? "{}") },
     meta: {
       kind: "public" as const,
-      creationTime: Math.floor(Date.now() / 1000) - 10,
+      creationTime: spec.creationTime ?? Math.floor(Date.now() / 1000) - 10,
       ttl: 3600,
       gasLimit: spec.gasLimit ?? 2000,
       chainId: spec.chainId ?? "0",
