@@ -6,7 +6,6 @@
  */
 import type { Command } from "commander";
 import { UserError } from "../errors.ts";
-import type { CliIO } from "../io.ts";
 import type { Subcommand } from "../registry.ts";
 
 export const DEFAULT_NODE_URL = "http://127.0.0.1:8080";
