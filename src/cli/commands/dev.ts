@@ -124,8 +124,9 @@ async function call(nodeUrl: string, name: string, body: object): Promise<Record
       signal: AbortSignal.timeout(DEV_REQUEST_TIMEOUT_MS),
     });
   } catch (e) {
-    const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
-    throw new UserError(`cannot reach the node at ${nodeUrl}: ${cause}`);
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const reason = cause?.code ?? cause?.message ?? (e as Error).message;
+    throw new UserError(`cannot reach the node at ${nodeUrl}: ${reason}`);
   }
   const text = await response.text();
   if (!response.ok) throw new UserError(`the node refused ${name}: ${text.trim()}`);
