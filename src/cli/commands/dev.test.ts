@@ -64,8 +64,8 @@ describe("braid dev", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ requestKeys: [requestKey] }),
     });
-    const result = (await poll.json())[requestKey];
-    assert.equal(result.result.status, "success", "mined at once (on-demand)");
+    const results = (await poll.json()) as Record<string, { result: { status: string } }>;
+    assert.equal(results[requestKey]?.result.status, "success", "mined at once (on-demand)");
 
     const revert = await dev("revert", "1");
     assert.equal(revert.code, 0, revert.stderr);
