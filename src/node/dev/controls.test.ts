@@ -85,10 +85,7 @@ describe("development controls", () => {
   });
 
   it("time: a day forward, an old command is expired, a new one is accepted, mined and preflighted", async () => {
-    const node = BraidNode.open(
-      resolveNodeOptions({ inMemory: true, logLevel: "error" }, {}),
-      makeLogger("error"),
-    );
+    const node = manualNode({ mining: "on-demand" });
     try {
       const controls = new DevControls(node);
       const systemNow = Math.floor(Date.now() / 1000);
@@ -200,10 +197,7 @@ describe("development controls", () => {
   });
 
   it("fund: a new account with a new key gets KDA on two chains and spends it with its own key", async () => {
-    const node = BraidNode.open(
-      resolveNodeOptions({ inMemory: true, logLevel: "error" }, {}),
-      makeLogger("error"),
-    );
+    const node = manualNode({ mining: "on-demand" });
     try {
       const pair = keyPairFromSeed(new Uint8Array(32).fill(7));
       const publicKey = encodeHex(pair.publicKey);
@@ -302,10 +296,7 @@ describe("development controls", () => {
   });
 
   it("mine is refused in pow mode", () => {
-    const node = BraidNode.open(
-      resolveNodeOptions({ inMemory: true, mining: "pow" }, {}),
-      makeLogger("error"),
-    );
+    const node = manualNode({ mining: "pow" });
     try {
       assert.throws(() => new DevControls(node).mine(1, [0]), {
         message:
