@@ -98,7 +98,10 @@ export interface ParsedCommand {
   readonly hashBytes: Uint8Array;
   /** Which algorithm the hash matched. */
   readonly hashAlgorithm: CommandHashAlgorithm;
-  /** Signature hex per signer position; `null` for a slot left unsigned (only without verification). */
+  /**
+   * Signature text per signer position: ED25519 hex, or a WebAuthn signature's JSON text in
+   * Pact's form; `null` for a slot left unsigned (only without verification).
+   */
   readonly sigs: readonly (string | null)[];
   readonly payload: CommandPayload;
 }
@@ -113,8 +116,7 @@ export type CommandProblemKind =
   | "signature-count"
   | "missing-signature"
   | "invalid-signature"
-  | "bad-public-key"
-  | "unsupported-scheme";
+  | "bad-public-key";
 
 export interface CommandProblem {
   readonly kind: CommandProblemKind;

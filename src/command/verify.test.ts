@@ -3,8 +3,13 @@ import { describe, it } from "node:test";
 import { encodeBase64Url, encodeHex, keyPairFromSeed, sign } from "../crypto/index.ts";
 import { JsonNumber } from "../pact/values/json-text.ts";
 import { type CommandHashAlgorithm, commandHash } from "./hash-algorithm.ts";
+import {
+  type Assertion,
+  SoftwareAuthenticator,
+  signatureText,
+} from "./test-support/authenticator.ts";
 import type { CommandParseResult, CommandProblem, ParsedCommand } from "./types.ts";
-import { parseCommand } from "./verify.ts";
+import { parseCommand, parseCommandAsync } from "./verify.ts";
 
 const alice = keyPairFromSeed(new Uint8Array(32).fill(1));
 const bob = keyPairFromSeed(new Uint8Array(32).fill(2));
@@ -278,18 +283,124 @@ describe("parseCommand rejects", () => {
     );
   });
 
-  it("WebAuthn signers and an addr that differs from the key", () => {
+  it("an addr that differs from the key of an ED25519 signer", () => {
     const cmd = execCmd([]).replace(
       '"signers":[]',
-      `"signers":[{"pubKey":"${ALICE}","scheme":"WebAuthn"},{"pubKey":"${ALICE}","addr":"${BOB}"}]`,
+      `"signers":[{"pubKey":"${ALICE}","addr":"${BOB}"}]`,
     );
-    const body = signed(cmd, [alice.secretKey, alice.secretKey], "blake2s");
     assert.deepEqual(
-      problems(parseCommand(body)).map((p) => p.message),
-      [
-        `signer 0 (${ALICE}): WebAuthn signatures are not supported`,
-        `cmd.signers[1].addr "${BOB}" does not match its pubKey`,
-      ],
+      problems(parseCommand(signed(cmd, [alice.secretKey], "blake2s"))).map((p) => p.message),
+      [`cmd.signers[0].addr "${BOB}" does not match its pubKey`],
+    );
+  });
+});
+
+/** A command with one WebAuthn signer whose key is `pubKey`, signed by `authenticator`. */
+function webAuthnSigned(
+  authenticator: SoftwareAuthenticator,
+  pubKey = authenticator.publicKey,
+  change: (assertion: Assertion) => Assertion = (a) => a,
+) {
+  const cmd = execCmd([]).replace(
+    '"signers":[]',
+    `"signers":[{"pubKey":"${pubKey}","scheme":"WebAuthn"}]`,
+  );
+  const hash = commandHash(cmd, "blake2b");
+  const sig = signatureText(change(authenticator.assert(hash)));
+  return { cmd, hash: encodeBase64Url(hash), sigs: [{ sig }] };
+}
+
+/** The same problems from the synchronous and the thread-pool verification. */
+async function bothProblems(body: unknown): Promise<string[]> {
+  const messages = problems(parseCommand(body)).map((p) => p.message);
+  assert.deepEqual(
+    problems(await parseCommandAsync(body)).map((p) => p.message),
+    messages,
+  );
+  return messages;
+}
+
+describe("parseCommand with WebAuthn signers", () => {
+  const passkey = new SoftwareAuthenticator("ES256");
+
+  it("accepts a passkey's ES256 signature, on the event loop and on the thread pool", async () => {
+    const body = webAuthnSigned(passkey);
+    const command = accepted(parseCommand(body));
+    assert.deepEqual(command.sigs, [body.sigs[0]?.sig]);
+    assert.deepEqual(accepted(await parseCommandAsync(body)), command);
+  });
+
+  it("accepts an EdDSA credential, and a key sent without WEBAUTHN- as older wallets did", async () => {
+    const yubikey = new SoftwareAuthenticator("EdDSA");
+    accepted(parseCommand(webAuthnSigned(yubikey)));
+    accepted(await parseCommandAsync(webAuthnSigned(yubikey)));
+    accepted(parseCommand(webAuthnSigned(passkey, passkey.coseKeyHex)));
+  });
+
+  it("keeps the signature in Pact's form: its three fields in order, without spaces", () => {
+    const body = webAuthnSigned(passkey);
+    const fields = JSON.parse(body.sigs[0]?.sig ?? "") as Record<string, string>;
+    const reordered = JSON.stringify(
+      {
+        signature: fields.signature,
+        clientDataJSON: fields.clientDataJSON,
+        authenticatorData: fields.authenticatorData,
+        rpId: "x",
+      },
+      null,
+      1,
+    );
+    const command = accepted(parseCommand({ ...body, sigs: [{ sig: reordered }] }));
+    assert.deepEqual(command.sigs, [body.sigs[0]?.sig]);
+  });
+
+  it("rejects the signature when one byte of the authenticator data changes", async () => {
+    const body = webAuthnSigned(passkey, passkey.publicKey, (a) => {
+      const authenticatorData = Uint8Array.from(a.authenticatorData);
+      authenticatorData[33]! ^= 1; // the signature counter
+      return { ...a, authenticatorData };
+    });
+    assert.deepEqual(await bothProblems(body), [
+      `sigs[0]: invalid WebAuthn signature for signer 0 (${passkey.publicKey.slice(0, 67)}...): the authenticator's signature does not verify with its key`,
+    ]);
+  });
+
+  it("rejects a signature by another credential", async () => {
+    const other = new SoftwareAuthenticator("ES256");
+    const body = webAuthnSigned(other, passkey.publicKey);
+    assert.deepEqual(await bothProblems(body), [
+      `sigs[0]: invalid WebAuthn signature for signer 0 (${passkey.publicKey.slice(0, 67)}...): the authenticator's signature does not verify with its key`,
+    ]);
+  });
+
+  it("rejects a signature over another command, naming clientDataJSON", async () => {
+    const body = webAuthnSigned(passkey);
+    const other = webAuthnSigned(passkey);
+    const cmd = other.cmd.replace('"nonce":"n-1"', '"nonce":"n-2"');
+    const hash = encodeBase64Url(commandHash(cmd, "blake2b"));
+    assert.deepEqual(await bothProblems({ cmd, hash, sigs: body.sigs }), [
+      `sigs[0].sig.clientDataJSON: its challenge is not the command's hash "${hash}", so it signs another command`,
+    ]);
+  });
+
+  it("rejects a key that is not a COSE key, and an ED25519 signature for a WebAuthn signer", async () => {
+    const body = webAuthnSigned(passkey, "WEBAUTHN-a401");
+    assert.deepEqual(await bothProblems(body), [
+      'cmd.signers[0].pubKey "WEBAUTHN-a401" is not a WebAuthn public key (the hex of a COSE key, after an optional "WEBAUTHN-"): its second entry is not the algorithm (label 3)',
+    ]);
+    const hexSig = "ab".repeat(64);
+    assert.deepEqual(await bothProblems({ ...webAuthnSigned(passkey), sigs: [{ sig: hexSig }] }), [
+      `sigs[0].sig must be a WebAuthn signature for signer 0 (${passkey.publicKey.slice(0, 67)}...): the text of a JSON object with the string fields "authenticatorData", "clientDataJSON" and "signature", got "${hexSig.slice(0, 67)}..."`,
+    ]);
+  });
+
+  it("rejects a WebAuthn signature for an ED25519 signer", () => {
+    const sig = webAuthnSigned(passkey).sigs[0]?.sig ?? "";
+    const cmd = execCmd([ALICE]);
+    const hash = encodeBase64Url(commandHash(cmd, "blake2b"));
+    assert.deepEqual(
+      problems(parseCommand({ cmd, hash, sigs: [{ sig }] })).map((p) => p.message),
+      [`sigs[0].sig must be 128 hex characters, got "${sig.slice(0, 67)}..."`],
     );
   });
 });

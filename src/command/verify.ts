@@ -3,16 +3,22 @@
  * with `JSON.parse`; `cmd` stays the raw string). Pure: the same input always gives the same result.
  *
  * Order of work, cheapest first, each done once: shape of the envelope, hash of the raw `cmd`
- * (the algorithm Braid emits first, then the other), the payload, then one ED25519 verification per
- * signer over the received hash bytes. Every problem is collected, so one response lists them all.
+ * (the algorithm Braid emits first, then the other), the payload, then one verification per signer:
+ * ED25519 over the received hash bytes, or for a `WebAuthn` signer its authenticator's signature
+ * whose challenge is the hash (`webauthn-signature.ts`). Every problem is collected, so one
+ * response lists them all.
  */
 import {
+  type CoseKey,
   decodeHex,
   encodeBase64Url,
   PUBLIC_KEY_BYTES,
   SIGNATURE_BYTES,
   verifyAsync,
+  verifyCoseSignature,
+  verifyCoseSignatureAsync,
   verify as verifyEd25519,
+  WEBAUTHN_PREFIX,
 } from "../crypto/index.ts";
 import {
   COMMAND_HASH_NAMES,
@@ -27,7 +33,14 @@ import type {
   CommandPayload,
   CommandProblem,
   CommandProblemKind,
+  Signer,
 } from "./types.ts";
+import {
+  decodeWebAuthnAssertion,
+  encodeWebAuthnSignature,
+  readWebAuthnSignature,
+  webAuthnSignerKey,
+} from "./webauthn-signature.ts";
 
 export interface VerifyOptions {
   /**
@@ -47,7 +60,11 @@ const OTHER_ALGORITHM: Readonly<Record<CommandHashAlgorithm, CommandHashAlgorith
 
 /** Parses and verifies a command; returns it, or every problem found. */
 export function parseCommand(body: unknown, options: VerifyOptions = {}): CommandParseResult {
-  return parseWith(body, options, (check) => verifyEd25519(check.message, check.sig, check.key));
+  return parseWith(body, options, (check) =>
+    check.key instanceof Uint8Array
+      ? verifyEd25519(check.message, check.sig, check.key)
+      : verifyCoseSignature(check.key, check.message, check.sig),
+  );
 }
 
 /**
@@ -64,7 +81,13 @@ export async function parseCommandAsync(
     return true;
   });
   if (checks.length === 0) return parsed;
-  const valid = await Promise.all(checks.map((c) => verifyAsync(c.message, c.sig, c.key)));
+  const valid = await Promise.all(
+    checks.map((c) =>
+      c.key instanceof Uint8Array
+        ? verifyAsync(c.message, c.sig, c.key)
+        : verifyCoseSignatureAsync(c.key, c.message, c.sig),
+    ),
+  );
   const problems: CommandProblem[] = parsed.ok ? [] : [...parsed.problems];
   checks.forEach((check, i) => {
     if (!valid[i]) problems.push({ kind: "invalid-signature", message: check.failure });
@@ -76,7 +99,8 @@ export async function parseCommandAsync(
 interface SignatureCheck {
   readonly message: Uint8Array;
   readonly sig: Uint8Array;
-  readonly key: Uint8Array;
+  /** A raw ED25519 public key, or a WebAuthn signer's COSE key. */
+  readonly key: Uint8Array | CoseKey;
   readonly failure: string;
 }
 
@@ -166,7 +190,8 @@ function decodeHash(hash: string, fail: Fail): Uint8Array | undefined {
 /**
  * The signature text of each entry; `null` for an empty slot (`null`, `{}`, `{"sig":null}` or
  * `{"sig":""}`), which `checkSignatures` reports as missing when signatures are verified.
- * Fields other than `sig` (such as @kadena/client's `pubKey`) are ignored.
+ * Fields other than `sig` (such as @kadena/client's `pubKey`) are ignored. A WebAuthn signature
+ * is kept in the form Pact writes it back, so a block holds the same bytes as Chainweb's.
  */
 function readSigs(sigs: readonly unknown[], fail: Fail): (string | null)[] | undefined {
   const out: (string | null)[] = [];
@@ -184,8 +209,10 @@ function readSigs(sigs: readonly unknown[], fail: Fail): (string | null)[] | und
     }
     const sig = (entry as { sig?: unknown }).sig;
     if (sig === undefined || sig === null || sig === "") out.push(null);
-    else if (typeof sig === "string") out.push(sig);
-    else {
+    else if (typeof sig === "string") {
+      const webAuthnSig = readWebAuthnSignature(sig);
+      out.push(webAuthnSig === undefined ? sig : encodeWebAuthnSignature(webAuthnSig));
+    } else {
       fail("wrong-type", `sigs[${i}].sig must be a string, got ${typeOf(sig)}`);
       ok = false;
     }
@@ -210,48 +237,105 @@ function checkSignatures(
   }
   for (let i = 0; i < signers.length; i++) {
     const signer = signers[i];
-    const sig = sigs[i];
     if (signer === undefined) continue;
-    const who = `signer ${i} (${abbreviate(signer.pubKey)})`;
-    if (signer.scheme === "WebAuthn") {
-      fail("unsupported-scheme", `${who}: WebAuthn signatures are not supported`);
-      continue;
-    }
-    let keyOk = true;
-    if (!HEX_PUBLIC_KEY.test(signer.pubKey)) {
-      fail(
-        "bad-public-key",
-        `cmd.signers[${i}].pubKey must be ${PUBLIC_KEY_BYTES * 2} hex characters, got "${abbreviate(signer.pubKey)}"`,
-      );
-      keyOk = false;
-    }
-    if (signer.addr !== null && signer.addr !== signer.pubKey) {
-      fail(
-        "bad-public-key",
-        `cmd.signers[${i}].addr "${abbreviate(signer.addr)}" does not match its pubKey`,
-      );
-    }
-    if (sig === null || sig === undefined) {
-      fail("missing-signature", `sigs[${i}]: missing signature for ${who}`);
-      continue;
-    }
-    if (!HEX_SIGNATURE.test(sig)) {
-      fail(
-        "invalid-signature",
-        `sigs[${i}].sig must be ${SIGNATURE_BYTES * 2} hex characters, got "${abbreviate(sig)}"`,
-      );
-      continue;
-    }
-    if (!keyOk || hashBytes === undefined) continue;
-    const failure = `sigs[${i}]: invalid signature for ${who}`;
-    const valid = verifySignature({
-      message: hashBytes,
-      sig: decodeHex(sig, SIGNATURE_BYTES),
-      key: decodeHex(signer.pubKey, PUBLIC_KEY_BYTES),
-      failure,
-    });
-    if (!valid) fail("invalid-signature", failure);
+    const sig = sigs[i] ?? null;
+    const check =
+      signer.scheme === "WebAuthn"
+        ? webAuthnCheck(i, signer, sig, hashBytes, fail)
+        : ed25519Check(i, signer, sig, hashBytes, fail);
+    if (check !== undefined && !verifySignature(check)) fail("invalid-signature", check.failure);
   }
+}
+
+function signerName(i: number, signer: Signer): string {
+  return `signer ${i} (${abbreviate(signer.pubKey)})`;
+}
+
+/** The ED25519 signature to verify for signer `i`, after reporting what is malformed. */
+function ed25519Check(
+  i: number,
+  signer: Signer,
+  sig: string | null,
+  hashBytes: Uint8Array | undefined,
+  fail: Fail,
+): SignatureCheck | undefined {
+  let keyOk = true;
+  if (!HEX_PUBLIC_KEY.test(signer.pubKey)) {
+    fail(
+      "bad-public-key",
+      `cmd.signers[${i}].pubKey must be ${PUBLIC_KEY_BYTES * 2} hex characters, got "${abbreviate(signer.pubKey)}"`,
+    );
+    keyOk = false;
+  }
+  if (signer.addr !== null && signer.addr !== signer.pubKey) {
+    fail(
+      "bad-public-key",
+      `cmd.signers[${i}].addr "${abbreviate(signer.addr)}" does not match its pubKey`,
+    );
+  }
+  if (sig === null) {
+    fail("missing-signature", `sigs[${i}]: missing signature for ${signerName(i, signer)}`);
+    return undefined;
+  }
+  if (!HEX_SIGNATURE.test(sig)) {
+    fail(
+      "invalid-signature",
+      `sigs[${i}].sig must be ${SIGNATURE_BYTES * 2} hex characters, got "${abbreviate(sig)}"`,
+    );
+    return undefined;
+  }
+  if (!keyOk || hashBytes === undefined) return undefined;
+  return {
+    message: hashBytes,
+    sig: decodeHex(sig, SIGNATURE_BYTES),
+    key: decodeHex(signer.pubKey, PUBLIC_KEY_BYTES),
+    failure: `sigs[${i}]: invalid signature for ${signerName(i, signer)}`,
+  };
+}
+
+/**
+ * The WebAuthn assertion to verify for signer `i`, after reporting what is malformed. As in Pact,
+ * a WebAuthn signer's `addr` is not compared with its key.
+ */
+function webAuthnCheck(
+  i: number,
+  signer: Signer,
+  sig: string | null,
+  hashBytes: Uint8Array | undefined,
+  fail: Fail,
+): SignatureCheck | undefined {
+  const key = webAuthnSignerKey(signer.pubKey);
+  if (!key.ok) {
+    fail(
+      "bad-public-key",
+      `cmd.signers[${i}].pubKey "${abbreviate(signer.pubKey)}" is not a WebAuthn public key (the hex of a COSE key, after an optional "${WEBAUTHN_PREFIX}"): ${key.reason}`,
+    );
+  }
+  if (sig === null) {
+    fail("missing-signature", `sigs[${i}]: missing signature for ${signerName(i, signer)}`);
+    return undefined;
+  }
+  const webAuthnSig = readWebAuthnSignature(sig);
+  if (webAuthnSig === undefined) {
+    fail(
+      "invalid-signature",
+      `sigs[${i}].sig must be a WebAuthn signature for ${signerName(i, signer)}: the text of a JSON object with the string fields "authenticatorData", "clientDataJSON" and "signature", got "${abbreviate(sig)}"`,
+    );
+    return undefined;
+  }
+  if (hashBytes === undefined) return undefined;
+  const decoded = decodeWebAuthnAssertion(webAuthnSig, hashBytes);
+  if (!decoded.ok) {
+    fail("invalid-signature", `sigs[${i}].sig.${decoded.reason}`);
+    return undefined;
+  }
+  if (!key.ok) return undefined;
+  return {
+    message: decoded.assertion.message,
+    sig: decoded.assertion.signature,
+    key: key.key,
+    failure: `sigs[${i}]: invalid WebAuthn signature for ${signerName(i, signer)}: the authenticator's signature does not verify with its key`,
+  };
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

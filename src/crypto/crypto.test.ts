@@ -6,6 +6,7 @@ import {
   Base64UrlError,
   blake2b256,
   blake2s256,
+  decodeBase64,
   decodeBase64Url,
   decodeHex,
   encodeBase64Url,
@@ -39,6 +40,22 @@ describe("base64url", () => {
     assert.throws(() => decodeBase64Url("YQ="), /malformed '=' padding/);
     assert.throws(() => decodeBase64Url("YR"), /trailing bits are not zero/);
     assert.throws(() => decodeBase64Url("+"), Base64UrlError);
+  });
+});
+
+describe("padded standard base64", () => {
+  it("decodes the standard alphabet with its padding", () => {
+    assert.deepEqual(decodeBase64("YQ=="), utf8("a"));
+    assert.deepEqual(decodeBase64("YWI="), utf8("ab"));
+    assert.deepEqual(decodeBase64("+/8="), new Uint8Array([0xfb, 0xff]));
+    assert.deepEqual(decodeBase64(""), new Uint8Array());
+  });
+  it("rejects missing padding, the URL alphabet and non-zero trailing bits", () => {
+    const notBase64 = /invalid base64: it must be the alphabet A-Z a-z 0-9 \+ \/ padded with =/;
+    assert.throws(() => decodeBase64("YQ"), notBase64);
+    assert.throws(() => decodeBase64("-_8="), notBase64);
+    assert.throws(() => decodeBase64("YQ=\n="), notBase64);
+    assert.throws(() => decodeBase64("YR=="), /invalid base64: trailing bits are not zero/);
   });
 });
 

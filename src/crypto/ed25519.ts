@@ -1,7 +1,7 @@
 /**
  * ED25519 over raw bytes with node:crypto (RFC 8032, the same signatures as Pact's).
  * Keys travel as raw 32-byte values; node:crypto wants DER, so the fixed SPKI/PKCS8 prefixes
- * are added here. Public KeyObjects are cached because building one costs as much as a verify.
+ * are added here. Public KeyObjects are cached (`key-cache.ts`).
  */
 import {
   createPrivateKey,
@@ -11,6 +11,7 @@ import {
   verify as nodeVerify,
   randomBytes,
 } from "node:crypto";
+import { PublicKeyCache } from "./key-cache.ts";
 
 const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
@@ -18,8 +19,6 @@ const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "he
 export const PUBLIC_KEY_BYTES = 32;
 export const SECRET_KEY_BYTES = 32;
 export const SIGNATURE_BYTES = 64;
-/** How many public keys keep their parsed KeyObject; the oldest is dropped past this. */
-export const PUBLIC_KEY_CACHE_SIZE = 4096;
 
 export interface KeyPair {
   publicKey: Uint8Array;
@@ -73,26 +72,20 @@ export function verifyAsync(
   });
 }
 
-const publicKeyCache = new Map<string, KeyObject | undefined>();
+const publicKeyCache = new PublicKeyCache();
 
 function publicKeyObject(publicKey: Uint8Array): KeyObject | undefined {
-  const id = Buffer.from(publicKey).toString("hex");
-  if (publicKeyCache.has(id)) return publicKeyCache.get(id);
-  let key: KeyObject | undefined;
-  try {
-    key = createPublicKey({
-      key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]),
-      format: "der",
-      type: "spki",
-    });
-  } catch {
-    key = undefined; // not a point on the curve
-  }
-  if (publicKeyCache.size >= PUBLIC_KEY_CACHE_SIZE) {
-    publicKeyCache.delete(publicKeyCache.keys().next().value as string);
-  }
-  publicKeyCache.set(id, key);
-  return key;
+  return publicKeyCache.get(Buffer.from(publicKey).toString("hex"), () => {
+    try {
+      return createPublicKey({
+        key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]),
+        format: "der",
+        type: "spki",
+      });
+    } catch {
+      return undefined; // not a point on the curve
+    }
+  });
 }
 
 function privateKeyObject(seed: Uint8Array): KeyObject {

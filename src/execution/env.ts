@@ -38,6 +38,7 @@ export function buildExecutionEnv(
     db: options.db,
     modules: new DbModuleStore(options.db, natives),
     namespacePolicy: options.namespacePolicy ?? { kind: "simple" },
+    ...(options.spvVerifier ? { spv: options.spvVerifier } : {}),
   };
 }
 

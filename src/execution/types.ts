@@ -10,6 +10,7 @@ import type {
   NamespacePolicy,
   NativeDef,
   PactEvent,
+  SpvVerifier,
 } from "../pact/index.ts";
 import type { CapToken, PactTime, PactValue } from "../pact/values/index.ts";
 import type { CommandBounds, GasSettings } from "./gas.ts";
@@ -43,6 +44,8 @@ export interface ExecutionOptions {
    * proof fails ("Cross-chain continuations not supported").
    */
   readonly continuationVerifier?: ContinuationVerifier | null;
+  /** Verifies `verify-spv` proofs; without one, `verify-spv` fails ("SPV verification not supported"). */
+  readonly spvVerifier?: SpvVerifier | null;
   /** The natives code is compiled against; {@link ON_CHAIN_NATIVES} unless given. */
   readonly natives?: ReadonlyMap<string, NativeDef>;
   /**

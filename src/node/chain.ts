@@ -27,7 +27,7 @@ import {
 import { executeGenesis } from "./genesis/genesis.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import type { MinerAccount } from "./options.ts";
-import { continuationVerifier } from "./spv.ts";
+import { continuationVerifier, spvVerifier } from "./spv.ts";
 
 const utf8 = new TextDecoder();
 
@@ -81,6 +81,7 @@ export class ChainNode {
       reward: c.reward,
       blockGasLimit: c.blockGasLimit,
       continuationVerifier: continuationVerifier(c.chainDb, this.chainId, parent),
+      spvVerifier: spvVerifier(c.chainDb, this.chainId, parent),
     };
   }
 

@@ -67,6 +67,7 @@ export function runLocal(
       meter: gasMeterFor({ kind: "metered", limit: meta.gasLimit, perAction: null }),
       flags: NO_FLAGS,
       continuationVerifier: env.continuationVerifier ?? null,
+      spvVerifier: env.spvVerifier ?? null,
     });
     return encodeCommandResult(failedGasIsLimit(outcome, meta), metaData);
   }

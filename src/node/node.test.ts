@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { ParsedCommand } from "../command/index.ts";
+import { SoftwareAuthenticator } from "../command/test-support/authenticator.ts";
 import { JsonNumber } from "../pact/values/index.ts";
 import { makeLogger } from "./logger.ts";
 import { BraidNode, stateFile } from "./node.ts";
@@ -106,6 +107,42 @@ describe("BraidNode", () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("mines a transfer signed by a passkey (WebAuthn), and a second node replays its block", () => {
+    const a = manualNode();
+    const b = manualNode();
+    try {
+      const passkey = new SoftwareAuthenticator("ES256");
+      const keyset = `{"ks":{"keys":["${passkey.publicKey}"],"pred":"keys-all"}}`;
+      const funding = devCommand({
+        code: '(coin.transfer-create "sender00" "passkey-user" (read-keyset "ks") 10.0)',
+        data: keyset,
+        caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "passkey-user", new JsonNumber("10.0"))],
+        nonce: "fund",
+      });
+      const spend = devCommand({
+        code: '(coin.transfer "passkey-user" "sender01" 1.0)',
+        caps: [GAS_CAP, cap("coin.TRANSFER", "passkey-user", "sender01", new JsonNumber("1.0"))],
+        nonce: "spend",
+        passkeyAccount: { name: "passkey-user", passkey },
+      });
+      a.submit(0, [funding]);
+      a.producer.mine(0);
+      a.submit(0, [spend]);
+      const block = a.producer.mine(0);
+      assert.deepEqual(block.requestKeys, [spend.hash]);
+      const result = JSON.parse(a.result(0, spend.hashBytes)!);
+      assert.equal(result.result.status, "success");
+      assert.equal(result.result.data, "Write succeeded");
+      assert.equal(balance(a, "sender01"), "110000001");
+      b.insertBlocks(blocksAfterGenesis(a));
+      assert.deepEqual(b.chains[0]!.head.hash, a.chains[0]!.head.hash);
+      assert.equal(JSON.parse(b.result(0, spend.hashBytes)!).result.status, "success");
+    } finally {
+      a.close();
+      b.close();
     }
   });
 });

@@ -50,12 +50,21 @@ export const CHAIN_DB_FILE = "chain.sqlite";
 /** Chain c's contract state file in the data directory. */
 export const stateFile = (chainId: number) => `state-${chainId}.sqlite`;
 
+/**
+ * How often the chains' contract states are committed to their files. Between two flushes a
+ * state holds its blocks in an open database transaction (a commit per block would cost more
+ * than executing an empty block); the chain database, which commits every block, is what makes
+ * them durable: after a crash, start-up replays the blocks the state lost.
+ */
+export const STATE_FLUSH_INTERVAL_MS = 200;
+
 export class BraidNode {
   readonly events = new NodeEvents();
   readonly producer: BlockProducer;
   /** The node's clock: the system's, moved forward by `braid dev time`. */
   readonly clock: NodeClock;
   private mining: MiningControl | null = null;
+  private flushTimer: NodeJS.Timeout | undefined;
   private readonly minGasPrice: Decimal;
 
   private constructor(
@@ -90,7 +99,11 @@ export class BraidNode {
     const states: VersionedPactDb[] = [];
     try {
       for (const chainId of allChainIds(DEVELOPMENT)) {
-        states.push(dir === null ? openMemoryPactDb() : openSqlitePactDb(path(stateFile(chainId))));
+        states.push(
+          dir === null
+            ? openMemoryPactDb()
+            : openSqlitePactDb(path(stateFile(chainId)), { batchCommits: true }),
+        );
       }
       const fresh = chainDb.chainIds().length === 0;
       const version = fresh
@@ -108,6 +121,7 @@ export class BraidNode {
       replayToCut(chainDb, chains, log);
       const node = new BraidNode(options, version, chainDb, chains, log, fresh);
       node.mining = startMining(options, node.producer, log);
+      node.flushTimer = setInterval(() => node.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();
       return node;
     } catch (e) {
       for (const state of states) state.close();
@@ -118,10 +132,22 @@ export class BraidNode {
 
   /** Stops mining and closes the databases. */
   close(): void {
+    clearInterval(this.flushTimer);
     this.mining?.stop();
     this.producer.close();
     for (const chain of this.chains) chain.state.close();
     this.chainDb.close();
+  }
+
+  /** Commits the contract states' pending blocks to their files. */
+  private flushStates(): void {
+    try {
+      for (const chain of this.chains) chain.state.flush();
+    } catch (e) {
+      this.log.error(
+        `saving the contract state failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
   }
 
   /** Tells the mining mode that commands wait on `chainId`. */

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decodeBase64Url, encodeBase64Url } from "../crypto/index.ts";
-import { JsonNumber } from "../pact/values/index.ts";
+import { JsonNumber, parsePactValue } from "../pact/values/index.ts";
 import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
-import { continuationVerifier, proofTargetHeight, SpvRefusal } from "./spv.ts";
+import { continuationVerifier, proofTargetHeight, SpvRefusal, spvVerifier } from "./spv.ts";
 import { cap, devCommand, GAS_CAP, manualNode } from "./test-support/dev-node.ts";
 
 const sender01 = DEV_ACCOUNTS[1]!;
@@ -89,6 +89,76 @@ describe("SPV on the node", () => {
         /No pact exec found in command result/,
       );
       assert.ok(new SpvRefusal("x") instanceof Error);
+    } finally {
+      node.close();
+    }
+  });
+
+  it("lets verify-spv read another chain's command result from a TXOUT proof", () => {
+    const node = manualNode();
+    try {
+      const source = devCommand({ code: `{"amount": 3, "to": "bob"}`, nonce: "o" });
+      const failing = devCommand({ code: `(enforce false "no")`, nonce: "f" });
+      const notObject = devCommand({ code: `"text"`, nonce: "t" });
+      node.submit(0, [source, failing, notObject]);
+      const block = node.producer.mine(0);
+      const needed = proofTargetHeight(node.version, 0, 1, { header: block.header, position: 0 });
+      node.producer.ensureHeight(1, needed);
+      const proofOf = (c: typeof source) =>
+        Buffer.from(node.spvProof(0, c.hashBytes, 1), "base64url").toString();
+
+      // Through a command on chain 1 (the node's `local`), with the proof as transaction data.
+      const verify = devCommand({
+        code: `(verify-spv "TXOUT" (read-msg "proof"))`,
+        data: `{"proof": ${proofOf(source)}}`,
+        chainId: "1",
+        nonce: "v",
+      });
+      const local = JSON.parse(node.local(1, verify, { preflight: false, rewindDepth: 0 }));
+      assert.deepEqual(local.result, {
+        status: "success",
+        data: { amount: { int: 3 }, to: "bob" },
+      });
+
+      const failed = devCommand({
+        code: `(verify-spv "TXOUT" (read-msg "proof"))`,
+        data: `{"proof": ${proofOf(failing)}}`,
+        chainId: "1",
+        nonce: "w",
+      });
+      const refused = JSON.parse(node.local(1, failed, { preflight: false, rewindDepth: 0 }));
+      assert.equal(
+        refused.result.error.message,
+        "SPV verification failure: verifySPV: Failed command result in tx output proof",
+      );
+
+      const verifier = spvVerifier(node.chainDb, 1, node.chains[1]!.head);
+      const proofObject = (c: typeof source) => parsePactValue(proofOf(c)) as Map<string, never>;
+      assert.throws(
+        () => verifier.verifySpv("TXOUT", proofObject(failing)),
+        /^Error: verifySPV: Failed command result in tx output proof$/,
+      );
+      assert.throws(
+        () => verifier.verifySpv("TXOUT", proofObject(notObject)),
+        /^Error: verifySPV: command result not an object$/,
+      );
+      assert.throws(
+        () =>
+          spvVerifier(node.chainDb, 2, node.chains[2]!.head).verifySpv(
+            "TXOUT",
+            proofObject(source),
+          ),
+        /^Error: verifySPV: cannot redeem spv proof on wrong target chain$/,
+      );
+      assert.throws(
+        () => verifier.verifySpv("TXOUT", new Map([["chain", 1n]])),
+        /^Error: pactObjectOutputProof: Failed to decode proof object$/,
+      );
+      assert.throws(
+        () => verifier.verifySpv("ETH", new Map()),
+        /ETH proof type is not yet supported/,
+      );
+      assert.throws(() => verifier.verifySpv("X", new Map()), /^Error: Unsupported SPV type: X$/);
     } finally {
       node.close();
     }

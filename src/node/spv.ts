@@ -1,8 +1,9 @@
 /**
  * Cross-chain SPV on the node (issue #12): the output proof of a command for another chain
- * (chainweb-node's `spvHandler` and `createTransactionOutputProof`), and the verifier that lets a
+ * (chainweb-node's `spvHandler` and `createTransactionOutputProof`), the verifier that lets a
  * `cont` command resume a defpact from such a proof (Chainweb's `verifyCont`, Pact's
- * `_spvVerifyContinuation`). The proof itself is the chain core's (src/chain/proof/spv.ts).
+ * `_spvVerifyContinuation`), and the one `verify-spv` uses to read another chain's command
+ * result (Chainweb's `verifySPV`). The proof itself is the chain core's (src/chain/proof/spv.ts).
  *
  * The verifier checks, in Chainweb's order and words: the proof is base64url of a proof's JSON,
  * its target chain is this chain, the Merkle path leads to a block of this chain that is the
@@ -28,8 +29,15 @@ import {
   type ContinuationVerifier,
   type DefPactExec,
   decodeDefPactExecValue,
+  type SpvVerifier,
 } from "../pact/index.ts";
-import { parseJson } from "../pact/values/index.ts";
+import {
+  decodePactValue,
+  encodePactValue,
+  type JsonValue,
+  type PactObject,
+  parseJson,
+} from "../pact/values/index.ts";
 
 /** A proof the node cannot make (a 400 with this message). */
 export class SpvRefusal extends Error {
@@ -123,14 +131,94 @@ export function continuationVerifier(
 ): ContinuationVerifier {
   return {
     verifyContinuation(text: string): DefPactExec {
-      return verifyContinuationProof(text, chainId, (root) => {
-        const link = chainDb.link(root);
-        return (
-          link !== undefined && link.chainId === chainId && chainDb.isAncestor(root, parent.hash)
-        );
-      });
+      return verifyContinuationProof(text, chainId, onBranch(chainDb, chainId, parent));
     },
   };
+}
+
+/** Whether `root` is a block of `chainId` on the branch ending at `parent`. */
+function onBranch(chainDb: ChainDatabase, chainId: number, parent: BlockHeader) {
+  return (root: Uint8Array): boolean => {
+    const link = chainDb.link(root);
+    return link !== undefined && link.chainId === chainId && chainDb.isAncestor(root, parent.hash);
+  };
+}
+
+/**
+ * The `verify-spv` verifier for commands of a block on chain `chainId` whose parent is `parent`
+ * (or `local` on top of it).
+ */
+export function spvVerifier(
+  chainDb: ChainDatabase,
+  chainId: number,
+  parent: BlockHeader,
+): SpvVerifier {
+  return {
+    verifySpv(proofType: string, proof: PactObject): PactObject {
+      return verifySpvObject(proofType, proof, chainId, onBranch(chainDb, chainId, parent));
+    },
+  };
+}
+
+/**
+ * Chainweb's `verifySPV`: for a `TXOUT` proof (the proof's JSON as a Pact object) of a command
+ * whose result is on `chainId`'s branch, that command's successful result, which must be an
+ * object. Failures are errors with Chainweb's messages.
+ */
+export function verifySpvObject(
+  proofType: string,
+  proofObject: PactObject,
+  chainId: number,
+  isOnBranch: (root: Uint8Array) => boolean,
+): PactObject {
+  if (proofType === "ETH")
+    throw new Error("verifySPV: ETH proof type is not yet supported in Pact5.");
+  if (proofType !== "TXOUT") throw new Error(`Unsupported SPV type: ${proofType}`);
+  let proof: SpvProof;
+  try {
+    proof = decodeSpvProof(encodePactValue(proofObject));
+  } catch {
+    throw new Error("pactObjectOutputProof: Failed to decode proof object");
+  }
+  if (proof.chainId !== chainId) {
+    throw new Error("verifySPV: cannot redeem spv proof on wrong target chain");
+  }
+  const result = verifiedCommandResult(proof, chainId, isOnBranch, "verifySPV");
+  const outcome = result.get("result");
+  if (!(outcome instanceof Map) || outcome.get("status") !== "success") {
+    throw new Error("verifySPV: Failed command result in tx output proof");
+  }
+  let data: ReturnType<typeof decodePactValue>;
+  try {
+    data = decodePactValue(outcome.get("data") as JsonValue);
+  } catch {
+    throw new Error("verifySPV: Unable to decode SPV transaction output");
+  }
+  if (!(data instanceof Map)) throw new Error("verifySPV: command result not an object");
+  return data;
+}
+
+/**
+ * The command result a proof's Merkle path leads to, from a block of `chainId` on the branch
+ * (`who` names the Chainweb function in its messages).
+ */
+function verifiedCommandResult(
+  proof: SpvProof,
+  chainId: number,
+  isOnBranch: (root: Uint8Array) => boolean,
+  who: string,
+): ReadonlyMap<string, JsonValue> {
+  const verified = verifySpvProof(proof, (c, root) => c === chainId && isOnBranch(root));
+  if (!verified.ok) throw new Error(`spv verification failed: ${verified.reason}`);
+  try {
+    const result = parseJson(strictUtf8.decode(verified.output));
+    if (!(result instanceof Map) || !result.has("reqKey") || !result.has("result")) {
+      throw new Error("not a command result");
+    }
+    return result;
+  } catch {
+    throw new Error(`${who}: Unable to decode SPV transaction output`);
+  }
 }
 
 /** Chainweb's `verifyCont`: the defpact state a continuation proof establishes on `chainId`. */
@@ -155,18 +243,9 @@ export function verifyContinuationProof(
     // Chainweb's words, its typo included.
     throw new Error("verifyCont: cannot redeem continuation proof on wrong targget chain");
   }
-  const verified = verifySpvProof(proof, (c, root) => c === chainId && isOnBranch(root));
-  if (!verified.ok) throw new Error(`spv verification failed: ${verified.reason}`);
-  let continuation: ReturnType<typeof parseJson> | undefined;
-  try {
-    const result = parseJson(strictUtf8.decode(verified.output));
-    if (!(result instanceof Map) || !result.has("reqKey") || !result.has("result")) {
-      throw new Error("not a command result");
-    }
-    continuation = result.get("continuation");
-  } catch {
-    throw new Error("verifyCont: Unable to decode SPV transaction output");
-  }
+  const continuation = verifiedCommandResult(proof, chainId, isOnBranch, "verifyCont").get(
+    "continuation",
+  );
   if (continuation === undefined || continuation === null) {
     throw new Error("verifyCont: No pact exec found in command result");
   }

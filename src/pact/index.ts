@@ -24,7 +24,13 @@ export {
   encodeDefPactExec,
 } from "./eval/defpact-exec.ts";
 // The environment a runtime runs in
-export type { ChainData, ExecutionEnv, ExecutionMode, NamespacePolicy } from "./eval/env.ts";
+export type {
+  ChainData,
+  ExecutionEnv,
+  ExecutionMode,
+  NamespacePolicy,
+  SpvVerifier,
+} from "./eval/env.ts";
 export { EXECUTION_FLAGS } from "./eval/flags.ts";
 export { DbModuleStore } from "./eval/module-store.ts";
 export type { Runtime } from "./eval/runtime.ts";

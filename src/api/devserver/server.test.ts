@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
+  addSignatures,
   createClient,
   createSignWithKeypair,
   type ICommand,
@@ -17,6 +18,12 @@ import {
 import { type CliIO, readTextFile } from "../../cli/io.ts";
 import { runCli } from "../../cli/run.ts";
 import { signCommand } from "../../command/index.ts";
+import {
+  type Assertion,
+  SoftwareAuthenticator,
+  signatureText,
+} from "../../command/test-support/authenticator.ts";
+import { decodeBase64Url } from "../../crypto/index.ts";
 import type { LogSink } from "../http/access-log.ts";
 import { parseDevServerConfig } from "./config.ts";
 import { type RunningDevServer, startDevServer } from "./server.ts";
@@ -287,6 +294,67 @@ describe("the development server's refusals", () => {
     );
     const get = await fetch(`${server.url}/api/v1/send`);
     assert.equal(get.status, 404);
+  });
+});
+
+describe("the development server with a passkey (WebAuthn) signer", () => {
+  let server: RunningDevServer;
+  let client: ReturnType<typeof createClient>;
+  before(async () => {
+    server = await serve();
+    client = createClient(server.url);
+  });
+  after(() => server.close());
+
+  const passkey = new SoftwareAuthenticator("ES256");
+  const CODE = '[(enforce-keyset (read-keyset "ks")) (create-principal (read-keyset "ks"))]';
+
+  /** @kadena/client's command for CODE, the passkey its signer, and the passkey's assertion. */
+  function passkeySigned(nonce: string, change: (a: Assertion) => Assertion = (a) => a) {
+    const transaction = Pact.builder
+      .execution(CODE)
+      .addData("ks", { keys: [passkey.publicKey], pred: "keys-all" })
+      .addSigner(passkey.publicKey)
+      .setMeta({ chainId: "0", senderAccount: "sender00" })
+      .setNetworkId("development")
+      .setNonce(nonce)
+      .createTransaction();
+    const assertion = change(passkey.assert(decodeBase64Url(transaction.hash)));
+    const sig = { sig: signatureText(assertion), pubKey: passkey.publicKey };
+    return addSignatures(transaction, sig) as ICommand;
+  }
+
+  it("accepts the command on send, runs it and answers poll", async () => {
+    const command = passkeySigned("passkey");
+    assert.match(command.cmd, /"scheme":"WebAuthn"/);
+    const sent = await client.submit(command);
+    assert.equal(sent.requestKey, command.hash);
+    const result = await client.pollOne(sent);
+    assert.equal(result.result.status, "success");
+    const [enforced, principal] = (result.result as { data: unknown }).data as [boolean, string];
+    assert.equal(enforced, true);
+    // A keyset of one WebAuthn key is a w: principal (k: is for ED25519 keys only).
+    assert.match(principal, /^w:[A-Za-z0-9_-]{43}:keys-all$/);
+  });
+
+  it("refuses it with its own message when one byte of the authenticator data changes", async () => {
+    const command = passkeySigned("changed", (a) => {
+      const authenticatorData = Uint8Array.from(a.authenticatorData);
+      authenticatorData[32]! ^= 0x04; // the user-verified flag
+      return { ...a, authenticatorData };
+    });
+    const response = await post(server, "/api/v1/send", JSON.stringify({ cmds: [command] }));
+    assert.deepEqual(response, {
+      status: 400,
+      type: "text/plain; charset=utf-8",
+      text: `command 0 is invalid: sigs[0]: invalid WebAuthn signature for signer 0 (${passkey.publicKey.slice(0, 67)}...): the authenticator's signature does not verify with its key`,
+    });
+    const poll = await post(
+      server,
+      "/api/v1/poll",
+      JSON.stringify({ requestKeys: [command.hash] }),
+    );
+    assert.equal(poll.text, "{}");
   });
 });
 

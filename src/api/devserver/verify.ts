@@ -50,7 +50,6 @@ const SIGNATURE_PROBLEMS: ReadonlySet<CommandProblemKind> = new Set([
   "missing-signature",
   "invalid-signature",
   "bad-public-key",
-  "unsupported-scheme",
 ]);
 
 export function verifyRequest(

@@ -81,6 +81,14 @@ function weightSortKey(weight: bigint): Uint8Array {
   return word256ToBytes(weight).reverse();
 }
 
+/**
+ * Pages the write-ahead log may hold before SQLite copies them back into the database file
+ * (SQLite's default is 1000). A checkpoint syncs the disk on the thread that commits: spacing
+ * them out halves the time of a small commit (measured: 4 blocks of 1.2 kB, 160–240 µs against
+ * 320–480 µs). The log grows to about this many pages (~40 MB).
+ */
+export const CHAIN_WAL_CHECKPOINT_PAGES = 10_000;
+
 export class ChainDatabase {
   readonly version: ChainwebVersion;
   private readonly db: Database.Database;
@@ -127,6 +135,7 @@ export class ChainDatabase {
       // With WAL, NORMAL syncs at checkpoints only: a crash cannot corrupt the file, but a
       // power loss may drop the last commits, which peers or the miner can supply again.
       this.db.pragma("synchronous = NORMAL");
+      this.db.pragma(`wal_autocheckpoint = ${CHAIN_WAL_CHECKPOINT_PAGES}`);
       this.db.exec(SCHEMA_SQL);
       this.checkMeta(path);
     } catch (error) {

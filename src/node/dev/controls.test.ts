@@ -47,8 +47,18 @@ function balance(node: BraidNode, account: string, chainId = 0): string {
   return JSON.stringify(JSON.parse(text).result.data);
 }
 
-/** Runs the on-demand miner's pending turn (it mines in the next turn of the event loop). */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** The most event-loop turns a test waits for on-demand mining to make a command's block. */
+const MAX_TURNS = 1_000;
+
+/** The command's result once on-demand mining has put it in a block (its neighbours first). */
+async function minedResult(node: BraidNode, chainId: number, command: ParsedCommand) {
+  for (let turn = 0; turn < MAX_TURNS; turn++) {
+    const result = node.result(chainId, command.hashBytes);
+    if (result !== null) return JSON.parse(result);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`${command.hash} was not mined in ${MAX_TURNS} turns`);
+}
 
 describe("development controls", () => {
   it("mine: 100 blocks on chain 3, with what braiding needs on the others", async () => {
@@ -104,8 +114,7 @@ describe("development controls", () => {
       ).preflightResult;
       assert.equal(preflight.result.status, "success");
       node.submit(0, [fresh]);
-      await nextTurn();
-      const result = JSON.parse(node.result(0, fresh.hashBytes)!);
+      const result = await minedResult(node, 0, fresh);
       assert.equal(result.result.data, "Write succeeded");
       assert.ok(result.metaData.blockTime >= newTime * 1_000_000, "the block time is a day ahead");
       assert.ok(node.chains[0]!.head.creationTime >= newTime * 1_000_000);
@@ -225,8 +234,7 @@ describe("development controls", () => {
         signer,
       });
       node.submit(0, [spend]);
-      await nextTurn();
-      assert.equal(JSON.parse(node.result(0, spend.hashBytes)!).result.status, "success");
+      assert.equal((await minedResult(node, 0, spend)).result.status, "success");
       assert.equal(balance(node, "sender02"), "120000005");
       // 25 funded, 5 sent, 235 gas at 1e-8 paid by the new account.
       assert.equal(balance(node, account), "19.99999765");

@@ -40,6 +40,8 @@ export const MAX_REMEMBERED_MEMPOOLS = 64;
 export const FAUCET = DEV_ACCOUNTS[0]!;
 /** Gas limit of a funding transfer (a `transfer-create` uses well under it). */
 export const FUND_GAS_LIMIT = 5_000;
+/** How long `fund` waits for on-demand mining to make the transfers' blocks. */
+export const FUND_WAIT_MS = 10_000;
 /** Time to live of a funding transfer, in seconds. */
 export const FUND_TTL_SECONDS = 3_600;
 
@@ -187,7 +189,8 @@ export class DevControls {
   /**
    * Sends `amount` KDA from the faucet to `account` (created with the keyset `keys`/`pred` when
    * new) on each chain asked for, each transfer checked by a preflight first. Resolves with the
-   * request keys by chain; in on-demand mode after their blocks are made.
+   * request keys by chain; in on-demand mode once their blocks are made (at most
+   * {@link FUND_WAIT_MS} later).
    */
   fund(request: FundRequest): Promise<Map<number, string>> {
     this.checkChains(request.chains);
@@ -204,10 +207,35 @@ export class DevControls {
         }
         return [chainId, command] as const;
       });
+      const mined =
+        this.node.options.mining === "on-demand"
+          ? this.blocksHolding(commands.map(([, command]) => command.hash))
+          : Promise.resolve();
       for (const [chainId, command] of commands) this.node.submit(chainId, [command]);
-      // On-demand mining makes the blocks in the next turn of the event loop.
-      if (this.node.options.mining === "on-demand") await nextTurn();
+      await mined;
       return new Map(commands.map(([chainId, command]) => [chainId, command.hash]));
+    });
+  }
+
+  /**
+   * Resolves once blocks hold every one of the request keys, or after {@link FUND_WAIT_MS}
+   * (a command left out of its block is never announced).
+   */
+  private blocksHolding(requestKeys: readonly string[]): Promise<void> {
+    const { events } = this.node;
+    const waiting = new Set(requestKeys);
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        events.off("block", onBlock);
+        resolve();
+      };
+      const onBlock = (_chainId: number, block: { readonly requestKeys: readonly string[] }) => {
+        for (const key of block.requestKeys) waiting.delete(key);
+        if (waiting.size === 0) finish();
+      };
+      const timer = setTimeout(finish, FUND_WAIT_MS);
+      events.on("block", onBlock);
     });
   }
 

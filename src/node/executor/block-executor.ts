@@ -20,7 +20,12 @@ import {
   gasUsed,
 } from "../../execution/index.ts";
 import { hashTxLogs, type PactDb, type TxLogEntry } from "../../pact/db/index.ts";
-import { type ContinuationVerifier, type GasMeter, MILLIGAS_PER_GAS } from "../../pact/index.ts";
+import {
+  type ContinuationVerifier,
+  type GasMeter,
+  MILLIGAS_PER_GAS,
+  type SpvVerifier,
+} from "../../pact/index.ts";
 import { type Decimal, JsonNumber, jsonString, PactTime } from "../../pact/values/index.ts";
 import { buyGasCall, type CoinCall, coinbaseCall, redeemGasCall } from "../genesis/coin-calls.ts";
 import { gasPrice } from "../mempool/admission.ts";
@@ -44,6 +49,8 @@ export interface BlockEnvironment {
   readonly blockGasLimit: number;
   /** Verifies cross-chain continuation proofs against the parent's branch (spv.ts). */
   readonly continuationVerifier?: ContinuationVerifier | null;
+  /** Verifies `verify-spv` proofs against the parent's branch (spv.ts). */
+  readonly spvVerifier?: SpvVerifier | null;
 }
 
 /** A command as it went into the block: its bytes, its output's bytes, and its result. */
@@ -176,6 +183,7 @@ export function runCommand(
       meter,
       flags: NO_FLAGS,
       continuationVerifier: env.continuationVerifier ?? null,
+      spvVerifier: env.spvVerifier ?? null,
     });
   if (meta.kind !== "public") {
     // A private command (the `private` endpoint) buys no gas; the block's gas still bounds it.

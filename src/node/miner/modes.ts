@@ -1,7 +1,9 @@
 /**
  * The three mining modes (docs/node.md):
  * - `on-demand`: commands are mined as soon as they arrive; the ones that arrive in the same
- *   event-loop turn share a block. Afterwards the other chains are caught up in the background.
+ *   event-loop turn share a block. When the chain's neighbours are behind, they are caught up a
+ *   few blocks per turn first, and commands arriving meanwhile join the block. Afterwards the
+ *   other chains are caught up in the background.
  * - `interval`: every chain advances by one block every `miningInterval` seconds.
  * - `pow`: chains are mined one block at a time, lowest first, each with a real nonce search
  *   against its difficulty target (pow.ts), without stopping the event loop.
@@ -34,9 +36,10 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
   const run = () => {
     scheduled = false;
     if (stopped) return;
-    const chains = [...waiting];
-    waiting.clear();
-    for (const chainId of chains) {
+    for (const chainId of [...waiting]) {
+      // A chain whose neighbours are behind waits for them (below), gathering commands.
+      if (!producer.isReady(chainId)) continue;
+      waiting.delete(chainId);
       try {
         const block = producer.mine(chainId);
         // A full block leaves commands behind: they get the next one.
@@ -45,8 +48,18 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
         log.error(`mining chain ${chainId} failed: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    if (waiting.size > 0) schedule();
-    else producer.level();
+    if (waiting.size === 0) {
+      producer.level();
+      return;
+    }
+    try {
+      producer.catchUpStep([...waiting]);
+    } catch (e) {
+      waiting.clear();
+      log.error(`catching up failed: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    schedule();
   };
   const schedule = () => {
     if (scheduled) return;

@@ -6,6 +6,8 @@
  *
  * - `mine(c)` makes one block on chain c now with what its mempool holds (the request path of
  *   on-demand mining); only the neighbours it needs are caught up first;
+ * - `catchUpStep(cs)` makes a few of the blocks that chains cs wait for, so that on-demand mining
+ *   can let commands gather while their chain's neighbours catch up;
  * - `level()` catches every chain up to the highest one, one block per event-loop turn, so the
  *   next request on any chain finds its neighbours ready (off the request's critical path);
  * - `mineAll()` advances every chain by one block (interval mode).
@@ -110,13 +112,71 @@ export class BlockProducer {
    * together; false (and nothing made) when every chain has reached `target`.
    */
   private levelStep(target: number): boolean {
-    const { chains, chainDb } = this.options;
+    const { chains } = this.options;
     const low = Math.min(...chains.map((c) => c.head.height));
     if (low >= target) return false;
-    const group = chains.filter((c) => c.head.height === low).slice(0, LEVEL_BLOCKS_PER_TURN);
+    this.makeLayer(chains.filter((c) => c.head.height === low));
+    return true;
+  }
+
+  /** Whether the next block of `chainId` can be made now: no adjacent chain is behind it. */
+  isReady(chainId: number): boolean {
+    const { chains, version } = this.options;
+    const { height } = chains[chainId]!.head;
+    return adjacentChains(graphAt(version, height + 1), chainId).every(
+      (n) => chains[n]!.head.height >= height,
+    );
+  }
+
+  /**
+   * One turn of catching up the chains that the next blocks of `chainIds` wait for: up to
+   * {@link LEVEL_BLOCKS_PER_TURN} of them, lowest first, stored together. Commands that arrive
+   * meanwhile join the waiting chains' blocks, so a busy chain mines more commands per block
+   * instead of paying for a catch-up per command.
+   */
+  catchUpStep(chainIds: readonly number[]): void {
+    const { chains } = this.options;
+    const required = this.requiredHeights(chainIds);
+    const behind = chains.filter((c) => c.head.height < (required.get(c.chainId) ?? -1));
+    // The lowest chain behind is always ready: its neighbours are required to be no lower.
+    behind.sort((a, b) => a.head.height - b.head.height);
+    this.makeLayer(behind.filter((c) => this.isReady(c.chainId)));
+  }
+
+  /**
+   * The heights each chain must reach before the next blocks of `chainIds` can be made: their
+   * neighbours their height, the neighbours' neighbours one less, and so on.
+   */
+  private requiredHeights(chainIds: readonly number[]): Map<number, number> {
+    const { chains, version } = this.options;
+    const required = new Map<number, number>();
+    const queue: [number, number][] = [];
+    const need = (chainId: number, height: number) => {
+      if (height <= chains[chainId]!.head.height || height <= (required.get(chainId) ?? -1)) return;
+      required.set(chainId, height);
+      queue.push([chainId, height]);
+    };
+    for (const chainId of chainIds) {
+      const { height } = chains[chainId]!.head;
+      for (const n of adjacentChains(graphAt(version, height + 1), chainId)) need(n, height);
+    }
+    while (queue.length > 0) {
+      const [chainId, height] = queue.pop()!;
+      for (const n of adjacentChains(graphAt(version, height), chainId)) need(n, height - 1);
+    }
+    return required;
+  }
+
+  /**
+   * The next block of each of `group` (up to {@link LEVEL_BLOCKS_PER_TURN}, each ready: no
+   * neighbour behind it), stored in one chain database transaction.
+   */
+  private makeLayer(group: readonly ChainNode[]): void {
+    if (group.length === 0) return;
+    const { chainDb } = this.options;
     const prepared: { chain: ChainNode; block: PreparedBlock }[] = [];
     try {
-      for (const chain of group) {
+      for (const chain of group.slice(0, LEVEL_BLOCKS_PER_TURN)) {
         const { adjacentParents, creationTime } = this.blockInputs(chain.chainId, false);
         const { commands } = this.selectFor(chain);
         prepared.push({
@@ -136,7 +196,6 @@ export class BlockProducer {
       throw e;
     }
     for (const { chain, block } of prepared) this.stored(chain, chain.commitPrepared(block));
-    return true;
   }
 
   close(): void {
@@ -167,13 +226,9 @@ export class BlockProducer {
    * nonce 0, and what it takes to make it again.
    */
   nextWork(preferred?: number): PowWork {
-    const { chains, version } = this.options;
+    const { chains } = this.options;
     const wanted = preferred === undefined ? undefined : chains[preferred];
-    const ready =
-      wanted !== undefined &&
-      adjacentChains(graphAt(version, wanted.head.height + 1), wanted.chainId).every(
-        (n) => chains[n]!.head.height >= wanted.head.height,
-      );
+    const ready = wanted !== undefined && this.isReady(wanted.chainId);
     const chain = ready ? wanted : chains.reduce((a, b) => (b.head.height < a.head.height ? b : a));
     const { adjacentParents, creationTime } = this.blockInputs(chain.chainId, false);
     const { commands } = this.selectFor(chain);

@@ -5,9 +5,18 @@
  */
 
 import type { Block } from "../../chain/db/index.ts";
-import type { ParsedCommand, SigCapability } from "../../command/index.ts";
-import { encodeCommandPayload, parseCommand, signCommand } from "../../command/index.ts";
-import { decodeHex } from "../../crypto/index.ts";
+import type { CommandJson, ParsedCommand, SigCapability } from "../../command/index.ts";
+import {
+  commandHash,
+  encodeCommandPayload,
+  parseCommand,
+  signCommand,
+} from "../../command/index.ts";
+import {
+  type SoftwareAuthenticator,
+  signatureText,
+} from "../../command/test-support/authenticator.ts";
+import { decodeHex, encodeBase64Url } from "../../crypto/index.ts";
 import { JsonNumber, type JsonValue, parseJson } from "../../pact/values/index.ts";
 import { DEV_ACCOUNTS } from "../genesis/accounts.ts";
 import { makeLogger } from "../logger.ts";
@@ -53,7 +62,9 @@ export interface DevCommand {
   readonly gasLimit?: number;
   /** Index into `DEV_ACCOUNTS` of the sender and signer (default 0, sender00). */
   readonly account?: number;
-  /** Another sender and signer than a development account (one key, hex). */
+  /** Another gas payer, signed for by `passkey` (a WebAuthn signer) instead of a development key. */
+  readonly passkeyAccount?: { readonly name: string; readonly passkey: SoftwareAuthenticator };
+  /** Another sender and signer than a development account (one ED25519 key, hex). */
   readonly signer?: {
     readonly name: string;
     readonly publicKey: string;
@@ -65,11 +76,13 @@ export interface DevCommand {
 
 /**
  * A command signed (Blake2b, as @kadena/client does) by a development account (or `signer`),
- * which is also its gas payer; created 10 s ago (or at `creationTime`) with an hour to live,
- * gas price 1e-8.
+ * which is also its gas payer — or by the passkey of `passkeyAccount`; created 10 s ago (or at
+ * `creationTime`) with an hour to live, gas price 1e-8.
  */
 export function devCommand(spec: DevCommand): ParsedCommand {
   const account = spec.signer ?? DEV_ACCOUNTS[spec.account ?? 0]!;
+  const passkey = spec.passkeyAccount?.passkey;
+  const clist = spec.caps ?? [];
   const payload = {
     payload: { kind: "exec" as const, code: spec.code, data: parseJson(spec.data ?? "{}") },
     meta: {
@@ -79,19 +92,38 @@ export function devCommand(spec: DevCommand): ParsedCommand {
       gasLimit: spec.gasLimit ?? 2000,
       chainId: spec.chainId ?? "0",
       gasPrice: new JsonNumber("0.00000001"),
-      sender: account.name,
+      sender: spec.passkeyAccount?.name ?? account.name,
     },
-    signers: [{ pubKey: account.publicKey, scheme: null, addr: null, clist: spec.caps ?? [] }],
+    signers: [
+      passkey === undefined
+        ? { pubKey: account.publicKey, scheme: null, addr: null, clist }
+        : { pubKey: passkey.publicKey, scheme: "WebAuthn" as const, addr: null, clist },
+    ],
     verifiers: null,
     networkId: "development",
     nonce: spec.nonce,
   };
-  const keys = [
-    { publicKey: decodeHex(account.publicKey), secretKey: decodeHex(account.secretKey) },
-  ];
-  const parsed = parseCommand(signCommand(encodeCommandPayload(payload), keys, "blake2b"));
+  const cmd = encodeCommandPayload(payload);
+  const body =
+    passkey === undefined
+      ? signCommand(
+          cmd,
+          [{ publicKey: decodeHex(account.publicKey), secretKey: decodeHex(account.secretKey) }],
+          "blake2b",
+        )
+      : passkeySigned(cmd, passkey);
+  const parsed = parseCommand(body);
   if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join("; "));
   return parsed.command;
+}
+
+function passkeySigned(cmd: string, passkey: SoftwareAuthenticator): CommandJson {
+  const hash = commandHash(cmd, "blake2b");
+  return {
+    cmd,
+    hash: encodeBase64Url(hash),
+    sigs: [{ sig: signatureText(passkey.assert(hash)) }],
+  };
 }
 
 /** A capability with its arguments as Pact JSON (numbers given as decimal text). */

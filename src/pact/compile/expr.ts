@@ -27,6 +27,7 @@ import {
   SignatureDef,
   type TermDefinition,
 } from "./ir.ts";
+import { LIST_ARGUMENT_BUILTINS } from "./module-hash/builtins.ts";
 import { resolveBareName, resolveQualifiedName } from "./resolve.ts";
 import { bind, type FrameLayout, type Locals, lookupLocal } from "./scope.ts";
 import { resolveType } from "./type-resolve.ts";
@@ -269,6 +270,11 @@ function compileNativeCall(native: NativeDef, e: AppExpr, s: ExprScope): Node {
   const overload = ARITY_OVERLOADS.get(native.name);
   if (overload !== undefined && overload.count === e.args.length) {
     native = s.unit.natives.get(overload.native) ?? native;
+  }
+  if (LIST_ARGUMENT_BUILTINS.has(native.name)) {
+    // `(hash-poseidon 1 2)` is `(hash-poseidon [1 2])`: the list literal is built (and charged) as written.
+    const items = e.args.map((x) => compileExpr(x, s));
+    return { op: "call-native", native, args: [{ op: "list", items, span: e.span }], span: e.span };
   }
   const lazy = isSuspending(native) ? native.suspends(e.args.length) : null;
   const args = e.args.map((x, i) => (lazy?.[i] === true ? suspend(x, s) : compileExpr(x, s)));

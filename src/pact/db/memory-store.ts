@@ -175,6 +175,8 @@ export class MemoryStore implements VersionedStore {
     this.nextTxId = txIdBound;
   }
 
+  flush(): void {}
+
   close(): void {}
 
   private record(entry: Undo): void {

@@ -380,6 +380,10 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
     this.latest = target;
   }
 
+  flush(): void {
+    this.versions.flush();
+  }
+
   close(): void {
     this.versions.close();
   }

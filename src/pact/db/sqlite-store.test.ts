@@ -101,3 +101,58 @@ describe("sqlite pact db: files", () => {
     raw.close();
   });
 });
+
+describe("sqlite pact db: batched commits", () => {
+  /** What another connection sees: the recorded block heights. */
+  const heightsSeenFrom = (path: string) => {
+    const other = new Database(path, { readonly: true });
+    try {
+      return other.prepare("SELECT height FROM blocks ORDER BY height").pluck().all();
+    } finally {
+      other.close();
+    }
+  };
+
+  const writeBlock = (db: ReturnType<typeof openSqlitePactDb>, height: number, balance: bigint) => {
+    db.beginBlock(height);
+    db.beginTx();
+    if (height === 1) db.createTable(COIN, "accounts");
+    db.writeRow("write", "coin_accounts", "alice", new Map([["balance", balance]]));
+    db.commitTx();
+    db.commitBlock(new Uint8Array([height]));
+  };
+
+  it("keeps committed blocks in the file only from the next flush", () => {
+    const path = join(dir, "batched.sqlite");
+    const db = openSqlitePactDb(path, { batchCommits: true });
+    writeBlock(db, 1, 10n);
+    writeBlock(db, 2, 20n);
+    assert.deepEqual(heightsSeenFrom(path), []);
+    assert.equal(db.readRow("coin_accounts", "alice")?.get("balance"), 20n);
+    db.flush();
+    assert.deepEqual(heightsSeenFrom(path), [1, 2]);
+    writeBlock(db, 3, 30n);
+    db.close();
+    assert.deepEqual(heightsSeenFrom(path), [1, 2, 3]);
+  });
+
+  it("aborts a block and rewinds inside the batch", () => {
+    const path = join(dir, "batched-rewind.sqlite");
+    const db = openSqlitePactDb(path, { batchCommits: true });
+    writeBlock(db, 1, 10n);
+    writeBlock(db, 2, 20n);
+    db.beginBlock(3);
+    db.beginTx();
+    db.writeRow("write", "coin_accounts", "alice", new Map([["balance", 99n]]));
+    db.commitTx();
+    db.abortBlock();
+    db.rewindTo(1);
+    assert.equal(db.readRow("coin_accounts", "alice")?.get("balance"), 10n);
+    db.flush();
+    db.close();
+    const again = openSqlitePactDb(path);
+    assert.deepEqual(again.latestBlock(), { height: 1, endTxId: 1, hash: new Uint8Array([1]) });
+    assert.equal(again.readRow("coin_accounts", "alice")?.get("balance"), 10n);
+    again.close();
+  });
+});

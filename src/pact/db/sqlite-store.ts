@@ -17,6 +17,12 @@ export interface SqliteStoreOptions {
    * configuration, never from a contract.
    */
   readonly pragmas?: readonly string[];
+  /**
+   * Keeps committed blocks in one open database transaction until {@link SqliteStore.flush}
+   * (each outermost level is then a savepoint inside it), which saves a commit per block. For
+   * owners that can redo what a crash drops: the node replays its stored blocks on start-up.
+   */
+  readonly batchCommits?: boolean;
 }
 
 /**
@@ -39,6 +45,9 @@ export class SqliteStore implements VersionedStore {
   /** User table name → domain id, for the latest state; cleared when a rollback may drop one. */
   private readonly domainIds = new Map<string, number>(SYSTEM_DOMAIN_IDS);
   private level = 0;
+  private readonly batchCommits: boolean;
+  /** Whether the database transaction holding batched levels is open. */
+  private batchOpen = false;
 
   private readonly beginStmt: Database.Statement;
   private readonly commitStmt: Database.Statement;
@@ -61,6 +70,7 @@ export class SqliteStore implements VersionedStore {
   /** Opens (creating if needed) the state at `path`, or an in-memory one for ":memory:". */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.db = new Database(path);
+    this.batchCommits = options.batchCommits ?? false;
     try {
       for (const pragma of [...DEFAULT_PRAGMAS, ...(options.pragmas ?? [])]) this.db.pragma(pragma);
       this.db.exec(STATE_SCHEMA_SQL);
@@ -149,25 +159,40 @@ export class SqliteStore implements VersionedStore {
   }
 
   begin(): void {
-    (this.level === 0 ? this.beginStmt : this.savepointStmt).run();
+    if (this.level === 0 && !this.batchCommits) this.beginStmt.run();
+    else {
+      if (this.level === 0 && !this.batchOpen) {
+        this.beginStmt.run();
+        this.batchOpen = true;
+      }
+      this.savepointStmt.run();
+    }
     this.level++;
   }
 
   commit(): void {
     if (this.level === 0) throw new Error("commit without a transaction");
-    (this.level === 1 ? this.commitStmt : this.releaseStmt).run();
+    (this.level === 1 && !this.batchCommits ? this.commitStmt : this.releaseStmt).run();
     this.level--;
   }
 
   rollback(): void {
     if (this.level === 0) throw new Error("rollback without a transaction");
-    if (this.level === 1) this.rollbackStmt.run();
+    if (this.level === 1 && !this.batchCommits) this.rollbackStmt.run();
     else {
       this.rollbackToStmt.run();
       this.releaseStmt.run();
     }
     this.level--;
     this.forgetUserDomains();
+  }
+
+  /** Commits the batched levels (with `batchCommits`; nothing otherwise). */
+  flush(): void {
+    if (!this.batchOpen) return;
+    if (this.level !== 0) throw new Error("flush inside a transaction");
+    this.commitStmt.run();
+    this.batchOpen = false;
   }
 
   saveNextTxId(txId: number): void {
@@ -204,6 +229,7 @@ export class SqliteStore implements VersionedStore {
   }
 
   close(): void {
+    if (this.level === 0) this.flush();
     this.db.close();
   }
 

@@ -50,5 +50,7 @@ export interface VersionedStore extends WritableStore {
    * created by those transactions, and every block above `height`.
    */
   rewind(height: number, txIdBound: number): void;
+  /** Makes what was committed durable, for a store that holds commits back; else nothing. */
+  flush(): void;
   close(): void;
 }

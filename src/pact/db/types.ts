@@ -159,5 +159,7 @@ export interface VersionedPactDb extends PactDb {
   scratchAt(height: number): PactDb;
   /** Deletes everything written after block `height` (a recorded block). */
   rewindTo(height: number): void;
+  /** Makes the committed blocks durable (when the backend holds commits back). */
+  flush(): void;
   close(): void;
 }

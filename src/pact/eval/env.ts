@@ -9,7 +9,7 @@ import { type ExecutionMode, openMemoryPactDb, type PactDb } from "../db/index.t
 import type { NativeDef } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
-import type { CapToken, PactValue } from "../values/types.ts";
+import type { CapToken, PactObject, PactValue } from "../values/types.ts";
 import { FreeGasMeter, type GasMeter } from "./gas.ts";
 import { DbModuleStore } from "./module-store.ts";
 
@@ -36,6 +36,14 @@ export type NamespacePolicy =
   | { readonly kind: "simple" }
   | { readonly kind: "managed"; readonly allowRoot: boolean; readonly manager: string };
 
+/**
+ * Verifies the proof `verify-spv` is given (Pact's `_spvSupport`): the object the proof
+ * establishes, or an `Error` whose message says why not. Chainweb supports the type `TXOUT`.
+ */
+export interface SpvVerifier {
+  verifySpv(proofType: string, proof: PactObject): PactObject;
+}
+
 export interface ExecutionEnv {
   /** The transaction data `read-msg` and friends read: an object, or unit when there is none. */
   data: PactValue;
@@ -56,6 +64,8 @@ export interface ExecutionEnv {
   modules: ModuleStore;
   /** The namespace policy; absent means `simple`. */
   namespacePolicy?: NamespacePolicy;
+  /** Verifies `verify-spv` proofs; absent, `verify-spv` fails ("SPV verification not supported"). */
+  spv?: SpvVerifier;
 }
 
 /** Pact's default hash: Blake2b-256 of the empty string. */

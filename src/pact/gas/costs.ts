@@ -256,9 +256,38 @@ export function keccakCost(cfg: GasCostConfig, chunkLengths: readonly number[]):
   );
 }
 
+/** The most inputs one Poseidon hash takes (the widest circomlib parameter set Pact includes). */
+export const MAX_POSEIDON_INPUTS = 8;
+
 /** Poseidon hashing of `n` field elements. */
 export function poseidonCost(cfg: GasCostConfig, n: number): number {
   return saturate(n * n * cfg.poseidonQuadraticGasFactor + n * cfg.poseidonLinearGasFactor);
+}
+
+/** The BN254 groups the ZK natives take: `"g1"` or `"g2"` in any letter case. */
+export type ZkGroup = "g1" | "g2";
+
+/** The group a ZK native's first argument names, or null. */
+export function zkGroup(v: unknown): ZkGroup | null {
+  if (typeof v !== "string") return null;
+  const lower = v.toLowerCase();
+  return lower === "g1" || lower === "g2" ? lower : null;
+}
+
+/** `point-add` (Pact's `pointAddGas`, a constant of its table model whatever the gas model). */
+export const POINT_ADD_COST: Readonly<Record<ZkGroup, number>> = { g1: 5_000, g2: 30_000 };
+
+/** `scalar-mult` (Pact's `scalarMulGas`). */
+export const SCALAR_MULT_COST: Readonly<Record<ZkGroup, number>> = { g1: 360_000, g2: 1_450_000 };
+
+/** Per pair and fixed part of a `pairing-check`; the cost of a check without pairs. */
+const PAIRING_SLOPE = 3_760;
+const PAIRING_INTERCEPT = 11_600;
+const PAIRING_WITHOUT_PAIRS = 100_000;
+
+/** `pairing-check` of `pairs` pairs (the longer of its two lists). */
+export function pairingCheckCost(pairs: number): number {
+  return pairs > 0 ? saturate(pairs * PAIRING_SLOPE + PAIRING_INTERCEPT) : PAIRING_WITHOUT_PAIRS;
 }
 
 /** `require-capability` with `granted` capabilities in scope (slots and their composed caps). */

@@ -181,6 +181,44 @@ describe("gas goldens: deploying code", () => {
   });
 });
 
+describe("gas goldens: BN254 and Poseidon", () => {
+  const G1 = '{"x": 1, "y": 2}'; // an object literal of 2 fields: 200
+  const G2 = `{"x": [${[
+    "10857046999023057135944570762232829481370756359578518086990519993285655852781",
+    "11559732032986387107991004021392285783925812861821192530917403151452391805634",
+  ].join(" ")}], "y": [${[
+    "8495653923123431417604973247489272438418190587263600148770280649306958101930",
+    "4082367875863433681332203403145435568316851327593401208105741076214120093531",
+  ].join(" ")}]}`; // 200 for the object, 200 for each list
+  it("point-add and scalar-mult cost Pact's constant per group", () => {
+    assert.equal(milligas(`(point-add "g1" ${G1} ${G1})`), N + 5000 + 2 * 200);
+    assert.equal(milligas(`(point-add "g2" ${G2} ${G2})`), N + 30000 + 2 * 600);
+    assert.equal(milligas(`(scalar-mult "g1" ${G1} 2)`), N + 360000 + 200);
+    assert.equal(milligas(`(scalar-mult "G2" ${G2} 2)`), N + 1450000 + 600);
+  });
+  it("pairing-check costs 3,760 per pair + 11,600, or 100,000 without pairs", () => {
+    assert.equal(milligas("(pairing-check [] [])"), N + 100000);
+    assert.equal(
+      milligas(`(pairing-check [${G1} ${G1}] [${G2}])`),
+      N + 2 * 3760 + 11600 + (2 * 100 + 2 * 200) + (100 + 600),
+    );
+  });
+  it("Poseidon costs 50,000·n² + 38,000·n after its flat 124,000 and the list of inputs", () => {
+    assert.equal(milligas("(hash-poseidon 1 2)"), 124000 + 2 * 100 + 50000 * 4 + 38000 * 2);
+    assert.equal(
+      milligas("(poseidon-hash-hack-a-chain 1 2 3)"),
+      124000 + 300 + 50000 * 9 + 38000 * 3,
+    );
+  });
+  it("static-redeploy writes the source text and the module's estimated size", () => {
+    const module = "(module m G (defcap G () true))"; // 31 bytes of text; 3 syntax nodes
+    assert.equal(
+      milligas('(static-redeploy "m")', module),
+      N + 200 * (31 + 4) + 200 * Math.round(141 + 3 * 24.16),
+    );
+  });
+});
+
 describe("gas limit", () => {
   it("stops the expression that passes it, with Pact's message", () => {
     const session = new ReplSession({ line: () => {}, readFile: () => "" });

@@ -10,6 +10,7 @@ export {
 } from "./config.ts";
 export {
   chargeKeysetWrite,
+  chargeModuleRewrite,
   chargeNamespaceLookup,
   chargeNamespaceRead,
   chargeNamespaceWrite,

@@ -25,12 +25,17 @@ import {
   keccakCost,
   lnCost,
   logBaseCost,
+  MAX_POSEIDON_INPUTS,
   makeListCost,
   objectLookupCost,
   objectRemoveCost,
+  POINT_ADD_COST,
   PRINCIPAL_STEP_COST,
+  pairingCheckCost,
   parseTimeCost,
+  poseidonCost,
   requireCapabilityCost,
+  SCALAR_MULT_COST,
   sortCost,
   sqrtCost,
   stringExplodeCost,
@@ -41,6 +46,7 @@ import {
   textCompareCost,
   textListConcatCost,
   writeCost,
+  zkGroup,
 } from "./costs.ts";
 import { chargedEquals, chargeLiteralComparison } from "./equality.ts";
 import type { PactGasMeter } from "./meter.ts";
@@ -434,6 +440,36 @@ before(["hash-keccak256"], (meter, [chunks]) => {
   if (!isList(chunks) || !chunks.every((c) => typeof c === "string")) return;
   const lengths = chunks.map((c) => Buffer.byteLength(c as string, "utf8"));
   meter.charge(keccakCost(meter.config, lengths), "GHashOp GHashKeccak");
+});
+
+/** Poseidon of 1 to 8 integers (other arguments fail before any charge). */
+before(["poseidon-hash-hack-a-chain", "hash-poseidon"], (meter, [inputs]) => {
+  if (!isList(inputs) || inputs.length === 0 || inputs.length > MAX_POSEIDON_INPUTS) return;
+  if (!inputs.every((x) => typeof x === "bigint")) return;
+  meter.charge(poseidonCost(meter.config, inputs.length), "GHashOp GHashPoseidon");
+});
+
+// ---------------------------------------------------------------------------------------------
+// BN254 (charged once the group and the argument types are right, before the points are read)
+
+before(["point-add"], (meter, [group, p1, p2]) => {
+  const g = zkGroup(group);
+  if (g !== null && isObject(p1) && isObject(p2)) {
+    meter.charge(POINT_ADD_COST[g], "GAZKArgs PointAdd");
+  }
+});
+
+before(["scalar-mult"], (meter, [group, point, scalar]) => {
+  const g = zkGroup(group);
+  if (g !== null && isObject(point) && typeof scalar === "bigint") {
+    meter.charge(SCALAR_MULT_COST[g], "GAZKArgs ScalarMult");
+  }
+});
+
+before(["pairing-check"], (meter, [g1s, g2s]) => {
+  if (isList(g1s) && isList(g2s)) {
+    meter.charge(pairingCheckCost(Math.max(g1s.length, g2s.length)), "GAZKArgs Pairing");
+  }
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { openMemoryPactDb, openSqlitePactDb, type PactDb } from "../db/index.ts"
 import { keyset, testRuntime } from "../test-support/test-runtime.ts";
 import { Decimal } from "../values/decimal.ts";
 import { pactValueToPretty } from "../values/show.ts";
+import { UNIT } from "../values/types.ts";
 
 const MODULE = `
   (define-keyset 'gov (read-keyset "k"))
@@ -247,6 +248,41 @@ describe("transactions", () => {
     );
     t.rt.env.mode = "local";
     assert.deepEqual(t.run(`(list-modules)`), ["people"]);
+  });
+});
+
+describe("static-redeploy", () => {
+  const NON_UPGRADABLE = `(module m g
+    (defcap g () (enforce false "NON UPGRADABLE"))
+    (defun f () 1))`;
+
+  it("writes a stored module again in the current form, without governance", () => {
+    const t = testRuntime(openSqlitePactDb(":memory:"));
+    t.run(NON_UPGRADABLE);
+    const db = t.rt.env.db;
+    const stored = db.readModule("m")!;
+    // A module stored in another layout (as after a format change) ...
+    db.writeModule("m", {
+      hash: stored.hash,
+      code: JSON.stringify(JSON.parse(stored.code), null, 1),
+    });
+    assert.notEqual(db.readModule("m")!.code, stored.code);
+    // ... is written back in the current one, its hash unchanged; its governance never runs.
+    assert.deepEqual(t.run(`(static-redeploy "m")`), UNIT);
+    assert.deepEqual(db.readModule("m"), stored);
+    assert.equal(t.run(`(m.f)`), 1n);
+  });
+
+  it("fails for an unknown module, a bad name, and inside a function", () => {
+    const t = testRuntime();
+    t.run(NON_UPGRADABLE);
+    assert.equal(t.fail(`(static-redeploy "nope")`).message, "Cannot find module: nope");
+    assert.equal(
+      t.fail(`(static-redeploy "a.b.c")`).message,
+      "native execution failure, static-redeploy failed with message: invalid module name format",
+    );
+    t.run(`(module n g (defcap g () true) (defun redeploy () (static-redeploy "m")))`);
+    assert.equal(t.fail(`(n.redeploy)`).message, "Top-level call used in module static-redeploy");
   });
 });
 

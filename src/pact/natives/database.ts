@@ -1,7 +1,7 @@
 /**
  * Database natives: tables (`create-table`, `describe-table`), rows (`insert`, `write`,
  * `update`, `read`, `with-read`, `with-default-read`), listings (`keys`, `select`, `fold-db`) and
- * module metadata (`describe-module`, `list-modules`).
+ * modules (`describe-module`, `list-modules`, `static-redeploy`).
  *
  * Every table access follows Pact's `guardTable`: code outside the table's module needs the
  * module's admin (except reads, keys and selects with the flag `AllowReadInLocal`), and the
@@ -15,7 +15,8 @@ import { userTableName } from "../db/index.ts";
 import { type CallSite, runtimeOf } from "../eval/callables.ts";
 import type { Runtime } from "../eval/runtime.ts";
 import { matchesType } from "../eval/typecheck.ts";
-import { chargeRowRead } from "../gas/index.ts";
+import { BASIC_WORK_GAS } from "../gas/costs.ts";
+import { chargeModuleRewrite, chargeRowRead } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import { argsError, boolResult, nativeFailure } from "../runtime/native-errors.ts";
 import {
@@ -25,10 +26,18 @@ import {
   type NativeDef,
   type RuntimeValue,
 } from "../runtime/types.ts";
+import { parseProgram } from "../syntax/parser.ts";
 import { parseModuleName, renderModuleName } from "../values/names.ts";
 import { pactValueToPretty } from "../values/show.ts";
 import { compareCodePoints } from "../values/text.ts";
-import type { PactList, PactObject, PactValue, Schema, TableRef } from "../values/types.ts";
+import {
+  type PactList,
+  type PactObject,
+  type PactValue,
+  type Schema,
+  type TableRef,
+  UNIT,
+} from "../values/types.ts";
 import {
   assertLocalAllowed,
   assertTopLevel,
@@ -391,6 +400,34 @@ const listModules: NativeDef = {
   },
 };
 
+/**
+ * `static-redeploy`: writes a stored module back unchanged, without governance (Pact 5.2+). Pact
+ * uses it to store a module again in its current serialisation after a format change; here the
+ * module is written again in the current stored form, keeping its hash and transaction hash.
+ */
+const staticRedeploy: NativeDef = {
+  name: "static-redeploy",
+  minArgs: 1,
+  maxArgs: 1,
+  gas: BASIC_WORK_GAS,
+  impl(ctx, args) {
+    const text = args[0];
+    if (typeof text !== "string") throw argsError("static-redeploy", args);
+    const { rt, site } = context(ctx);
+    assertTopLevel(rt, "static-redeploy");
+    const name = parseModuleName(text);
+    if (name === null) throw nativeFailure("static-redeploy", "invalid module name format");
+    const module = rt.getModule(name, site);
+    const [form] = parseProgram(module.code, module.source.file);
+    if (form?.kind === "module" || form?.kind === "interface") {
+      chargeModuleRewrite(rt.env.gas, module.code, form);
+    }
+    requireImpure(rt);
+    dbOperation(() => rt.env.modules.write(module));
+    return UNIT;
+  },
+};
+
 export const DATABASE_NATIVES: readonly NativeDef[] = [
   createTable,
   describeModule,
@@ -405,4 +442,5 @@ export const DATABASE_NATIVES: readonly NativeDef[] = [
   withRead,
   writeNative("write"),
   listModules,
+  staticRedeploy,
 ];

@@ -29,10 +29,9 @@ emit-event create-capability-guard create-capability-pact-guard create-module-gu
 create-pact-guard create-table describe-keyset describe-module describe-table define-keyset
 fold-db insert keys read select update with-default-read with-read write tx-hash continue
 create-principal is-principal typeof-principal validate-principal namespace define-namespace
-describe-namespace chain-data pact-id pairing-check scalar-mult point-add
-poseidon-hash-hack-a-chain cond verify-spv enforce-verifier acquire-module-admin
+describe-namespace chain-data pact-id cond enforce-verifier acquire-module-admin
 hyperlane-message-id hyperlane-decode-token-message hyperlane-encode-token-message list-modules
-static-redeploy hash-poseidon`.split(/\s+/),
+static-redeploy`.split(/\s+/),
 );
 
 describe("CORE_NATIVES", () => {

@@ -27,7 +27,9 @@ import {
   ZIP,
 } from "./lists.ts";
 import { OPERATOR_NATIVES } from "./operators.ts";
+import { HASH_POSEIDON, POSEIDON_HASH_HACK_A_CHAIN } from "./poseidon.ts";
 import { CONTAINS, DROP, LENGTH, REVERSE, TAKE } from "./sequences.ts";
+import { VERIFY_SPV } from "./spv.ts";
 import {
   BASE64_DECODE,
   BASE64_ENCODE,
@@ -49,6 +51,7 @@ import {
   PARSE_TIME,
   TIME,
 } from "./time.ts";
+import { PAIRING_CHECK, POINT_ADD, SCALAR_MULT } from "./zk.ts";
 
 function op(name: string): NativeDef {
   const n = OPERATOR_NATIVES.find((d) => d.name === name);
@@ -123,10 +126,16 @@ export const CORE_NATIVES: readonly NativeDef[] = [
   DAYS,
   COMPOSE,
   IS_CHARSET,
+  PAIRING_CHECK,
+  SCALAR_MULT,
+  POINT_ADD,
+  POSEIDON_HASH_HACK_A_CHAIN,
   TYPE_OF,
   op("dec"),
   IDENTITY,
+  VERIFY_SPV,
   HASH_KECCAK256,
+  HASH_POSEIDON,
 ];
 
 export const CORE_NATIVES_BY_NAME: ReadonlyMap<string, NativeDef> = new Map(

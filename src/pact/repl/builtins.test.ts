@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CORE_NATIVE_ORDER, REPL_NATIVE_ORDER } from "./builtins.ts";
+import { builtinNames, CORE_NATIVE_ORDER, REPL_NATIVE_ORDER } from "./builtins.ts";
+import { ReplSession } from "./session.ts";
 
 // What `pact -b` prints (Pact 5.4), one line each, without the quotes.
 const PACT_B_CORE =
@@ -14,5 +15,29 @@ describe("the -b native order", () => {
   });
   it("lists Pact 5's 34 REPL natives in its order", () => {
     assert.deepEqual(REPL_NATIVE_ORDER, PACT_B_REPL.split(" "));
+  });
+});
+
+describe("braid -b", () => {
+  // Added by the verifier and Hyperlane work, which is done apart.
+  const NOT_YET = new Set([
+    "enforce-verifier",
+    "hyperlane-message-id",
+    "hyperlane-decode-token-message",
+    "hyperlane-encode-token-message",
+  ]);
+  it("lists every native of Pact's -b, in its order, and nothing else", () => {
+    const session = new ReplSession({ line: () => {}, readFile: () => "" });
+    const listed = builtinNames(session.nativeNames());
+    const pact = [...PACT_B_CORE.split(" "), ...PACT_B_REPL.split(" ")];
+    const missing = pact.filter((n) => !listed.includes(n));
+    assert.deepEqual(
+      missing.filter((n) => !NOT_YET.has(n)),
+      [],
+    );
+    assert.deepEqual(
+      listed,
+      pact.filter((n) => !missing.includes(n)),
+    );
   });
 });
