@@ -28,7 +28,7 @@ export const devCommand: Subcommand = {
       dev
         .command(name)
         .description(description)
-        .option("--node <url>", `the node (default ${DEFAULT_NODE_URL})`, DEFAULT_NODE_URL);
+        .option("--node <url>", "the node to steer", DEFAULT_NODE_URL);
 
     control("mine", "mine blocks now on the given chains (their neighbours keep up)")
       .argument("<blocks>", "how many blocks on each chain")
