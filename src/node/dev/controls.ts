@@ -157,14 +157,15 @@ export class DevControls {
   revert(id: number): Promise<RevertOutcome> {
     return this.serial(() => {
       const { chains, chainDb, clock } = this.node;
-      // New blocks get times after every block made so far, so none repeats an abandoned one.
-      clock.notBefore(Math.max(...chains.map((c) => c.head.creationTime)) + 1);
+      const latest = Math.max(...chains.map((c) => c.head.creationTime));
       const reverted = chainDb.revertToSnapshot(id);
       if (reverted === undefined) {
         throw new DevControlRefusal(
           `there is no snapshot ${id} (a revert deletes later snapshots)`,
         );
       }
+      // New blocks get times after every block made so far, so none repeats an abandoned one.
+      clock.notBefore(latest + 1);
       const known = this.mempools.get(id) ?? new Map<number, ReadonlySet<string>>();
       for (const chain of chains) {
         const dropped = chain.syncTo(reverted.heads.get(chain.chainId)!);
