@@ -3,7 +3,7 @@
  * signature is scoped to), verifiers, chain data from its public metadata and the block, its hash,
  * the execution flags, the gas meter and the database.
  */
-import type { CommandPayload, ParsedCommand, SigCapability } from "../command/index.ts";
+import type { CommandPayload, ParsedCommand } from "../command/index.ts";
 import {
   type ChainData,
   DbModuleStore,
@@ -17,6 +17,7 @@ import {
   decodePactValue,
   jsonNumberToDecimal,
 } from "../pact/values/index.ts";
+import { capToken } from "./cap-token.ts";
 import type { BlockContext, ExecutionOptions } from "./types.ts";
 
 export function buildExecutionEnv(
@@ -52,18 +53,16 @@ function signerCaps(payload: CommandPayload): Map<string, readonly CapToken[]> {
 }
 
 /**
- * Verifier name → the capabilities it grants. The caller checks verifier proofs before running
- * the command (the development server, like Pact's, trusts them).
+ * Verifier name → the capabilities it grants. The node checks verifier proofs before running
+ * the command (`verifiers.ts`); the development server, like Pact's, trusts them.
  */
 function verifierCaps(payload: CommandPayload): Map<string, readonly CapToken[]> {
   const verifiers = new Map<string, readonly CapToken[]>();
-  for (const v of payload.verifiers ?? []) verifiers.set(v.name, v.clist.map(capToken));
+  for (const v of payload.verifiers ?? []) {
+    // Two verifiers of one name grant the capabilities of both (Pact's `fromListWith union`).
+    verifiers.set(v.name, [...(verifiers.get(v.name) ?? []), ...v.clist.map(capToken)]);
+  }
   return verifiers;
-}
-
-/** A capability named in a signer's `clist`; it matches by name and arguments, not module hash. */
-function capToken(cap: SigCapability): CapToken {
-  return { kind: "cap-token", name: cap.name, moduleHash: "", args: cap.args.map(decodePactValue) };
 }
 
 function chainData(payload: CommandPayload, block: BlockContext): ChainData {

@@ -5,6 +5,7 @@
 import { DbError } from "../pact/db/index.ts";
 import { onChainErrorType, PactError, PactSyntaxError } from "../pact/index.ts";
 import type { OnChainError } from "./types.ts";
+import { VerifierError } from "./verifiers.ts";
 
 /** Pact's `PactErrorMsgSize`: messages on chain are cut to this many characters. */
 export const MAX_ERROR_MESSAGE_CHARS = 256;
@@ -30,8 +31,10 @@ export function onChainError(e: unknown): OnChainError {
   }
   if (e instanceof PactError) {
     const origin = e.callStack[0]?.name ?? TOPLEVEL_ORIGIN;
-    return errorObject(onChainErrorType(e.kind), onChainText(e.message), origin, e.span?.line ?? 0);
+    const text = e.onChainMessage ?? onChainText(e.message);
+    return errorObject(onChainErrorType(e.kind), text, origin, e.span?.line ?? 0);
   }
+  if (e instanceof VerifierError) return errorObject("EvalError", e.message, TOPLEVEL_ORIGIN, 0);
   if (e instanceof DbError) {
     return errorObject("EvalError", e.onChainMessage, TOPLEVEL_ORIGIN, 0);
   }

@@ -21,3 +21,10 @@ export { ON_CHAIN_NATIVES } from "./natives.ts";
 export { encodeCommandResult, encodeCommandResultAround, encodeEvents } from "./result-json.ts";
 export { executeCommand, failureOutcome } from "./run.ts";
 export type * from "./types.ts";
+export {
+  runVerifierPlugins,
+  VerifierError,
+  VerifierGas,
+  type VerifierPlugin,
+  type VerifierPlugins,
+} from "./verifiers.ts";

@@ -14,6 +14,7 @@ import { runExecCode } from "./exec-code.ts";
 import { gasMeterFor, gasUsed } from "./gas.ts";
 import { ON_CHAIN_NATIVES } from "./natives.ts";
 import type { CommandOutcome, ExecutionOptions, OnChainError } from "./types.ts";
+import { runVerifierPlugins } from "./verifiers.ts";
 
 /** The `logs` of a command that wrote nothing (every `local` read, every pure computation). */
 const NO_WRITES_HASH = encodeBase64Url(hashTxLogs([]));
@@ -24,6 +25,9 @@ export function executeCommand(command: ParsedCommand, options: ExecutionOptions
   const meter = options.meter ?? gasMeterFor(options.gas, command, options.bounds);
   let began = false;
   try {
+    if (options.verifierPlugins != null) {
+      runVerifierPlugins(options.verifierPlugins, command.payload, meter);
+    }
     const env = buildExecutionEnv(command, options, natives, meter);
     const rt = createRuntime(env);
     for (const cap of options.grantedCaps ?? []) rt.caps.slots.push({ cap, composed: [] });

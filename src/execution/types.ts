@@ -14,6 +14,7 @@ import type {
 } from "../pact/index.ts";
 import type { CapToken, PactTime, PactValue } from "../pact/values/index.ts";
 import type { CommandBounds, GasSettings } from "./gas.ts";
+import type { VerifierPlugins } from "./verifiers.ts";
 
 /** The block a command runs in, as `chain-data` reports it. */
 export interface BlockContext {
@@ -46,6 +47,12 @@ export interface ExecutionOptions {
   readonly continuationVerifier?: ContinuationVerifier | null;
   /** Verifies `verify-spv` proofs; without one, `verify-spv` fails ("SPV verification not supported"). */
   readonly spvVerifier?: SpvVerifier | null;
+  /**
+   * The verifier plugins the network enables: the command's verifiers are checked with them
+   * before its code runs (and charged to its gas). Absent or null, verifiers are trusted as
+   * sent (the development server, like Pact's own).
+   */
+  readonly verifierPlugins?: VerifierPlugins | null;
   /** The natives code is compiled against; {@link ON_CHAIN_NATIVES} unless given. */
   readonly natives?: ReadonlyMap<string, NativeDef>;
   /**

@@ -28,6 +28,7 @@ import { executeGenesis } from "./genesis/genesis.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import type { MinerAccount } from "./options.ts";
 import { continuationVerifier, spvVerifier } from "./spv.ts";
+import { verifierPluginsAt } from "./verifiers/index.ts";
 
 const utf8 = new TextDecoder();
 
@@ -82,6 +83,7 @@ export class ChainNode {
       blockGasLimit: c.blockGasLimit,
       continuationVerifier: continuationVerifier(c.chainDb, this.chainId, parent),
       spvVerifier: spvVerifier(c.chainDb, this.chainId, parent),
+      verifierPlugins: verifierPluginsAt(c.version, parent.height + 1),
     };
   }
 

@@ -17,7 +17,7 @@ import {
 } from "../execution/index.ts";
 import { jsonString } from "../pact/values/index.ts";
 import type { ChainNode } from "./chain.ts";
-import { blockContextOf, runCommand } from "./executor/block-executor.ts";
+import { blockContextOf, NO_VERIFIER_PLUGINS, runCommand } from "./executor/block-executor.ts";
 import {
   type AdmissionRules,
   BLOCK_TIME_SLOP_SECONDS,
@@ -68,6 +68,7 @@ export function runLocal(
       flags: NO_FLAGS,
       continuationVerifier: env.continuationVerifier ?? null,
       spvVerifier: env.spvVerifier ?? null,
+      verifierPlugins: env.verifierPlugins ?? NO_VERIFIER_PLUGINS,
     });
     return encodeCommandResult(failedGasIsLimit(outcome, meta), metaData);
   }

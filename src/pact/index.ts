@@ -56,6 +56,11 @@ export {
   TABLE_GAS_CONFIG,
   TABLE_GAS_MODEL,
 } from "./gas/index.ts";
+export {
+  type HyperlaneMessage,
+  packHyperlaneMessage,
+  unpackHyperlaneMessage,
+} from "./natives/hyperlane.ts";
 export { ON_CHAIN_NATIVES } from "./natives/on-chain.ts";
 // Files and the REPL
 export { builtinNames, CORE_NATIVE_ORDER } from "./repl/builtins.ts";

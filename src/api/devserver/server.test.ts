@@ -137,6 +137,38 @@ describe("the development server driven by @kadena/client", () => {
     assert.deepEqual(await client.getStatus(descriptor("A".repeat(43))), {});
   });
 
+  it("trusts a command's verifiers: enforce-verifier sees the capabilities they grant", async () => {
+    const module = `(module verified G (defcap G () true)
+      (defcap MINT (n:integer) (enforce-verifier "bridge"))
+      (defun mint (n:integer) (with-capability (MINT n) n)))`;
+    assert.equal(
+      (await client.listen(await client.submit(await signed(module, "v-deploy")))).result.status,
+      "success",
+    );
+    const withVerifier = (n: number, nonce: string) =>
+      Pact.builder
+        .execution(`(verified.mint ${n})`)
+        .addSigner(PUBLIC)
+        .addVerifier({ name: "bridge", proof: "not checked here" }, (grant) => [
+          grant("verified.MINT", { int: 5 }),
+        ])
+        .setMeta({ chainId: "0", senderAccount: "sender00" })
+        .setNetworkId("development")
+        .setNonce(nonce)
+        .createTransaction();
+    const granted = await client.listen(
+      await client.submit((await signWithSender00(withVerifier(5, "v-5"))) as ICommand),
+    );
+    assert.deepEqual(granted.result, { status: "success", data: { int: 5 } });
+    const other = await client.listen(
+      await client.submit((await signWithSender00(withVerifier(6, "v-6"))) as ICommand),
+    );
+    assert.equal(
+      (other.result as { error: { message: string } }).error.message,
+      "Verifier bridge failed with the message: not in scope",
+    );
+  });
+
   it("holds a listen call until the result exists", async () => {
     const command = await signed("(+ 40 2)", "late");
     let answered = false;

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BraidNode } from "../../node/node.ts";
+import { registerExplorerRoutes } from "../explorer/explorer-routes.ts";
 import { bodyText } from "../http/json-body.ts";
 import { registerChainRoutes } from "./chain-routes.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
@@ -37,6 +38,7 @@ export function registerRoutes(app: FastifyInstance, node: BraidNode, api: Contr
   registerInfoRoutes(app, node);
   registerSpvRoutes(app, node);
   registerMiningRoutes(app, node);
+  registerExplorerRoutes(app, node);
   registerDevRoutes(app, node);
 
   for (const prefix of CONTRACT_API_PREFIXES) {

@@ -18,9 +18,10 @@ import {
 import type { PayloadWithOutputs } from "../payload/payload.ts";
 import { allChainIds, type ChainwebVersion, genesisHeight } from "../version/version.ts";
 import { word256ToBytes } from "../word256.ts";
+import { blockActivity } from "./activity.ts";
 import { mustStepBack } from "./braiding.ts";
 import { HeaderInsertError } from "./errors.ts";
-import { SCHEMA_SQL, SCHEMA_VERSION } from "./schema.ts";
+import { PAYLOAD_ID_UPGRADE_SQL, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from "./schema.ts";
 import { shouldSkip, skipHeight } from "./skip-height.ts";
 
 /** What {@link ChainDatabase.revertToSnapshot} did. */
@@ -53,6 +54,26 @@ export interface TxIndexEntry {
   readonly metaOffset: number;
 }
 
+/** One side of a stored coin transfer (the `transfers` index). */
+export interface TransferRecord {
+  readonly chainId: number;
+  readonly height: number;
+  readonly blockHash: Uint8Array;
+  readonly requestKey: string;
+  readonly sender: string;
+  readonly receiver: string;
+  /** The amount as the event's JSON. */
+  readonly amount: string;
+}
+
+/** A stored `cont` command of a defpact (the `continuations` index). */
+export interface ContinuationRecord {
+  readonly chainId: number;
+  readonly blockHash: Uint8Array;
+  readonly step: number;
+  readonly requestKey: string;
+}
+
 /** Where a stored header sits in its chain, without decoding the header. */
 export interface HeaderLink {
   readonly hash: Uint8Array;
@@ -75,6 +96,9 @@ type WalkNode = [
 ];
 
 const hashText = encodeBase64Url;
+
+/** Blocks read at a time while a schema upgrade fills the new indexes. */
+const UPGRADE_BATCH_BLOCKS = 1000;
 
 /** Weight as 32 big-endian bytes, so that bytewise order is numeric order. */
 function weightSortKey(weight: bigint): Uint8Array {
@@ -102,6 +126,7 @@ export class ChainDatabase {
   private readonly walkStmt: Database.Statement;
   private readonly blockStmt: Database.Statement;
   private readonly payloadStmt: Database.Statement;
+  private readonly payloadIdStmt: Database.Statement;
   private readonly childrenStmt: Database.Statement;
   private readonly atHeightStmt: Database.Statement;
   private readonly firstTwoAtHeightStmt: Database.Statement;
@@ -112,6 +137,10 @@ export class ChainDatabase {
   private readonly scanAfterStmt: Database.Statement;
   private readonly insertTxStmt: Database.Statement;
   private readonly txLocationsStmt: Database.Statement;
+  private readonly insertTransferStmt: Database.Statement;
+  private readonly insertContinuationStmt: Database.Statement;
+  private readonly transfersStmt: Database.Statement;
+  private readonly continuationsStmt: Database.Statement;
   private readonly insertMany: (blocks: Iterable<IndexedBlock>) => number;
   private readonly abandonedStmt: Database.Statement;
   private readonly abandonStmt: Database.Statement;
@@ -138,6 +167,7 @@ export class ChainDatabase {
       this.db.pragma(`wal_autocheckpoint = ${CHAIN_WAL_CHECKPOINT_PAGES}`);
       this.db.exec(SCHEMA_SQL);
       this.checkMeta(path);
+      this.upgradeTables();
     } catch (error) {
       this.db.close();
       throw error;
@@ -145,12 +175,12 @@ export class ChainDatabase {
     const db = this.db;
     this.insertHeaderStmt = db.prepare(
       `INSERT INTO block_headers
-         (hash, chain, height, parent, weight, payload_hash, skip_hash, skip_height, bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         (hash, chain, height, parent, weight, payload_hash, payload_id, skip_hash, skip_height,
+          bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertPayloadStmt = db.prepare(
-      "INSERT OR IGNORE INTO payloads (payload_hash, bytes) VALUES (?, ?)",
-    );
+    this.insertPayloadStmt = db.prepare("INSERT INTO payloads (payload_hash, bytes) VALUES (?, ?)");
+    this.payloadIdStmt = db.prepare("SELECT id FROM payloads WHERE payload_hash = ?").pluck();
     this.existsStmt = db.prepare("SELECT 1 FROM block_headers WHERE hash = ?").pluck();
     this.headerBytesStmt = db.prepare("SELECT bytes FROM block_headers WHERE hash = ?").pluck();
     this.linkStmt = db
@@ -162,7 +192,7 @@ export class ChainDatabase {
     this.blockStmt = db
       .prepare(
         `SELECT h.bytes, p.bytes FROM block_headers h
-         JOIN payloads p ON p.payload_hash = h.payload_hash WHERE h.hash = ?`,
+         JOIN payloads p ON p.id = h.payload_id WHERE h.hash = ?`,
       )
       .raw();
     this.payloadStmt = db.prepare("SELECT bytes FROM payloads WHERE payload_hash = ?").pluck();
@@ -196,7 +226,7 @@ export class ChainDatabase {
       db
         .prepare(
           `SELECT h.bytes, p.bytes FROM block_headers h
-           JOIN payloads p ON p.payload_hash = h.payload_hash
+           JOIN payloads p ON p.id = h.payload_id
            WHERE h.chain = ? AND (h.height, h.hash) ${op} (?, ?) AND h.height <= ?
            ORDER BY h.height, h.hash LIMIT ?`,
         )
@@ -241,6 +271,28 @@ export class ChainDatabase {
       this.dropSnapshotsAfterStmt.run(id);
       return { heads, abandoned };
     });
+    this.insertTransferStmt = db.prepare(
+      `INSERT OR IGNORE INTO transfers
+         (account, height, block_hash, position, event, chain, request_key, sender, receiver, amount)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertContinuationStmt = db.prepare(
+      `INSERT OR IGNORE INTO continuations (pact_id, block_hash, position, chain, step, request_key)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    this.transfersStmt = db
+      .prepare(
+        `SELECT chain, height, block_hash, request_key, sender, receiver, amount FROM transfers
+         WHERE account = ? ORDER BY height DESC, block_hash DESC, position DESC, event DESC
+         LIMIT ?`,
+      )
+      .raw();
+    this.continuationsStmt = db
+      .prepare(
+        `SELECT chain, block_hash, step, request_key FROM continuations WHERE pact_id = ?
+         ORDER BY step, chain LIMIT ?`,
+      )
+      .raw();
     this.insertMany = db.transaction((blocks: Iterable<IndexedBlock>) => {
       let added = 0;
       for (const { header, payload, index } of blocks) {
@@ -249,9 +301,11 @@ export class ChainDatabase {
         for (const [position, entry] of (index ?? []).entries()) {
           this.insertTxStmt.run(entry.requestKey, header.hash, position, entry.metaOffset);
         }
+        this.indexActivity(header.hash, header.chainId, header.height, payload);
       }
       return added;
     });
+    this.upgrade();
   }
 
   close(): void {
@@ -281,6 +335,47 @@ export class ChainDatabase {
       blockHash: plain(blockHash),
       position,
       metaOffset,
+    }));
+  }
+
+  /**
+   * The most recent coin transfers (by block height, newest first) sent or received by
+   * `account` on any chain, forks included; at most `limit`.
+   */
+  recentTransfers(account: string, limit: number): TransferRecord[] {
+    const rows = this.transfersStmt.all(account, limit) as [
+      number,
+      number,
+      Uint8Array,
+      string,
+      string,
+      string,
+      string,
+    ][];
+    return rows.map(([chainId, height, blockHash, requestKey, sender, receiver, amount]) => ({
+      chainId,
+      height,
+      blockHash: plain(blockHash),
+      requestKey,
+      sender,
+      receiver,
+      amount,
+    }));
+  }
+
+  /** The stored `cont` commands continuing the defpact `pactId` (forks included); at most `limit`. */
+  continuations(pactId: string, limit: number): ContinuationRecord[] {
+    const rows = this.continuationsStmt.all(pactId, limit) as [
+      number,
+      Uint8Array,
+      number,
+      string,
+    ][];
+    return rows.map(([chainId, blockHash, step, requestKey]) => ({
+      chainId,
+      blockHash: plain(blockHash),
+      step,
+      requestKey,
     }));
   }
 
@@ -519,7 +614,12 @@ export class ChainDatabase {
       [skip, skipAt] = this.seek(header.parent, parent, skipHeight(header.height));
       if (this.isAbandoned(header.parent)) this.abandonStmt.run(header.hash);
     }
-    this.insertPayloadStmt.run(payload.payloadHash, encodePayloadWithOutputsBinary(payload));
+    const payloadId =
+      (this.payloadIdStmt.get(payload.payloadHash) as number | undefined) ??
+      Number(
+        this.insertPayloadStmt.run(payload.payloadHash, encodePayloadWithOutputsBinary(payload))
+          .lastInsertRowid,
+      );
     this.insertHeaderStmt.run(
       header.hash,
       header.chainId,
@@ -527,6 +627,7 @@ export class ChainDatabase {
       header.parent,
       weightSortKey(header.weight),
       header.payloadHash,
+      payloadId,
       skip,
       skipAt,
       encodeHeader(header),
@@ -587,6 +688,75 @@ export class ChainDatabase {
     }
   }
 
+  /** Adds a stored block's transfers and continuations to their indexes. */
+  private indexActivity(
+    hash: Uint8Array,
+    chainId: number,
+    height: number,
+    payload: PayloadWithOutputs,
+  ): void {
+    const { transfers, continuations } = blockActivity(payload);
+    for (const t of transfers) {
+      this.insertTransferStmt.run(
+        t.account,
+        height,
+        hash,
+        t.position,
+        t.event,
+        chainId,
+        t.requestKey,
+        t.sender,
+        t.receiver,
+        t.amount,
+      );
+    }
+    for (const c of continuations) {
+      this.insertContinuationStmt.run(c.pactId, hash, c.position, chainId, c.step, c.requestKey);
+    }
+  }
+
+  /**
+   * Brings a file of an older schema version up to date, in one transaction: the tables it
+   * lacks were created (empty) by the schema; the indexes of schema 3 are filled from every
+   * stored block, read {@link UPGRADE_BATCH_BLOCKS} at a time.
+   */
+  private upgrade(): void {
+    // checkMeta let through only this version or one SCHEMA_UPGRADES names.
+    const stored = Number(
+      this.db.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(),
+    );
+    if (stored === SCHEMA_VERSION) return;
+    const batch = this.db
+      .prepare(
+        `SELECT h.id, h.hash, h.chain, h.height, p.bytes FROM block_headers h
+         JOIN payloads p ON p.id = h.payload_id
+         WHERE h.id > ? ORDER BY h.id LIMIT ?`,
+      )
+      .raw();
+    type Row = [number, Uint8Array, number, number, Uint8Array];
+    this.db.transaction(() => {
+      for (let after = 0; ; ) {
+        const rows = batch.all(after, UPGRADE_BATCH_BLOCKS) as Row[];
+        if (rows.length === 0) break;
+        for (const [, hash, chainId, height, bytes] of rows) {
+          const payload = decodePayloadWithOutputsBinary(plain(bytes));
+          this.indexActivity(plain(hash), chainId, height, payload);
+        }
+        after = rows[rows.length - 1]![0];
+      }
+      this.db.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(String(SCHEMA_VERSION));
+    })();
+  }
+
+  /** The table shapes of schema 3 on a file of schema 2 (its indexes are filled by upgrade()). */
+  private upgradeTables(): void {
+    const hasPayloadIds = this.db
+      .prepare("SELECT 1 FROM pragma_table_info('block_headers') WHERE name = 'payload_id'")
+      .get();
+    if (hasPayloadIds === undefined)
+      this.db.transaction(() => this.db.exec(PAYLOAD_ID_UPGRADE_SQL))();
+  }
+
   private checkMeta(path: string): void {
     const read = this.db.prepare("SELECT value FROM meta WHERE key = ?").pluck();
     const write = this.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
@@ -597,7 +767,9 @@ export class ChainDatabase {
     for (const [key, value] of expected) {
       const stored = read.get(key) as string | undefined;
       if (stored === undefined) write.run(key, value);
-      else if (stored !== value) {
+      else if (key === "schema" && SCHEMA_UPGRADES.includes(Number(stored))) {
+        // Upgraded once the statements are ready (upgrade()).
+      } else if (stored !== value) {
         throw new Error(
           `chain database ${path} has ${key} ${JSON.stringify(stored)}, expected ${JSON.stringify(value)}`,
         );

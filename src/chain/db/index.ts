@@ -1,11 +1,14 @@
 /** The chain database and the block endpoints' page queries. */
+export { MAX_INDEXED_ACCOUNT_LENGTH } from "./activity.ts";
 export { isBraided } from "./braiding.ts";
 export {
   type Block,
   ChainDatabase,
+  type ContinuationRecord,
   type HeaderLink,
   type IndexedBlock,
   type SnapshotRevert,
+  type TransferRecord,
   type TxIndexEntry,
   type TxLocation,
 } from "./chain-database.ts";

@@ -11,12 +11,19 @@ import {
   expectedTarget,
   expectedWeight,
   isLastInEpoch,
+  NO_POW_MIN_TARGET,
   targetToDifficulty,
   UnsupportedRulesError,
 } from "./difficulty.ts";
 
 const SECOND = 1_000_000;
 const EPOCH_12 = 12 * 30 * SECOND; // the early development epoch: 12 blocks of 30 s
+
+/** The development network's rules with proof of work on (its targets have no floor). */
+const DEVELOPMENT_WITH_POW = {
+  ...DEVELOPMENT,
+  cheats: { ...DEVELOPMENT.cheats, disablePow: false },
+};
 
 /** A header with the fields difficulty reads; the rest comes from a development genesis. */
 function at(height: number, fields: Partial<BlockHeader> = {}): BlockHeader {
@@ -59,8 +66,23 @@ describe("target adjustment", () => {
       at(11, { target: 1000n, epochStart: t0, creationTime: t0 + elapsed });
     const parent = block(EPOCH_12); // 1000
     const adjacents = [block(2 * EPOCH_12), block(EPOCH_12 / 2), block(EPOCH_12)]; // 2000, 500, 1000
-    assert.equal(expectedTarget(DEVELOPMENT, parent, adjacents), 1125n);
-    assert.equal(expectedTarget(DEVELOPMENT, parent, [block(EPOCH_12 + 1)]), 1000n);
+    assert.equal(expectedTarget(DEVELOPMENT_WITH_POW, parent, adjacents), 1125n);
+    assert.equal(expectedTarget(DEVELOPMENT_WITH_POW, parent, [block(EPOCH_12 + 1)]), 1000n);
+  });
+  it("never goes below 2^128 without proof of work, however fast blocks come", () => {
+    const t0 = 1_600_000_000 * SECOND;
+    const fast = at(11, { target: NO_POW_MIN_TARGET * 3n, epochStart: t0, creationTime: t0 + 12 });
+    assert.equal(NO_POW_MIN_TARGET, 2n ** 128n);
+    assert.equal(expectedTarget(DEVELOPMENT, fast, [fast]), NO_POW_MIN_TARGET);
+    // With proof of work: ⌈3 · 2^128 · 12 µs / (12 × 30 s)⌉, far below the floor.
+    const adjusted = (3n * 2n ** 128n * 12n + 359_999_999n) / 360_000_000n;
+    assert.equal(expectedTarget(DEVELOPMENT_WITH_POW, fast, [fast]), adjusted);
+    const slow = at(11, {
+      target: NO_POW_MIN_TARGET * 3n,
+      epochStart: t0,
+      creationTime: t0 + EPOCH_12,
+    });
+    assert.equal(expectedTarget(DEVELOPMENT, slow, [slow]), NO_POW_MIN_TARGET * 3n);
   });
 });
 

@@ -6,11 +6,22 @@
  * Epochs: a parent of height p ends an epoch when (p + 1) mod w = 0, where the effective window
  * w is max(1, W div 10) while p ≤ W and W afterwards. The block after an epoch's end gets the
  * mean of the adjusted targets of its parent and adjacent parents, each scaled by the time its
- * epoch took over the time it should have taken (w × block delay), rounded up.
+ * epoch took over the time it should have taken (w × block delay), rounded up; on a network
+ * without proof of work, never below {@link NO_POW_MIN_TARGET}.
  */
 import type { BlockHeader } from "../header/types.ts";
 import { type ChainwebVersion, genesisHeight } from "../version/version.ts";
 import { MAX_WORD256 } from "../word256.ts";
+
+/**
+ * The lowest target a network without proof of work adjusts to: 2^128, a difficulty of 2^128
+ * (mainnet's is near 2^66). Chainweb's adjustment has no floor, and a development node that mines
+ * on demand makes blocks milliseconds apart, so each epoch divides the target by up to 30,000:
+ * within about 1,900 heights it would reach 1, whose difficulty of 2^256 − 1 makes block weights
+ * wrap around 2^256 and a lighter-looking branch win. With the floor, weights grow by at most
+ * 2^128 a block.
+ */
+export const NO_POW_MIN_TARGET = 1n << 128n;
 
 export class UnsupportedRulesError extends Error {
   override name = "UnsupportedRulesError";
@@ -78,7 +89,8 @@ export function expectedTarget(
   for (const a of [parent, ...adjacentParents]) {
     sum += adjustTarget(version.blockDelayMicros, window, a.creationTime - a.epochStart, a.target);
   }
-  return sum / BigInt(adjacentParents.length + 1);
+  const target = sum / BigInt(adjacentParents.length + 1);
+  return version.cheats.disablePow && target < NO_POW_MIN_TARGET ? NO_POW_MIN_TARGET : target;
 }
 
 /** The epoch start of the child of `parent`. */

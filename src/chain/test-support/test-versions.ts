@@ -24,6 +24,7 @@ export const TRANSITION_TEST_VERSION: ChainwebVersion = Object.freeze({
     payloadHashes: Array.from({ length: 20 }, () => SOME_PAYLOAD_HASH),
   },
   cheats: { disablePow: false, fakeFirstEpochStart: false },
+  verifierPlugins: [],
   forkNumber: 0,
   ruleHeights: { currentDifficultyAdjustment: 0, featureFlagValidation: 0 },
 });

@@ -30,6 +30,7 @@ export const DEVELOPMENT: ChainwebVersion = Object.freeze({
     ),
   },
   cheats: { disablePow: true, fakeFirstEpochStart: true },
+  verifierPlugins: [{ fromHeight: 0, names: ["hyperlane_v3_message", "allow", "signed_list"] }],
   forkNumber: 0,
   ruleHeights: { currentDifficultyAdjustment: 0, featureFlagValidation: 0 },
 });
@@ -64,6 +65,12 @@ export const MAINNET01: ChainwebVersion = Object.freeze({
     ],
   },
   cheats: { disablePow: false, fakeFirstEpochStart: false },
+  verifierPlugins: [
+    { fromHeight: 0, names: [] },
+    // Below Chainweb 2.25 (height 5,060,924) this plugin ran older rules that Braid does not
+    // implement; Braid does not execute mainnet blocks.
+    { fromHeight: 4_577_530, names: ["hyperlane_v3_message"] },
+  ],
   forkNumber: 0,
   ruleHeights: { currentDifficultyAdjustment: 771_414, featureFlagValidation: 530_500 },
 });

@@ -15,6 +15,13 @@ export interface GraphEpoch {
   readonly graph: ChainGraph;
 }
 
+/** The verifier plugins enabled from `fromHeight` until the next entry's height. */
+export interface VerifierPluginEpoch {
+  readonly fromHeight: number;
+  /** Plugin names as commands write them, e.g. `allow`. */
+  readonly names: readonly string[];
+}
+
 export interface ChainwebVersion {
   /** The name in URLs and header JSON, e.g. "development". */
   readonly name: string;
@@ -40,6 +47,8 @@ export interface ChainwebVersion {
     /** Start the first difficulty epoch at block 1, since genesis times are arbitrary. */
     readonly fakeFirstEpochStart: boolean;
   };
+  /** Verifier plugins by height, ascending (Chainweb's `versionVerifierPluginNames`). */
+  readonly verifierPlugins: readonly VerifierPluginEpoch[];
   /** The fork number miners vote for; 0 means no fork is pending and votes stay 0. */
   readonly forkNumber: number;
   /**

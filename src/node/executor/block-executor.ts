@@ -18,6 +18,7 @@ import {
   FREE_GAS,
   gasMeterFor,
   gasUsed,
+  type VerifierPlugins,
 } from "../../execution/index.ts";
 import { hashTxLogs, type PactDb, type TxLogEntry } from "../../pact/db/index.ts";
 import {
@@ -51,6 +52,8 @@ export interface BlockEnvironment {
   readonly continuationVerifier?: ContinuationVerifier | null;
   /** Verifies `verify-spv` proofs against the parent's branch (spv.ts). */
   readonly spvVerifier?: SpvVerifier | null;
+  /** The verifier plugins the network enables for this block; none unless given. */
+  readonly verifierPlugins?: VerifierPlugins;
 }
 
 /** A command as it went into the block: its bytes, its output's bytes, and its result. */
@@ -156,6 +159,8 @@ function runCoinbase(db: PactDb, env: BlockEnvironment, block: BlockContext) {
 }
 
 const NO_FLAGS: ReadonlySet<string> = new Set();
+/** A network without verifier plugins: any verifier a command names fails it. */
+export const NO_VERIFIER_PLUGINS: VerifierPlugins = new Map();
 
 export type CommandRun =
   | { readonly kind: "included"; readonly outcome: CommandOutcome }
@@ -184,6 +189,7 @@ export function runCommand(
       flags: NO_FLAGS,
       continuationVerifier: env.continuationVerifier ?? null,
       spvVerifier: env.spvVerifier ?? null,
+      verifierPlugins: env.verifierPlugins ?? NO_VERIFIER_PLUGINS,
     });
   if (meta.kind !== "public") {
     // A private command (the `private` endpoint) buys no gas; the block's gas still bounds it.

@@ -5,7 +5,7 @@
  */
 
 import type { Block } from "../../chain/db/index.ts";
-import type { CommandJson, ParsedCommand, SigCapability } from "../../command/index.ts";
+import type { CommandJson, ParsedCommand, SigCapability, Verifier } from "../../command/index.ts";
 import {
   commandHash,
   encodeCommandPayload,
@@ -62,6 +62,8 @@ export interface DevCommand {
   readonly gasLimit?: number;
   /** Index into `DEV_ACCOUNTS` of the sender and signer (default 0, sender00). */
   readonly account?: number;
+  /** The command's verifiers (default: no `verifiers` field). */
+  readonly verifiers?: readonly Verifier[];
   /** Another gas payer, signed for by `passkey` (a WebAuthn signer) instead of a development key. */
   readonly passkeyAccount?: { readonly name: string; readonly passkey: SoftwareAuthenticator };
   /** Another sender and signer than a development account (one ED25519 key, hex). */
@@ -99,7 +101,7 @@ export function devCommand(spec: DevCommand): ParsedCommand {
         ? { pubKey: account.publicKey, scheme: null, addr: null, clist }
         : { pubKey: passkey.publicKey, scheme: "WebAuthn" as const, addr: null, clist },
     ],
-    verifiers: null,
+    verifiers: spec.verifiers ?? null,
     networkId: "development",
     nonce: spec.nonce,
   };

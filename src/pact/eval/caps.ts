@@ -60,6 +60,12 @@ export class CapState {
     return this.managed.find((m) => sameToken(m.key, key));
   }
 
+  /** Whether one of `tokens` is being evaluated (Pact's `anyCapabilityBeingEvaluated`). */
+  anyBeingEvaluated(tokens: readonly CapToken[]): boolean {
+    for (const t of tokens) if (includesToken(this.beingEvaluated, t)) return true;
+    return false;
+  }
+
   /**
    * Whether a signature scoped to `sigCaps` counts for keyset enforcement now (Pact's
    * `checkSigCaps`): an unscoped signature counts unless code installed a capability; a scoped
@@ -68,10 +74,7 @@ export class CapState {
    */
   signatureApplies(sigCaps: readonly CapToken[]): boolean {
     if (sigCaps.length === 0) return this.autonomous.length === 0;
-    if (this.beingEvaluated.length > 0) {
-      for (const c of sigCaps) if (includesToken(this.beingEvaluated, c)) return true;
-      return false;
-    }
+    if (this.beingEvaluated.length > 0) return this.anyBeingEvaluated(sigCaps);
     for (const c of sigCaps) if (this.isGranted(c)) return true;
     return false;
   }

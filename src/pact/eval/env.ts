@@ -6,6 +6,7 @@
 import { blake2b256, encodeBase64Url } from "../../crypto/index.ts";
 import type { ModuleStore } from "../compile/module-store.ts";
 import { type ExecutionMode, openMemoryPactDb, type PactDb } from "../db/index.ts";
+import type { ModuleRepresentation } from "../gas/index.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
@@ -62,6 +63,11 @@ export interface ExecutionEnv {
   db: PactDb;
   /** Modules and interfaces (kept in `db`). */
   modules: ModuleStore;
+  /**
+   * How stored modules represent source information and builtins, which deployment gas depends
+   * on: the REPL's (as Pact's REPL) or, when absent, Chainweb's.
+   */
+  moduleRepresentation?: ModuleRepresentation;
   /** The namespace policy; absent means `simple`. */
   namespacePolicy?: NamespacePolicy;
   /** Verifies `verify-spv` proofs; absent, `verify-spv` fails ("SPV verification not supported"). */

@@ -5,13 +5,30 @@
  */
 import type { NameResolver } from "../compile/context.ts";
 import type { Definition, LoadedModule } from "../compile/ir.ts";
+import {
+  type LoadedDefinition,
+  ownDefinitions,
+  refKey,
+  storedDependencies,
+} from "../compile/module-hash/dependencies.ts";
 import type { ModuleStore } from "../compile/module-store.ts";
 import { REPL_MODULE_HASH, renderModuleName } from "../compile/names.ts";
 import type { ModuleName } from "../values/types.ts";
 
+/** Definitions merged into the loaded ones: how many there were, how many are added. */
+export interface DefinitionMerge {
+  readonly loaded: number;
+  readonly added: number;
+}
+
 export class LoadedNames implements NameResolver {
   /** Modules and interfaces read in this transaction, by rendered name. */
   readonly modules = new Map<string, LoadedModule>();
+  /**
+   * Every definition the transaction has loaded (Pact's `loAllLoaded`), by fully qualified name:
+   * those of each module read or deployed, and the dependencies each read module was stored with.
+   */
+  readonly definitions = new Map<string, LoadedDefinition>();
   /** Bare names visible at the top level. */
   readonly toplevel = new Map<string, Definition>();
   namespace: string | null = null;
@@ -19,21 +36,38 @@ export class LoadedNames implements NameResolver {
 
   constructor(
     private readonly store: () => ModuleStore,
-    /** Told of each module read from the store (the first use in the transaction). */
-    private readonly onRead: (module: LoadedModule) => void = () => {},
+    /**
+     * Told of each module read from the store (the first use in the transaction) and, unless the
+     * read merges nothing, the number of definitions loaded before and of those the module adds
+     * (its own and its dependencies).
+     */
+    private readonly onRead: (
+      module: LoadedModule,
+      merge: DefinitionMerge | null,
+    ) => void = () => {},
   ) {}
 
   bare(name: string): Definition | undefined {
     return this.toplevel.get(name);
   }
 
-  module(name: ModuleName): LoadedModule | undefined {
+  /**
+   * A module by name, read from the store on first use. `merge` is false for a read that Pact
+   * makes without charging the merge of its definitions (a module's governance, before an
+   * upgrade).
+   */
+  module(name: ModuleName, merge = true): LoadedModule | undefined {
     const key = renderModuleName(name);
     const cached = this.modules.get(key);
     if (cached !== undefined) return cached;
     const stored = this.store().read(key);
     if (stored !== undefined) {
-      this.onRead(stored);
+      const added = [
+        ...ownDefinitions(stored),
+        ...storedDependencies(stored, (ref) => this.store().read(ref.module.rendered)),
+      ];
+      this.onRead(stored, merge ? { loaded: this.definitions.size, added: added.length } : null);
+      this.addDefinitions(added);
       this.modules.set(key, stored);
     }
     return stored;
@@ -42,6 +76,7 @@ export class LoadedNames implements NameResolver {
   /** Makes a just-defined module current and its members visible at the top level. */
   install(module: LoadedModule): void {
     this.modules.set(module.info.rendered, module);
+    this.addDefinitions(ownDefinitions(module));
     for (const [name, def] of module.defs) this.toplevel.set(name, def);
   }
 
@@ -49,8 +84,13 @@ export class LoadedNames implements NameResolver {
    * Forgets what the transaction loaded (at the end of a REPL transaction); only the REPL's own
    * top-level definitions stay.
    */
+  addDefinitions(defs: readonly LoadedDefinition[]): void {
+    for (const d of defs) this.definitions.set(refKey(d.ref), d);
+  }
+
   reset(): void {
     this.modules.clear();
+    this.definitions.clear();
     for (const [name, def] of this.toplevel) {
       if (def.module.hash !== REPL_MODULE_HASH) this.toplevel.delete(name);
     }

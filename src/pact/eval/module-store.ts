@@ -8,10 +8,13 @@
 import type { NameResolver } from "../compile/context.ts";
 import { DefConstDef, type Definition, type LoadedModule } from "../compile/ir.ts";
 import { compileInterface, compileModule } from "../compile/module.ts";
+import { recordSizes } from "../compile/module-hash/dependencies.ts";
+import { interfaceSizes, moduleSizes } from "../compile/module-hash/sizes.ts";
 import type { ModuleStore } from "../compile/module-store.ts";
 import { renderModuleName } from "../compile/names.ts";
 import type { PactDb } from "../db/index.ts";
 import type { NativeDef } from "../runtime/types.ts";
+import type { Interface, Module } from "../syntax/ast.ts";
 import { parseProgram } from "../syntax/parser.ts";
 import { encodePactValue, parsePactValue } from "../values/json.ts";
 import type { ModuleName } from "../values/types.ts";
@@ -90,13 +93,11 @@ export class DbModuleStore implements ModuleStore {
       bare: (n: string) => this.boundName(form.names[n]),
     };
     const unit = { file: form.file, source, natives: this.natives, names, coverage: null };
+    if (tree?.kind !== "module" && tree?.kind !== "interface") {
+      throw new Error("stored module code is not a module");
+    }
     const module =
-      tree?.kind === "module"
-        ? compileModule(tree, unit)
-        : tree?.kind === "interface"
-          ? compileInterface(tree, unit)
-          : undefined;
-    if (module === undefined) throw new Error("stored module code is not a module");
+      tree.kind === "module" ? compileModule(tree, unit) : compileInterface(tree, unit);
     module.info.hash = hash;
     if (form.txHash !== undefined) module.info.txHash = form.txHash;
     for (const def of module.defs.values()) {
@@ -108,6 +109,13 @@ export class DbModuleStore implements ModuleStore {
         }
       }
     }
+    // Its sizes, for the gas of loading it and of deploying modules that depend on it.
+    recordSizes(
+      module,
+      module.kind === "module"
+        ? moduleSizes(tree as Module, module, unit)
+        : interfaceSizes(tree as Interface, module, unit),
+    );
     return module;
   }
 

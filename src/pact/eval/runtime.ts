@@ -18,7 +18,6 @@ import {
   chargeApplication,
   chargeCall,
   chargedNativeCall,
-  chargeModuleLoad,
   chargeTypecheck,
   type PactGasMeter,
 } from "../gas/index.ts";
@@ -38,6 +37,7 @@ import { CapState } from "./caps.ts";
 import { bodyCode, codegenLambda } from "./codegen.ts";
 import { DEFPACT_ENGINE } from "./defpact-engine.ts";
 import type { DefPactExec, DefPactStep } from "./defpact-exec.ts";
+import { chargeRead } from "./deploy-gas.ts";
 import type { ExecutionEnv } from "./env.ts";
 import { LoadedNames } from "./loaded.ts";
 import { matchesType, type TypeCheck, typeCheck, typecheckError } from "./typecheck.ts";
@@ -93,7 +93,7 @@ export class Runtime {
   constructor(public env: ExecutionEnv) {
     this.loaded = new LoadedNames(
       () => this.env.modules,
-      (module) => chargeModuleLoad(this.env.gas, module.code),
+      (module, merge) => chargeRead(this.env, module, merge),
     );
   }
 

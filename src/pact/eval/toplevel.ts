@@ -20,10 +20,11 @@ import {
   compileInterface,
   compileModule,
 } from "../compile/module.ts";
+import { recordSizes } from "../compile/module-hash/dependencies.ts";
 import { assignInterfaceHash, assignModuleHash } from "../compile/module-hash/index.ts";
+import { interfaceSizes, moduleSizes } from "../compile/module-hash/sizes.ts";
 import { REPL_MODULE_HASH, REPL_MODULE_NAME, renderModuleName } from "../compile/names.ts";
 import { FrameLayout } from "../compile/scope.ts";
-import { chargeModuleDeploy } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { isCallable } from "../runtime/types.ts";
@@ -33,6 +34,7 @@ import type { ModuleName, PactValue } from "../values/types.ts";
 import { CallSite } from "./callables.ts";
 import { acquire } from "./capabilities.ts";
 import { codegenLambda, withPurity } from "./codegen.ts";
+import { chargeDesugar, chargeHash, chargeStore } from "./deploy-gas.ts";
 import { pretty } from "./display.ts";
 import type { Runtime } from "./runtime.ts";
 import { matchesType, typecheckError } from "./typecheck.ts";
@@ -166,7 +168,8 @@ function useModule(rt: Runtime, form: Use, unit: CompileUnit): void {
  * is already held). Governance runs with full database access, as in Pact.
  */
 function enforceGovernance(rt: Runtime, name: ModuleName, span: Span, unit: CompileUnit): void {
-  const existing = rt.loaded.module(name);
+  // Pact reads the module for its governance without charging the merge of its definitions.
+  const existing = rt.loaded.module(name, false);
   const site = new CallSite(span, unit.file);
   if (existing === undefined) {
     rt.enforceNamespaceInstall(site);
@@ -201,16 +204,20 @@ export function defineModule(rt: Runtime, form: Module, unit: CompileUnit): Load
   const name: ModuleName = { namespace: rt.loaded.namespace, name: form.name };
   enforceGovernance(rt, name, form.span, unit);
   const module = compileModule(form, unit);
-  chargeModuleDeploy(rt.env.gas, form);
+  const sizes = moduleSizes(form, module, unit);
+  recordSizes(module, sizes);
+  chargeDesugar(rt.env, module, sizes);
   for (const def of module.defs.values()) {
     if (def instanceof DefConstDef) evaluateConstant(rt, def);
   }
+  chargeHash(rt.env, module, sizes);
   assignModuleHash(form, module, unit);
   // A module governed by a keyset must satisfy it when installed.
   if (module.governance.kind === "keyset") {
     const site = new CallSite(form.span, unit.file);
     rt.enforceModuleKeyset(module.info.rendered, module.governance.keyset, site);
   }
+  chargeStore(rt.env, rt.loaded, module, sizes);
   install(rt, module);
   rt.caps.moduleAdmin.add(module.info.rendered);
   return module;
@@ -229,11 +236,15 @@ export function defineInterface(rt: Runtime, form: Interface, unit: CompileUnit)
   }
   rt.enforceNamespaceInstall(new CallSite(form.span, unit.file));
   const iface = compileInterface(form, unit);
-  chargeModuleDeploy(rt.env.gas, form);
+  const sizes = interfaceSizes(form, iface, unit);
+  recordSizes(iface, sizes);
+  chargeDesugar(rt.env, iface, sizes);
   for (const def of iface.defs.values()) {
     if (def instanceof DefConstDef) evaluateConstant(rt, def);
   }
+  chargeHash(rt.env, iface, sizes);
   assignInterfaceHash(form, iface, unit);
+  chargeStore(rt.env, rt.loaded, iface, sizes);
   install(rt, iface);
   return iface;
 }

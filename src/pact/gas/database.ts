@@ -3,11 +3,9 @@
  * estimate of what is read or written). Each takes the environment's meter and does nothing unless
  * it is charging, so natives call them unconditionally.
  */
-import type { Interface, Module } from "../syntax/ast.ts";
 import type { Guard, KeySet, PactObject } from "../values/types.ts";
 import { readCost, writeCost } from "./costs.ts";
 import type { GasMeter, PactGasMeter } from "./meter.ts";
-import { deployedSize } from "./modules.ts";
 import { keysetStoredSize, namespaceSize, objectSize, textSize } from "./size-of.ts";
 
 /** A namespace as stored: its name and its two guards. */
@@ -61,13 +59,8 @@ export function chargeNamespaceWrite(gas: GasMeter, ns: NamespaceLike): void {
   if (meter !== null) write(meter, namespaceSize(ns.name, ns.user, ns.admin));
 }
 
-/**
- * `static-redeploy` writing a module again: its source text (when it has one), then the module
- * (its size estimated from the syntax tree `form`, as a deploy estimates it).
- */
-export function chargeModuleRewrite(gas: GasMeter, code: string, form: Module | Interface): void {
+/** `static-redeploy` writing a module's source text again (the module data is deploy-gas.ts's). */
+export function chargeModuleSourceWrite(gas: GasMeter, code: string): void {
   const meter = pricing(gas);
-  if (meter === null) return;
-  if (code !== "") write(meter, textSize(code));
-  write(meter, Math.round(deployedSize(form)));
+  if (meter !== null && code !== "") write(meter, textSize(code));
 }

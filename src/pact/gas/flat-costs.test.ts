@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { ENV_NATIVES } from "../eval/env-natives.ts";
 import { CAPABILITY_NATIVES } from "../natives/capabilities.ts";
 import { DEFPACT_NATIVES } from "../natives/defpacts.ts";
+import { HYPERLANE_NATIVES } from "../natives/hyperlane.ts";
 import { CORE_NATIVES } from "../natives/index.ts";
 import { STATE_NATIVES } from "../natives/state.ts";
 
@@ -136,6 +137,9 @@ const PACT_FLAT_COSTS: Readonly<Record<string, number>> = {
   "verify-spv": 100_000,
   "enforce-verifier": 10_000,
   "acquire-module-admin": 20_000,
+  "hyperlane-message-id": 2000,
+  "hyperlane-decode-token-message": 2000,
+  "hyperlane-encode-token-message": 2000,
   "list-modules": 100_000,
   "hash-keccak256": 1000,
   "hash-poseidon": 124_000,
@@ -149,6 +153,7 @@ describe("flat native costs", () => {
     ...CAPABILITY_NATIVES,
     ...DEFPACT_NATIVES,
     ...STATE_NATIVES,
+    ...HYPERLANE_NATIVES,
   ];
 
   it("are Pact's table prices for every native", () => {

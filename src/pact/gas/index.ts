@@ -10,7 +10,7 @@ export {
 } from "./config.ts";
 export {
   chargeKeysetWrite,
-  chargeModuleRewrite,
+  chargeModuleSourceWrite,
   chargeNamespaceLookup,
   chargeNamespaceRead,
   chargeNamespaceWrite,
@@ -34,6 +34,16 @@ export {
   PactGasMeter,
   TABLE_GAS_MODEL,
 } from "./meter.ts";
-export { chargeModuleDeploy, chargeModuleLoad } from "./modules.ts";
+export {
+  CHAIN_MODULE_REPRESENTATION,
+  chargeMergeDependencies,
+  chargeModuleDesugar,
+  chargeModuleHash,
+  chargeModuleLoad,
+  chargeModuleWrite,
+  chargeTransitiveDependencies,
+  type ModuleRepresentation,
+  REPL_MODULE_REPRESENTATION,
+} from "./modules.ts";
 export { chargedNativeCall } from "./natives.ts";
 export { objectSize, sizeOf } from "./size-of.ts";

@@ -472,6 +472,25 @@ before(["pairing-check"], (meter, [g1s, g2s]) => {
   }
 });
 
+/**
+ * Hyperlane natives cost one milligas per character of the text they read (a token message to
+ * decode) or write (a message id, an encoded token message).
+ */
+before(["hyperlane-decode-token-message"], (meter, [text]) => {
+  if (typeof text === "string")
+    meter.charge(codePointLength(text), "GHyperlaneEncodeDecodeTokenMessage");
+});
+
+after(["hyperlane-message-id"], (meter, _args, id) => {
+  if (typeof id === "string") meter.charge(codePointLength(id), "GHyperlaneMessageId");
+});
+
+after(["hyperlane-encode-token-message"], (meter, _args, encoded) => {
+  if (typeof encoded === "string") {
+    meter.charge(codePointLength(encoded), "GHyperlaneEncodeDecodeTokenMessage");
+  }
+});
+
 // ---------------------------------------------------------------------------------------------
 // Transaction data
 

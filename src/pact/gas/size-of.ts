@@ -113,7 +113,7 @@ function guardSize(g: Guard): number {
   }
 }
 
-function typeSize(t: PactType): number {
+export function typeSize(t: PactType): number {
   if (typeof t === "string") {
     switch (t) {
       case "list":
@@ -139,7 +139,7 @@ function typeSize(t: PactType): number {
   }
 }
 
-function schemaSize(s: Schema): number {
+export function schemaSize(s: Schema): number {
   let fields = ARRAY;
   for (const [name, type] of s.fields) fields += TAG + textSize(name) + typeSize(type);
   return TAG + qualifiedNameSize(s.name) + fields;

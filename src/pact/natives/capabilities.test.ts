@@ -191,3 +191,63 @@ describe("emit-event", () => {
     );
   });
 });
+
+describe("enforce-verifier", () => {
+  const VERIFIED = `(module v G
+  (defcap G () true)
+  (defcap BRIDGE (amount:integer) (enforce-verifier "allow"))
+  (defcap OUTER () (compose-capability (BRIDGE 5)))
+  (defun bridge (amount:integer) (with-capability (BRIDGE amount) amount))
+  (defun outer () (with-capability (OUTER) "outer"))
+  (defun outside () (with-capability (OUTER) (enforce-verifier "allow"))))`;
+
+  function verified(grants: readonly CapToken[] | null): Runtime {
+    const db = openMemoryPactDb();
+    runSource(new Runtime(defaultEnv(ON_CHAIN_NATIVES, db)), VERIFIED);
+    const rt = tx(db);
+    if (grants !== null) rt.env.verifiers.set("allow", grants);
+    return rt;
+  }
+
+  const bridge = (amount: bigint): CapToken => ({
+    kind: "cap-token",
+    name: "v.BRIDGE",
+    moduleHash: "",
+    args: [amount],
+  });
+  const outer: CapToken = { kind: "cap-token", name: "v.OUTER", moduleHash: "", args: [] };
+
+  it("passes in the defcap of a capability the verifier grants", () => {
+    assert.equal(runSource(verified([bridge(7n)]), "(v.bridge 7)"), 7n);
+  });
+
+  it("passes in a defcap composed by a capability the verifier grants", () => {
+    assert.equal(runSource(verified([outer]), "(v.outer)"), "outer");
+  });
+
+  it("fails as a user error when the capability being evaluated is not granted", () => {
+    const e = sourceFailure(verified([bridge(7n)]), "(v.bridge 8)");
+    assert.equal(e.message, "Verifier failure allow: not in scope");
+    assert.equal(e.onChainMessage, "Verifier allow failed with the message: not in scope");
+    assert.equal(e.kind, "user");
+  });
+
+  it("fails when the transaction has no such verifier", () => {
+    const e = sourceFailure(verified(null), "(v.bridge 7)");
+    assert.equal(e.message, "Verifier failure allow: not in transaction");
+    assert.equal(e.onChainMessage, "Verifier allow failed with the message: not in transaction");
+    assert.equal(e.kind, "user");
+  });
+
+  it("runs only in a defcap body and takes a string", () => {
+    const rt = verified([outer]);
+    assert.equal(
+      sourceFailure(rt, "(v.outside)").message,
+      "native execution failure, enforce-verifier failed with message: native must be called within a defcap body",
+    );
+    assert.equal(
+      sourceFailure(rt, "(enforce-verifier 1)").message,
+      "Type error: failed to call native function enforce-verifier with argument(s) of type(s): integer",
+    );
+  });
+});

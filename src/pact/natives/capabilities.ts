@@ -1,6 +1,6 @@
 /**
- * Capability natives: `require-capability`, `compose-capability`, `install-capability` and
- * `emit-event`. They are thin wrappers over src/pact/eval/capabilities.ts, which acquires
+ * Capability natives: `require-capability`, `compose-capability`, `install-capability`,
+ * `emit-event` and `enforce-verifier`. They are thin wrappers over src/pact/eval/capabilities.ts, which acquires
  * capabilities (`with-capability` is a special form compiled there).
  */
 import { DefCapDef } from "../compile/ir.ts";
@@ -15,7 +15,7 @@ import {
   prettyToken,
   tokenModule,
 } from "../eval/capabilities.ts";
-import { PactError } from "../runtime/errors.ts";
+import { PactError, pactErrorWithOnChainText } from "../runtime/errors.ts";
 import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import type { CapToken } from "../values/types.ts";
@@ -24,6 +24,8 @@ import type { CapToken } from "../values/types.ts";
 export const CAPABILITY_GAS = 500;
 /** Flat cost of `emit-event`. */
 export const EMIT_EVENT_GAS = 1000;
+/** Flat cost of `enforce-verifier`. */
+export const ENFORCE_VERIFIER_GAS = 10_000;
 
 function tokenArg(name: string, args: readonly RuntimeValue[]): CapToken {
   const t = args[0];
@@ -128,9 +130,42 @@ const EMIT_EVENT: NativeDef = {
 };
 
 /** The capability natives, in the reference's `-b` order. */
+/**
+ * `(enforce-verifier name)`, only in a defcap body: passes when the transaction carries the
+ * verifier `name` and one of the capabilities it grants is being evaluated (this defcap's, or one
+ * that composes it). The node checked the verifier's proof before the code ran.
+ */
+const ENFORCE_VERIFIER: NativeDef = {
+  name: "enforce-verifier",
+  minArgs: 1,
+  maxArgs: 1,
+  gas: ENFORCE_VERIFIER_GAS,
+  impl(ctx, args) {
+    const name = args[0];
+    if (typeof name !== "string") throw argsError("enforce-verifier", args);
+    const rt = runtimeOf(ctx);
+    if (!(rt.innermost() instanceof DefCapDef)) {
+      throw nativeFailure("enforce-verifier", "native must be called within a defcap body");
+    }
+    const granted = rt.env.verifiers.get(name);
+    if (granted === undefined) throw verifierFailure(name, "not in transaction");
+    if (!rt.caps.anyBeingEvaluated(granted)) throw verifierFailure(name, "not in scope");
+    return true;
+  },
+};
+
+function verifierFailure(name: string, reason: string): PactError {
+  return pactErrorWithOnChainText(
+    "user",
+    `Verifier failure ${name}: ${reason}`,
+    `Verifier ${name} failed with the message: ${reason}`,
+  );
+}
+
 export const CAPABILITY_NATIVES: readonly NativeDef[] = [
   REQUIRE_CAPABILITY,
   COMPOSE_CAPABILITY,
   INSTALL_CAPABILITY,
   EMIT_EVENT,
+  ENFORCE_VERIFIER,
 ];

@@ -13,10 +13,11 @@
 import { renderType } from "../compile/types.ts";
 import { userTableName } from "../db/index.ts";
 import { type CallSite, runtimeOf } from "../eval/callables.ts";
+import { chargeRewrite } from "../eval/deploy-gas.ts";
 import type { Runtime } from "../eval/runtime.ts";
 import { matchesType } from "../eval/typecheck.ts";
 import { BASIC_WORK_GAS } from "../gas/costs.ts";
-import { chargeModuleRewrite, chargeRowRead } from "../gas/index.ts";
+import { chargeModuleSourceWrite, chargeRowRead } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import { argsError, boolResult, nativeFailure } from "../runtime/native-errors.ts";
 import {
@@ -26,7 +27,6 @@ import {
   type NativeDef,
   type RuntimeValue,
 } from "../runtime/types.ts";
-import { parseProgram } from "../syntax/parser.ts";
 import { parseModuleName, renderModuleName } from "../values/names.ts";
 import { pactValueToPretty } from "../values/show.ts";
 import { compareCodePoints } from "../values/text.ts";
@@ -418,10 +418,8 @@ const staticRedeploy: NativeDef = {
     const name = parseModuleName(text);
     if (name === null) throw nativeFailure("static-redeploy", "invalid module name format");
     const module = rt.getModule(name, site);
-    const [form] = parseProgram(module.code, module.source.file);
-    if (form?.kind === "module" || form?.kind === "interface") {
-      chargeModuleRewrite(rt.env.gas, module.code, form);
-    }
+    chargeModuleSourceWrite(rt.env.gas, module.code);
+    chargeRewrite(rt.env, module);
     requireImpure(rt);
     dbOperation(() => rt.env.modules.write(module));
     return UNIT;

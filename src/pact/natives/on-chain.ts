@@ -7,6 +7,7 @@ import { ENV_NATIVES } from "../eval/env-natives.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import { CAPABILITY_NATIVES } from "./capabilities.ts";
 import { DEFPACT_NATIVES } from "./defpacts.ts";
+import { HYPERLANE_NATIVES } from "./hyperlane.ts";
 import { CORE_NATIVES } from "./index.ts";
 import { STATE_NATIVES } from "./state.ts";
 
@@ -16,6 +17,7 @@ export const ON_CHAIN_NATIVE_LIST: readonly NativeDef[] = [
   ...CAPABILITY_NATIVES,
   ...DEFPACT_NATIVES,
   ...STATE_NATIVES,
+  ...HYPERLANE_NATIVES,
 ];
 
 export const ON_CHAIN_NATIVES: ReadonlyMap<string, NativeDef> = new Map(

@@ -22,7 +22,8 @@ export const IS_CHARSET_GAS = 500;
 export const KECCAK_GAS = 1000;
 
 const utf8 = new TextEncoder();
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/** UTF-8 that refuses invalid bytes instead of replacing them. */
+export const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Base64url as the reference decodes it (base64-bytestring's URL `decode`): padding is optional

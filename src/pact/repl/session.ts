@@ -9,6 +9,7 @@ import { CapState } from "../eval/caps.ts";
 import type { Runtime } from "../eval/runtime.ts";
 import type { TopLevelResult } from "../eval/toplevel.ts";
 import { createDefaultRuntime, runForm } from "../evaluate.ts";
+import { REPL_MODULE_REPRESENTATION } from "../gas/index.ts";
 import { ON_CHAIN_NATIVE_LIST, ON_CHAIN_NATIVES } from "../natives/on-chain.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import type { ReplTopLevel } from "../syntax/ast.ts";
@@ -81,9 +82,12 @@ export class ReplSession implements ReplHost {
   }
 
   private freshRuntime(): Runtime {
-    return createDefaultRuntime(this.fullNatives, this.options.openDb?.(), {
+    const rt = createDefaultRuntime(this.fullNatives, this.options.openDb?.(), {
       coverage: this.coverage,
     });
+    // Modules are stored as Pact's REPL stores them, which deployment gas depends on.
+    rt.env.moduleRepresentation = REPL_MODULE_REPRESENTATION;
+    return rt;
   }
 
   /** The natives code compiled now resolves against. */

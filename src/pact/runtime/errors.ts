@@ -28,6 +28,11 @@ export interface StackFrame {
 
 export class PactError extends Error {
   override readonly name = "PactError";
+  /**
+   * The text a command's result carries on chain, where Pact 5 words it otherwise than
+   * `message` (its `…ToBoundedText` functions); undefined when the two are the same.
+   */
+  onChainMessage: string | undefined = undefined;
   constructor(
     readonly kind: PactErrorKind,
     message: string,
@@ -60,4 +65,15 @@ export function executionError(message: string, span?: Span): PactError {
 
 export function userError(message: string, span?: Span): PactError {
   return new PactError("user", message, span);
+}
+
+/** A `PactError` whose on-chain text differs from the REPL's. */
+export function pactErrorWithOnChainText(
+  kind: PactErrorKind,
+  message: string,
+  onChainMessage: string,
+): PactError {
+  const e = new PactError(kind, message);
+  e.onChainMessage = onChainMessage;
+  return e;
 }

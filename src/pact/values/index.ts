@@ -3,6 +3,7 @@
  * codec (Pact's key order and number forms).
  */
 export { Decimal } from "./decimal.ts";
+export { pactValueEquals } from "./equality.ts";
 export {
   decodePactValue,
   encodeLegacyObject,
@@ -12,7 +13,9 @@ export {
 } from "./json.ts";
 export { JsonNumber, type JsonObject, type JsonValue, jsonString, parseJson } from "./json-text.ts";
 export { makeKeySet } from "./keyset.ts";
+export { parseQualifiedName } from "./names.ts";
 export { jsonNumberToDecimal } from "./scientific.ts";
+export { compareCodePoints } from "./text.ts";
 export { PactTime } from "./time.ts";
 export type * from "./types.ts";
 export { UNIT } from "./types.ts";

@@ -304,7 +304,7 @@ function prepareInterfaceDef(
 }
 
 /** The name part of a parsed name (Pact's `rawParsedName`): `f` of `m.f`, `ref` of `ref::f`. */
-function rawName(n: ParsedName): string {
+export function rawName(n: ParsedName): string {
   return n.kind === "dynamic" ? n.ref : n.name;
 }
 
@@ -445,7 +445,7 @@ function imports(w: CborWriter, module: LoadedModule): void {
  * then its own members, then whatever `unit` resolves; qualified self-references and module
  * references to the module itself resolve to the module being hashed.
  */
-function withMemberScope(
+export function withMemberScope(
   unit: CompileUnit,
   module: LoadedModule,
   form: Module | Interface,

@@ -37,7 +37,7 @@ export function bindAll(
   return result;
 }
 
-function lookup(locals: Locals | null, name: string): number | null {
+export function lookup(locals: Locals | null, name: string): number | null {
   for (let l = locals; l !== null; l = l.next) if (l.name === name) return l.level;
   return null;
 }

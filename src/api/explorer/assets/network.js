@@ -1,0 +1,125 @@
+// The network view: the chain graph as an SVG (one node per chain with its height, an edge per
+// pair of adjacent chains) and the latest blocks of all chains, both kept current from the
+// node's header stream.
+
+import { el, fill, link, svg, table } from "./dom.js";
+import { blockTime, shortHash } from "./format.js";
+
+/** Rows kept in the latest-blocks list. */
+const MAX_LATEST_ROWS = 40;
+const SIZE = 520;
+const RADIUS = 210;
+const NODE_RADIUS = 24;
+
+/** Positions on a circle, chain 0 at the top, clockwise. */
+function layout(chains) {
+  const positions = new Map();
+  chains.forEach((chain, i) => {
+    const angle = (2 * Math.PI * i) / chains.length - Math.PI / 2;
+    positions.set(chain, {
+      x: SIZE / 2 + RADIUS * Math.cos(angle),
+      y: SIZE / 2 + RADIUS * Math.sin(angle),
+    });
+  });
+  return positions;
+}
+
+function graphSvg(graph, heights) {
+  const chains = graph.map(([chain]) => chain).sort((a, b) => a - b);
+  const at = layout(chains);
+  const edges = [];
+  for (const [chain, adjacents] of graph) {
+    for (const other of adjacents) {
+      if (chain < other) {
+        const a = at.get(chain);
+        const b = at.get(other);
+        edges.push(svg("line", { class: "edge", x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
+      }
+    }
+  }
+  const nodes = chains.map((chain) => {
+    const { x, y } = at.get(chain);
+    return svg(
+      "a",
+      { href: `#/chain/${chain}`, class: "chain", "data-chain": chain },
+      svg("title", null, `chain ${chain}`),
+      svg("circle", { cx: x, cy: y, r: NODE_RADIUS }),
+      svg("text", { x, y: y - 4, class: "chain-id" }, String(chain)),
+      svg("text", { x, y: y + 12, class: "height" }, String(heights.get(chain) ?? "")),
+    );
+  });
+  return svg(
+    "svg",
+    {
+      id: "braid",
+      viewBox: `0 0 ${SIZE} ${SIZE}`,
+      role: "img",
+      "aria-label": "the chain graph with each chain's height",
+    },
+    edges,
+    nodes,
+  );
+}
+
+function blockRow(block) {
+  return [
+    String(block.chain),
+    link(`block/${block.hash}`, String(block.height)),
+    link(`block/${block.hash}`, shortHash(block.hash), { class: "hash" }),
+    String(block.txCount),
+    blockTime(block.creationTime),
+  ];
+}
+
+/**
+ * Renders the network view into `view`; returns a function that stops its live updates.
+ * `api` is the explorer's fetch helper, `base` the Chainweb path `/chainweb/0.0/<network>`.
+ */
+export async function showNetwork(view, api, base, info) {
+  const [cut, recent] = await Promise.all([api(`${base}/cut`), api("/braid/api/blocks/recent")]);
+  const heights = new Map(
+    Object.entries(cut.hashes).map(([chain, { height }]) => [Number(chain), height]),
+  );
+  const graph = info.nodeGraphHistory[0][1];
+  const latest = table(["chain", "height", "hash", "txs", "created"], recent.map(blockRow), {
+    id: "latest-blocks",
+  });
+  fill(
+    view,
+    el("h1", null, `Network ${info.nodeVersion}: ${graph.length} chains`),
+    el(
+      "div",
+      { class: "network" },
+      el("section", null, el("h2", null, "The braid"), graphSvg(graph, heights)),
+      el("section", null, el("h2", null, "Latest blocks"), latest),
+    ),
+  );
+
+  const rows = latest.querySelector("tbody");
+  const stream = new EventSource(`${base}/header/updates`);
+  stream.addEventListener("BlockHeader", (event) => {
+    const { header, txCount } = JSON.parse(event.data);
+    const node = view.querySelector(`[data-chain="${Number(header.chainId)}"]`);
+    if (node !== null) {
+      node.querySelector(".height").textContent = String(header.height);
+      node.classList.remove("fresh");
+      // Restart the highlight animation on every new block.
+      void node.getBoundingClientRect();
+      node.classList.add("fresh");
+    }
+    const row = el(
+      "tr",
+      null,
+      blockRow({
+        chain: header.chainId,
+        height: header.height,
+        hash: header.hash,
+        txCount,
+        creationTime: header.creationTime,
+      }).map((cell) => el("td", null, cell)),
+    );
+    rows.prepend(row);
+    while (rows.children.length > MAX_LATEST_ROWS) rows.lastElementChild.remove();
+  });
+  return () => stream.close();
+}

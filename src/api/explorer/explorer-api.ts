@@ -1,0 +1,256 @@
+/**
+ * The explorer's JSON (`/braid/api/…`, docs/node.md "Explorer endpoints"): a block with its
+ * commands decoded, a command by request key with its block and the other steps of its
+ * defpact, an account's balances and recent transfers, the latest blocks, and what a search
+ * text names. Every answer reads indexed rows only (a block by hash, a request key, an
+ * account's transfer range, each chain's last blocks), never a whole table, so it costs the
+ * same on a node with a hundred blocks per chain or a hundred thousand.
+ *
+ * Stored transactions and outputs are JSON text; they are embedded as they are (so big
+ * numbers keep their digits) when they parse, and as a JSON string otherwise.
+ */
+import type { TransferRecord } from "../../chain/db/index.ts";
+import { MAX_INDEXED_ACCOUNT_LENGTH } from "../../chain/db/index.ts";
+import { encodeHeaderJson } from "../../chain/header/json.ts";
+import type { BlockHeader } from "../../chain/header/types.ts";
+import {
+  encodeCommandPayload,
+  isRequestKey,
+  parseCommand,
+  signCommand,
+} from "../../command/index.ts";
+import { decodeBase64Url, encodeBase64Url } from "../../crypto/index.ts";
+import type { BraidNode } from "../../node/node.ts";
+import { JsonNumber, parseJson } from "../../pact/values/index.ts";
+import { HttpError } from "../http/errors.ts";
+import { requestKey } from "../http/request-keys.ts";
+import { parseHash } from "../service/request-parts.ts";
+
+/** Most transfers an account view lists. */
+export const MAX_ACCOUNT_TRANSFERS = 50;
+/** Most blocks in the latest-blocks list. */
+export const MAX_RECENT_BLOCKS = 40;
+/** Most `cont` commands listed for one defpact. */
+export const MAX_CONTINUATIONS = 16;
+/** Longest search text looked at (an account name is at most 256 characters). */
+export const MAX_SEARCH_LENGTH = MAX_INDEXED_ACCOUNT_LENGTH;
+/** Gas limit of the `local` call that reads an account's details on each chain. */
+const DETAILS_GAS_LIMIT = 10_000;
+
+const utf8 = new TextDecoder();
+const str = JSON.stringify;
+
+/** Stored JSON bytes as JSON text: as they are when they parse, else as a string. */
+function embed(bytes: Uint8Array): string {
+  const text = utf8.decode(bytes);
+  try {
+    JSON.parse(text);
+    return text;
+  } catch {
+    return str(text);
+  }
+}
+
+/** A stored command `{"hash","sigs","cmd"}` with `cmd` (itself JSON text) embedded parsed. */
+function embedCommand(bytes: Uint8Array): string {
+  const text = utf8.decode(bytes);
+  try {
+    const command = JSON.parse(text) as { hash?: unknown; sigs?: unknown; cmd?: unknown };
+    if (typeof command.cmd === "string") {
+      JSON.parse(command.cmd);
+      return `{"hash":${str(command.hash)},"sigs":${str(command.sigs ?? [])},"cmd":${command.cmd}}`;
+    }
+  } catch {
+    // Not a command's JSON: embedded as it is below.
+  }
+  return embed(bytes);
+}
+
+export class ExplorerApi {
+  constructor(private readonly node: BraidNode) {}
+
+  private get db() {
+    return this.node.chainDb;
+  }
+
+  /** Whether a stored block is on its chain's current branch. */
+  private onBranch(header: { hash: Uint8Array; chainId: number }): boolean {
+    const head = this.node.chains[header.chainId]!.head;
+    return this.db.isAncestor(header.hash, head.hash);
+  }
+
+  /** A block with its commands and results decoded; 404 when it is not stored. */
+  block(hashText: string): string {
+    const hash = parseHash(hashText, "block hash");
+    const block = this.db.block(hash);
+    if (block === undefined) throw new HttpError(404, `no block ${hashText} is stored`);
+    const { header, payload } = block;
+    const transactions = payload.transactions.map(
+      ({ transaction, output }) =>
+        `{"command":${embedCommand(transaction)},"result":${embed(output)}}`,
+    );
+    const children = this.db.children(hash).map((child) => encodeBase64Url(child.hash));
+    return `{"chain":${header.chainId},"height":${header.height},"hash":${str(hashText)},"onBranch":${this.onBranch(header)},"children":${str(children)},"header":${encodeHeaderJson(header)},"minerData":${embed(payload.minerData)},"coinbase":${embed(payload.coinbase)},"transactions":[${transactions.join(",")}]}`;
+  }
+
+  /**
+   * A command by request key: the block holding it (the current branch's when there is one),
+   * the command, its result, and its defpact's other steps: the `cont` commands continuing it,
+   * and for a `cont` the chain and request key of the step that started the defpact.
+   */
+  transaction(key: string): string {
+    const keyBytes = decodeBase64Url(requestKey(key, "request key"));
+    const located = this.db
+      .transactionLocations(keyBytes)
+      .map((location) => ({ location, header: this.db.header(location.blockHash)! }))
+      .map((found) => ({ ...found, onBranch: this.onBranch(found.header) }))
+      .sort((a, b) => Number(b.onBranch) - Number(a.onBranch));
+    const found = located[0];
+    if (found === undefined) throw new HttpError(404, `no command ${key} is in a stored block`);
+    const { header, location, onBranch } = found;
+    const { transaction, output } = this.db.payload(header.payloadHash)!.transactions[
+      location.position
+    ]!;
+    const continuations = this.db.continuations(key, MAX_CONTINUATIONS).map((c) => ({
+      chain: c.chainId,
+      step: c.step,
+      requestKey: c.requestKey,
+      blockHash: encodeBase64Url(c.blockHash),
+    }));
+    return `{"requestKey":${str(key)},"chain":${header.chainId},"blockHash":${str(encodeBase64Url(header.hash))},"height":${header.height},"blockTime":${header.creationTime},"position":${location.position},"onBranch":${onBranch},"command":${embedCommand(transaction)},"result":${embed(output)},"continuations":${str(continuations)},"pactOrigin":${str(this.pactOrigin(transaction))}}`;
+  }
+
+  /** For a `cont` command: where the defpact it continues started (chain and request key). */
+  private pactOrigin(transaction: Uint8Array): { chain: number; requestKey: string } | null {
+    let pactId: unknown;
+    try {
+      const cmd = JSON.parse(JSON.parse(utf8.decode(transaction)).cmd);
+      pactId = cmd?.payload?.cont?.pactId;
+    } catch {
+      return null;
+    }
+    if (typeof pactId !== "string" || !isRequestKey(pactId)) return null;
+    const [first] = this.db.transactionLocations(decodeBase64Url(pactId));
+    if (first === undefined) return null;
+    return { chain: this.db.link(first.blockHash)!.chainId, requestKey: pactId };
+  }
+
+  /**
+   * An account: `coin.details` run with `local` on every chain (its balance and guard, or the
+   * failure, e.g. no such account there), and its most recent transfers seen by this node.
+   */
+  account(name: string): string {
+    checkAccountName(name);
+    const details = this.node.chains.map(
+      (chain) => `{"chain":${chain.chainId},"result":${this.details(chain.chainId, name)}}`,
+    );
+    const transfers = this.db
+      .recentTransfers(name, MAX_ACCOUNT_TRANSFERS)
+      .map((t) => transferJson(t, this.onBranch({ hash: t.blockHash, chainId: t.chainId })));
+    return `{"account":${str(name)},"chains":[${details.join(",")}],"transfers":[${transfers.join(",")}]}`;
+  }
+
+  /** `(coin.details account)` on a chain through `local`, the account passed as data. */
+  private details(chainId: number, account: string): string {
+    const payload = {
+      payload: {
+        kind: "exec" as const,
+        code: '(coin.details (read-msg "account"))',
+        data: parseJson(str({ account })),
+      },
+      meta: {
+        kind: "public" as const,
+        creationTime: Math.floor(Date.now() / 1000),
+        ttl: 600,
+        gasLimit: DETAILS_GAS_LIMIT,
+        chainId: String(chainId),
+        gasPrice: new JsonNumber("0.00000001"),
+        sender: "",
+      },
+      signers: [],
+      verifiers: null,
+      networkId: this.node.options.network,
+      nonce: "braid-explorer",
+    };
+    const parsed = parseCommand(signCommand(encodeCommandPayload(payload), [], "blake2b"));
+    if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join("; "));
+    return this.node.local(chainId, parsed.command, { preflight: false, rewindDepth: 0 });
+  }
+
+  /**
+   * The latest blocks across all chains, newest first: the current branch's last few blocks of
+   * every chain (enough for {@link MAX_RECENT_BLOCKS} in all), by creation time.
+   */
+  recentBlocks(): string {
+    const perChain = Math.ceil(MAX_RECENT_BLOCKS / this.node.chains.length) + 1;
+    const headers: BlockHeader[] = [];
+    for (const chain of this.node.chains) {
+      let at: BlockHeader | undefined = chain.head;
+      for (let i = 0; i < perChain && at !== undefined; i++) {
+        headers.push(at);
+        at = at.height === 0 ? undefined : this.db.header(at.parent);
+      }
+    }
+    headers.sort((a, b) => b.creationTime - a.creationTime || a.chainId - b.chainId);
+    const items = headers.slice(0, MAX_RECENT_BLOCKS).map((h) => {
+      const txCount = this.db.payload(h.payloadHash)?.transactions.length ?? 0;
+      return `{"chain":${h.chainId},"height":${h.height},"hash":${str(encodeBase64Url(h.hash))},"creationTime":${h.creationTime},"txCount":${txCount}}`;
+    });
+    return `[${items.join(",")}]`;
+  }
+
+  /**
+   * What a search text names: `{"kind":"block","hash"}` for a stored block's hash or a chain
+   * and height (`3/120`, the current branch's block), `{"kind":"transaction","requestKey"}`
+   * for a request key of a stored command, else `{"kind":"account","account"}`.
+   */
+  search(text: string): string {
+    const q = text.trim();
+    if (q === "") throw new HttpError(400, "the search text is empty");
+    if (q.length > MAX_SEARCH_LENGTH) {
+      throw new HttpError(400, `the search text is longer than ${MAX_SEARCH_LENGTH} characters`);
+    }
+    const atHeight = /^([0-9]{1,9})\/([0-9]{1,15})$/.exec(q);
+    if (atHeight !== null) return this.blockAtHeight(Number(atHeight[1]), Number(atHeight[2]));
+    if (isRequestKey(q)) {
+      const bytes = decodeBase64Url(q);
+      if (this.db.link(bytes) !== undefined) return str({ kind: "block", hash: q });
+      if (this.db.transactionLocations(bytes).length > 0) {
+        return str({ kind: "transaction", requestKey: q });
+      }
+    }
+    return str({ kind: "account", account: q });
+  }
+
+  private blockAtHeight(chainId: number, height: number): string {
+    const chain = this.node.chains[chainId];
+    if (chain === undefined) {
+      throw new HttpError(
+        404,
+        `no chain ${chainId}: the chains are 0 to ${this.node.chains.length - 1}`,
+      );
+    }
+    const hash = this.db.ancestorHashAt(chain.head.hash, height);
+    if (hash === undefined) {
+      throw new HttpError(
+        404,
+        `chain ${chainId} has no block at height ${height} (its head is at ${chain.head.height})`,
+      );
+    }
+    return str({ kind: "block", hash: encodeBase64Url(hash) });
+  }
+}
+
+function transferJson(t: TransferRecord, onBranch: boolean): string {
+  return `{"chain":${t.chainId},"height":${t.height},"blockHash":${str(encodeBase64Url(t.blockHash))},"requestKey":${str(t.requestKey)},"sender":${str(t.sender)},"receiver":${str(t.receiver)},"amount":${t.amount},"onBranch":${onBranch}}`;
+}
+
+/** An account name: 1 to 256 characters; 400 otherwise. */
+function checkAccountName(name: string): void {
+  if (name.length === 0 || name.length > MAX_INDEXED_ACCOUNT_LENGTH) {
+    throw new HttpError(
+      400,
+      `an account name has 1 to ${MAX_INDEXED_ACCOUNT_LENGTH} characters, got ${name.length}`,
+    );
+  }
+}

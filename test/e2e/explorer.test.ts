@@ -1,0 +1,210 @@
+/**
+ * The explorer in headless Chromium against `braid node` in a child process (issue #14): the
+ * braid of 20 chains with heights that move as blocks are mined, a transfer sent with
+ * `@kadena/client` found by request key through the search box with its result and events, its
+ * block, the account view with its balances, and a cross-chain transfer's two steps linked to
+ * each other. Screenshots of each view go to test-artifacts/explorer/.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { type ICommand, Pact } from "@kadena/client";
+import type { Page } from "playwright-core";
+import { DEVNET_MINER } from "../../src/node/options.ts";
+import { startNode } from "../../src/node/test-support/node-process.ts";
+import { Decimal } from "../../src/pact/values/index.ts";
+import { type Browser, launchBrowser } from "./support/browser.ts";
+import {
+  clientFor,
+  NETWORK,
+  SENDER00,
+  SENDER01,
+  signWith,
+  transferCommand,
+} from "./support/kadena.ts";
+
+type Node = Awaited<ReturnType<typeof startNode>>;
+
+/** Waits this long for the page to show what the node did. */
+const UI_TIMEOUT_MS = 15_000;
+
+/** Polls `check` until it holds (the page's CSP forbids the evaluated strings of waitForFunction). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + UI_TIMEOUT_MS;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not true after ${UI_TIMEOUT_MS} ms: ${check}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function heights(page: Page): Promise<number[]> {
+  return page.$$eval("#braid [data-chain] .height", (texts) =>
+    texts.map((t) => Number(t.textContent)),
+  );
+}
+
+async function search(page: Page, text: string): Promise<void> {
+  await page.fill("#search-text", text);
+  await page.click("#search button");
+}
+
+/** A decimal from its text, with or without a fractional part. */
+const decimal = (text: string) => Decimal.parseLiteral(text.includes(".") ? text : `${text}.0`);
+
+/** The balance the account view shows on a chain, as a decimal. */
+async function balanceOn(page: Page, chain: number): Promise<Decimal> {
+  const text = await page.textContent(`#balances tbody tr:nth-child(${chain + 1}) td:nth-child(2)`);
+  return decimal(text ?? "");
+}
+
+const GAS_PRICE = decimal("0.00000001");
+
+describe("explorer in a browser", { timeout: 120_000 }, () => {
+  let node: Node;
+  let browser: Browser;
+  let page: Page;
+  let transferKey = "";
+  let transferGas = 0;
+
+  before(async () => {
+    [node, browser] = await Promise.all([startNode(), launchBrowser()]);
+    page = browser.page;
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+  });
+  after(async () => {
+    await browser?.close();
+    await node?.stop();
+  });
+
+  it("shows the 20 chains of the braid, and their heights move as blocks are mined", async () => {
+    await page.goto(`${node.url}/`);
+    await page.waitForSelector("#latest-blocks");
+    assert.equal(await page.locator("#braid [data-chain]").count(), 20);
+    assert.equal(await page.locator("#braid line.edge").count(), 30, "20 chains of degree 3");
+    const before = await heights(page);
+    assert.deepEqual(before, new Array(20).fill(0));
+
+    const client = clientFor(node.url, "pact");
+    const command = transferCommand(SENDER00, "sender01", "1.5");
+    const sent = await client.submit(await signWith(SENDER00, command));
+    transferKey = sent.requestKey;
+    const result = await client.listen(sent);
+    assert.equal(result.result.status, "success");
+    transferGas = result.gas;
+
+    // The block on chain 0 and the blocks that keep the other 19 braided arrive by the stream.
+    await until(async () => (await heights(page)).every((h) => h >= 1));
+    const moved = await heights(page);
+    assert.ok(
+      moved.every((h, i) => h > before[i]!),
+      `heights ${moved}`,
+    );
+    assert.ok((await page.locator("#latest-blocks tbody tr").count()) >= 20);
+    await browser.screenshot("network");
+  });
+
+  it("finds the transfer by request key through the search box, with its result and events", async () => {
+    await search(page, transferKey);
+    await page.waitForSelector("#request-key");
+    assert.equal(await page.textContent("#request-key"), transferKey);
+    assert.equal(await page.textContent(".fields .ok"), "success");
+    const events = await page.locator("ol.events li").allTextContents();
+    assert.deepEqual(events, [
+      `coin.TRANSFER(sender00, sender01, 1.5)`,
+      `coin.TRANSFER(sender00, ${DEVNET_MINER.account}, ${GAS_PRICE.mul(Decimal.fromInteger(BigInt(transferGas))).toString()})`,
+    ]);
+    await browser.screenshot("transaction");
+  });
+
+  it("opens the transfer's block, which lists it, and a chain's block from the braid", async () => {
+    await page.click("#tx-block");
+    await page.waitForSelector("#block-hash");
+    const rows = await page.locator("#transactions tbody tr").allTextContents();
+    assert.equal(rows.length, 1);
+    assert.match(rows[0]!, /sender00/);
+    assert.equal(await page.locator(`#transactions a[href="#/tx/${transferKey}"]`).count(), 1);
+    await browser.screenshot("block");
+
+    // A chain of the braid opens that chain's block in the current cut.
+    await page.goto(`${node.url}/#/`);
+    await page.click('#braid [data-chain="3"]');
+    await page.locator("h1", { hasText: "of chain 3" }).waitFor();
+  });
+
+  it("shows an account's balance on every chain and its transfers", async () => {
+    await search(page, "sender01");
+    await page.waitForSelector("#balances");
+    assert.equal(await page.textContent("#account-name"), "sender01");
+    assert.equal(await page.locator("#balances tbody tr").count(), 20);
+    assert.ok((await balanceOn(page, 0)).equals(decimal("110000001.5")));
+    assert.ok((await balanceOn(page, 5)).equals(decimal("110000000")));
+    assert.equal(await page.locator(`#transfers a[href="#/tx/${transferKey}"]`).count(), 1);
+
+    await search(page, "sender00");
+    await page.locator("#account-name", { hasText: "sender00" }).waitFor();
+    const fee = GAS_PRICE.mul(Decimal.fromInteger(BigInt(transferGas)));
+    assert.ok(
+      (await balanceOn(page, 0)).equals(decimal("99999998.5").sub(fee)),
+      "sender00 paid 1.5 and the gas",
+    );
+    await browser.screenshot("account");
+  });
+
+  it("links the two steps of a cross-chain transfer", async () => {
+    const client = clientFor(node.url, "pact");
+    const first = Pact.builder
+      .execution(`(coin.transfer-crosschain "sender00" "sender01" (read-keyset "ks") "1" 2.5)`)
+      .addData("ks", { keys: [SENDER01.publicKey], pred: "keys-all" })
+      .addSigner(SENDER00.publicKey, (withCap) => [
+        withCap("coin.GAS"),
+        withCap("coin.TRANSFER_XCHAIN", "sender00", "sender01", { decimal: "2.5" }, "1"),
+      ])
+      .setMeta({ chainId: "0", senderAccount: "sender00", gasLimit: 10_000 })
+      .setNetworkId(NETWORK)
+      .createTransaction();
+    const sent = await client.submit(await signWith(SENDER00, first));
+    assert.equal((await client.listen(sent)).result.status, "success");
+    const proof = (await client.pollCreateSpv(sent, "1")).replace(/"/g, "");
+    const cont = Pact.builder
+      .continuation({ pactId: sent.requestKey, proof, rollback: false, step: 1, data: {} })
+      .addSigner(SENDER01.publicKey, (withCap) => [withCap("coin.GAS")])
+      .setMeta({ chainId: "1", senderAccount: "sender01", gasLimit: 10_000 })
+      .setNetworkId(NETWORK)
+      .createTransaction();
+    const contSent = await client.submit((await signWith(SENDER01, cont)) as ICommand);
+    const second = await client.listen(contSent);
+    assert.equal(second.result.status, "success");
+
+    await search(page, sent.requestKey);
+    const toSecond = page.locator('#defpact a[data-step="continuation"]');
+    await toSecond.waitFor();
+    assert.equal(await toSecond.textContent(), contSent.requestKey);
+    await browser.screenshot("crosschain-first-step");
+    await toSecond.click();
+    const toFirst = page.locator('#defpact a[data-step="origin"]');
+    await toFirst.waitFor();
+    assert.equal(await page.textContent("#request-key"), contSent.requestKey);
+    assert.equal(await toFirst.textContent(), sent.requestKey);
+    assert.match((await page.textContent("#defpact")) ?? "", /started on chain 0/);
+    await browser.screenshot("crosschain-second-step");
+
+    await search(page, "sender01");
+    await page.waitForSelector("#balances");
+    const contFee = GAS_PRICE.mul(Decimal.fromInteger(BigInt(second.gas)));
+    assert.ok((await balanceOn(page, 1)).equals(decimal("110000002.5").sub(contFee)));
+  });
+
+  it("says why a search finds nothing or is refused", async () => {
+    await search(page, "19/999999");
+    await page.locator("#status", { hasText: "no block" }).waitFor();
+    assert.match(
+      (await page.textContent("#status")) ?? "",
+      /^chain 19 has no block at height 999999 \(its head is at [0-9]+\)$/,
+    );
+    await search(page, "x".repeat(300));
+    await page.locator("#status", { hasText: "256" }).waitFor();
+    assert.equal(
+      await page.textContent("#status"),
+      "the search text is longer than 256 characters",
+    );
+  });
+});
