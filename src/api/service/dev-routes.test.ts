@@ -9,7 +9,8 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { cap, devCommand, GAS_CAP, manualNode } from "../../node/test-support/dev-node.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
-import { type RunningNodeServer, startNodeServer } from "./server.ts";
+import type { RunningNodeServer } from "./server.ts";
+import { serveForTest } from "./test-support/test-server.ts";
 
 const b64 = encodeBase64Url;
 
@@ -28,13 +29,7 @@ describe("development control endpoints", () => {
 
   before(async () => {
     node = manualNode();
-    server = await startNodeServer(node, {
-      host: "127.0.0.1",
-      port: 0,
-      bodyLimit: 1 << 20,
-      listenTimeoutSeconds: 5,
-      onFault: (e) => faults.push(e),
-    });
+    server = await serveForTest(node, faults);
   });
   after(async () => {
     await server.close();
