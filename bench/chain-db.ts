@@ -19,6 +19,7 @@ import { makePayloadWithOutputs, type PayloadWithOutputs } from "../src/chain/pa
 import { braidedChild, testGenesis } from "../src/chain/test-support/history.ts";
 import { DEVELOPMENT } from "../src/chain/version/known-versions.ts";
 import { allChainIds } from "../src/chain/version/version.ts";
+import { ProgressLine } from "../src/node/progress.ts";
 
 const HEIGHTS = Number(process.argv[2] ?? 2500);
 const PAGE = 100;
@@ -34,6 +35,9 @@ function payloadFor(chainId: number, height: number): PayloadWithOutputs {
   }));
   return makePayloadWithOutputs(transactions, NO_MINER_DATA, NO_COINBASE_OUTPUT);
 }
+
+/** Progress of the history build on standard error (in place on a terminal). */
+const progress = new ProgressLine(process.stderr);
 
 function buildHistory(): Block[] {
   const blocks: Block[] = [];
@@ -55,7 +59,9 @@ function buildHistory(): Block[] {
       }
     }
     below = layer;
+    progress.update(`building the history: height ${height} of ${HEIGHTS}`);
   }
+  progress.done(`built ${HEIGHTS} heights on ${CHAINS.length} chains`);
   return blocks;
 }
 

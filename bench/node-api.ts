@@ -28,6 +28,7 @@ import { encodeBase64Url } from "../src/crypto/index.ts";
 import { makeLogger } from "../src/node/logger.ts";
 import { BraidNode } from "../src/node/node.ts";
 import { resolveNodeOptions } from "../src/node/options.ts";
+import { ProgressLine } from "../src/node/progress.ts";
 
 const SIZES = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [1000, 10000];
 const CHAINS = allChainIds(DEVELOPMENT);
@@ -44,6 +45,9 @@ function payloadFor(chainId: number, height: number): PayloadWithOutputs {
   }));
   return makePayloadWithOutputs(transactions, NO_MINER_DATA, NO_COINBASE_OUTPUT);
 }
+
+/** Progress of the long parts on standard error (in place on a terminal). */
+const progress = new ProgressLine(process.stderr);
 
 /** Fills `db` with `heights` braided heights on every chain, in batches. */
 function fill(db: ChainDatabase, heights: number): void {
@@ -68,8 +72,10 @@ function fill(db: ChainDatabase, heights: number): void {
       db.insertBlocks(batch);
       batch = [];
     }
+    progress.update(`building the history: height ${height} of ${heights}`);
   }
   db.insertBlocks(batch);
+  progress.done(`built ${heights} heights on ${CHAINS.length} chains`);
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

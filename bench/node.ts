@@ -33,6 +33,7 @@ import { DEV_ACCOUNTS } from "../src/node/genesis/accounts.ts";
 import { makeLogger } from "../src/node/logger.ts";
 import { BraidNode } from "../src/node/node.ts";
 import { resolveNodeOptions } from "../src/node/options.ts";
+import { ProgressLine } from "../src/node/progress.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const USE_TSX = process.env.BRAID_BENCH_TSX === "1";
@@ -225,8 +226,13 @@ function emptyBlockMicros(dataDir: string | null): number {
     for (let i = 0; i < 100; i++) node.producer.mineAll();
     const before = height();
     const started = performance.now();
-    for (let i = 0; i < EMPTY_BLOCK_ROUNDS; i++) node.producer.mineAll();
+    const progress = new ProgressLine(process.stderr);
+    for (let i = 0; i < EMPTY_BLOCK_ROUNDS; i++) {
+      node.producer.mineAll();
+      progress.update(`empty blocks: round ${i + 1} of ${EMPTY_BLOCK_ROUNDS}`);
+    }
     const elapsed = performance.now() - started;
+    progress.done(`empty blocks: ${EMPTY_BLOCK_ROUNDS} rounds of ${node.chains.length} blocks`);
     return (elapsed * 1000) / (height() - before);
   } finally {
     node.close();

@@ -16,6 +16,8 @@ export const MAX_INPUT_FILE_BYTES = 4_194_304;
 export interface CliIO {
   /** Writes to standard output as is. */
   out(text: string): void;
+  /** Whether standard output is a terminal (progress lines are redrawn in place there). */
+  readonly outIsTerminal?: boolean;
   /** Writes one line to standard error (a warning; errors are thrown as `UserError`). */
   warn(line: string): void;
   /** All of standard input, as UTF-8. */
@@ -26,6 +28,7 @@ export interface CliIO {
 
 export const processIO: CliIO = {
   out: (text) => process.stdout.write(text),
+  outIsTerminal: process.stdout.isTTY === true,
   warn: (line) => process.stderr.write(`braid: ${escapeControls(line)}\n`),
   readStdin: async () => {
     const chunks: Buffer[] = [];

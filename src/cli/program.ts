@@ -9,6 +9,7 @@ import { addSigCommand } from "./commands/add-sig.ts";
 import { apiRequestMode } from "./commands/apireq.ts";
 import { builtinsMode } from "./commands/builtins.ts";
 import { combineSigsCommand } from "./commands/combine-sigs.ts";
+import { devCommand } from "./commands/dev.ts";
 import { genkeyMode } from "./commands/genkey.ts";
 import { headerCommand } from "./commands/header.ts";
 import { nodeCommand } from "./commands/node.ts";
@@ -37,6 +38,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   combineSigsCommand,
   headerCommand,
   nodeCommand,
+  devCommand,
 ];
 
 export function buildProgram(io: CliIO): Command {

@@ -181,9 +181,10 @@ export class ChainNode {
   /**
    * Brings the state to `target` (a stored block of this chain): rewinds to the fork point with
    * the state's branch, then replays the stored blocks up to `target`. Returns the commands of
-   * the blocks rewound (they may belong in the mempool again).
+   * the blocks rewound (they may belong in the mempool again). `onReplayed` is told of each
+   * block replayed (progress).
    */
-  syncTo(target: BlockHeader): ParsedCommand[] {
+  syncTo(target: BlockHeader, onReplayed?: (header: BlockHeader) => void): ParsedCommand[] {
     const db = this.context.chainDb;
     const path: BlockHeader[] = [];
     let at: BlockHeader | undefined = target;
@@ -203,7 +204,10 @@ export class ChainNode {
       this.state.rewindTo(at.height);
       this.head = at;
     }
-    for (const header of path.reverse()) this.replay(header);
+    for (const header of path.reverse()) {
+      this.replay(header);
+      onReplayed?.(header);
+    }
     return dropped;
   }
 

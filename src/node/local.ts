@@ -45,6 +45,8 @@ export function runLocal(
   options: LocalOptions,
   rules: AdmissionRules,
   parentOf: (height: number) => BlockHeader,
+  /** The node's clock, in seconds since the UNIX epoch. */
+  nowSeconds: number,
 ): string {
   const meta = command.payload.meta;
   if (meta.kind !== "public") {
@@ -70,7 +72,7 @@ export function runLocal(
     });
     return encodeCommandResult(failedGasIsLimit(outcome, meta), metaData);
   }
-  const problems = preflightProblems(command, meta, rules, parent);
+  const problems = preflightProblems(command, meta, rules, parent, nowSeconds);
   if (problems.length > 0) {
     throw new LocalRefusal(
       `Metadata validation failed: [${problems.map((p) => jsonString(p)).join(",")}]`,
@@ -119,6 +121,7 @@ function preflightProblems(
   meta: PublicMeta,
   rules: AdmissionRules,
   parent: BlockHeader,
+  nowSeconds: number,
 ): string[] {
   const problems: string[] = [];
   if (meta.chainId !== String(rules.chainId)) problems.push("Chain id mismatch");
@@ -136,7 +139,7 @@ function preflightProblems(
     meta.ttl <= MAX_TTL_SECONDS &&
     meta.creationTime >= 0 &&
     meta.creationTime + meta.ttl > parentSeconds &&
-    meta.creationTime <= Math.max(parentSeconds, Date.now() / 1000) + BLOCK_TIME_SLOP_SECONDS;
+    meta.creationTime <= Math.max(parentSeconds, nowSeconds) + BLOCK_TIME_SLOP_SECONDS;
   if (!inRange) problems.push("Tx time outside of valid range");
   return problems;
 }

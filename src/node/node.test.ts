@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { ParsedCommand } from "../command/index.ts";
 import { SoftwareAuthenticator } from "../command/test-support/authenticator.ts";
 import { JsonNumber } from "../pact/values/index.ts";
-import type { BraidNode } from "./node.ts";
+import { makeLogger } from "./logger.ts";
+import { BraidNode, stateFile } from "./node.ts";
+import { resolveNodeOptions } from "./options.ts";
 import {
   blocksAfterGenesis,
   cap,
@@ -70,6 +75,38 @@ describe("BraidNode", () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+
+  it("replays the stored blocks a missing state file lacks, showing progress on the log", () => {
+    const dir = mkdtempSync(join(tmpdir(), "braid-replay-"));
+    try {
+      const options = resolveNodeOptions(
+        { dataDir: dir, mining: "interval", miningInterval: 86_400 },
+        {},
+      );
+      const first = BraidNode.open(options, makeLogger("error"));
+      for (let i = 0; i < 3; i++) first.producer.mine(0);
+      const head = first.chains[0]!.head;
+      first.close();
+      for (const suffix of ["", "-wal", "-shm"]) {
+        rmSync(join(dir, `${stateFile(0)}${suffix}`), { force: true });
+      }
+      const lines: string[] = [];
+      const reopened = BraidNode.open(
+        options,
+        makeLogger("info", { isTTY: false, write: (text) => lines.push(text) }),
+      );
+      try {
+        assert.deepEqual(reopened.chains[0]!.head.hash, head.hash);
+        assert.equal(lines[0], "replaying stored blocks: 1 of 3 (chain 0)\n");
+        assert.match(lines.at(-1)!, /^replayed 3 stored blocks in [0-9]+\.[0-9] s\n$/);
+        assert.equal(lines.length, 2, "plain progress lines are throttled");
+      } finally {
+        reopened.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

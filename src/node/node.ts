@@ -20,6 +20,7 @@ import { encodeBase64Url } from "../crypto/index.ts";
 import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../pact/db/index.ts";
 import { Decimal } from "../pact/values/index.ts";
 import { type ChainContext, ChainNode, indexOfPayload, type StoredBlock } from "./chain.ts";
+import { NodeClock } from "./clock.ts";
 import { NodeEvents } from "./events.ts";
 import { blockContextOf, buyGas } from "./executor/block-executor.ts";
 import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
@@ -60,6 +61,8 @@ export const STATE_FLUSH_INTERVAL_MS = 200;
 export class BraidNode {
   readonly events = new NodeEvents();
   readonly producer: BlockProducer;
+  /** The node's clock: the system's, moved forward by `braid dev time`. */
+  readonly clock: NodeClock;
   private mining: MiningControl | null = null;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly minGasPrice: Decimal;
@@ -69,17 +72,18 @@ export class BraidNode {
     readonly version: ChainwebVersion,
     readonly chainDb: ChainDatabase,
     readonly chains: readonly ChainNode[],
-    private readonly log: NodeLogger,
+    readonly log: NodeLogger,
     /** Whether the genesis blocks were made by this start (a fresh data directory). */
     readonly fresh: boolean,
   ) {
     this.minGasPrice = Decimal.parseLiteral(options.minGasPrice);
+    this.clock = new NodeClock(chainDb);
     this.producer = new BlockProducer({
       version,
       chainDb,
       chains,
       blockGasLimit: options.blockGasLimit,
-      nowMicros: () => Date.now() * 1000,
+      nowMicros: () => this.clock.nowMicros(),
       onBlock: (chainId, block) => this.announce(chainId, block),
       onError: (e) =>
         log.error(`catching the chains up failed: ${e instanceof Error ? e.message : String(e)}`),
@@ -114,8 +118,7 @@ export class BraidNode {
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
       };
       const chains = states.map((state, chainId) => openChain(chainId, state, context));
-      const cut = chainDb.cut();
-      for (const chain of chains) chain.syncTo(cut.get(chain.chainId)!);
+      replayToCut(chainDb, chains, log);
       const node = new BraidNode(options, version, chainDb, chains, log, fresh);
       node.mining = startMining(options, node.producer, log);
       node.flushTimer = setInterval(() => node.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();
@@ -178,7 +181,7 @@ export class BraidNode {
   submit(chainId: number, commands: readonly ParsedCommand[]): string[] {
     const chain = this.chains[chainId]!;
     const rules = this.admissionRules(chainId);
-    const now = Date.now() / 1000;
+    const now = this.clock.nowSeconds();
     const refusals: { index: number; hash: string; reason: string }[] = [];
     const parent = chain.head;
     const block = blockContextOf(chain.environment(parent));
@@ -213,12 +216,19 @@ export class BraidNode {
   /** `local` on a chain: the JSON text of the result. Throws {@link LocalRefusal}. */
   local(chainId: number, command: ParsedCommand, options: LocalOptions): string {
     const chain = this.chains[chainId]!;
-    return runLocal(chain, command, options, this.admissionRules(chainId), (height) => {
-      const header = this.chainDb.ancestorAt(chain.head.hash, height);
-      if (header === undefined)
-        throw new LocalRefusal(`chain ${chainId} has no block at height ${height}`);
-      return header;
-    });
+    return runLocal(
+      chain,
+      command,
+      options,
+      this.admissionRules(chainId),
+      (height) => {
+        const header = this.chainDb.ancestorAt(chain.head.hash, height);
+        if (header === undefined)
+          throw new LocalRefusal(`chain ${chainId} has no block at height ${height}`);
+        return header;
+      },
+      this.clock.nowSeconds(),
+    );
   }
 
   /**
@@ -331,6 +341,32 @@ export class BraidNode {
       this.log.warn(`chain ${chainId}: left out ${r.command.hash}: ${r.reason}`);
     }
     this.events.emit("block", chainId, block);
+  }
+}
+
+/**
+ * Brings every chain's state to the chain database's cut (replaying the blocks a crash or a
+ * deleted state file left out), showing progress on the log.
+ */
+function replayToCut(chainDb: ChainDatabase, chains: readonly ChainNode[], log: NodeLogger): void {
+  const cut = chainDb.cut();
+  const behind = chains.reduce(
+    (sum, chain) => sum + Math.max(0, cut.get(chain.chainId)!.height - chain.head.height),
+    0,
+  );
+  const started = performance.now();
+  let replayed = 0;
+  for (const chain of chains) {
+    chain.syncTo(cut.get(chain.chainId)!, () => {
+      replayed++;
+      log.progress(
+        `replaying stored blocks: ${replayed} of ${Math.max(behind, replayed)} (chain ${chain.chainId})`,
+      );
+    });
+  }
+  if (replayed > 0) {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    log.progressDone(`replayed ${replayed} stored blocks in ${seconds} s`);
   }
 }
 

@@ -10,7 +10,8 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { cap, devCommand, GAS_CAP, manualNode } from "../../node/test-support/dev-node.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
-import { type RunningNodeServer, startNodeServer } from "../service/server.ts";
+import type { RunningNodeServer } from "../service/server.ts";
+import { serveForTest } from "../service/test-support/test-server.ts";
 
 describe("explorer files and endpoints", () => {
   let node: BraidNode;
@@ -47,13 +48,7 @@ describe("explorer files and endpoints", () => {
     blockHash = encodeBase64Url(block.header.hash);
     height = block.header.height;
     node.producer.level();
-    server = await startNodeServer(node, {
-      host: "127.0.0.1",
-      port: 0,
-      bodyLimit: 1 << 20,
-      listenTimeoutSeconds: 5,
-      onFault: (e) => faults.push(e),
-    });
+    server = await serveForTest(node, faults);
   });
   after(async () => {
     await server.close();

@@ -12,7 +12,8 @@ import { makeLogger } from "../../node/logger.ts";
 import { BraidNode } from "../../node/node.ts";
 import { resolveNodeOptions } from "../../node/options.ts";
 import { fuzzBody, oddRequestKey, randomText } from "../http/test-support/fuzz-bodies.ts";
-import { type RunningNodeServer, startNodeServer } from "./server.ts";
+import type { RunningNodeServer } from "./server.ts";
+import { serveForTest } from "./test-support/test-server.ts";
 
 const FUZZ_SEED = 0x12b10c;
 const FUZZ_MS = 3_000;
@@ -71,13 +72,7 @@ describe("block and header endpoints under a seeded fuzz run", () => {
     }
     hashes = [...new Set(hashes)];
     payloads = [...new Set(payloads)];
-    server = await startNodeServer(node, {
-      host: "127.0.0.1",
-      port: 0,
-      bodyLimit: 1 << 20,
-      listenTimeoutSeconds: 1,
-      onFault: (e) => faults.push(e),
-    });
+    server = await serveForTest(node, faults, 1);
   });
   after(async () => {
     await server.close();

@@ -16,19 +16,10 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import { DEV_ACCOUNTS } from "../../node/genesis/accounts.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { blocksAfterGenesis, manualNode } from "../../node/test-support/dev-node.ts";
-import { type RunningNodeServer, startNodeServer } from "./server.ts";
+import type { RunningNodeServer } from "./server.ts";
+import { serveForTest } from "./test-support/test-server.ts";
 
 const faults: unknown[] = [];
-
-async function serve(node: BraidNode): Promise<RunningNodeServer> {
-  return startNodeServer(node, {
-    host: "127.0.0.1",
-    port: 0,
-    bodyLimit: 1 << 20,
-    listenTimeoutSeconds: 5,
-    onFault: (e) => faults.push(e),
-  });
-}
 
 const b64 = encodeBase64Url;
 
@@ -53,7 +44,7 @@ describe("block, header and payload endpoints", () => {
   before(async () => {
     node = manualNode();
     for (let i = 0; i < 12; i++) node.producer.mineAll();
-    server = await serve(node);
+    server = await serveForTest(node, faults);
     base = `${server.url}/chainweb/0.0/development`;
   });
   after(async () => {
@@ -278,7 +269,7 @@ describe("orphans", () => {
     // Another miner, so b's blocks differ from a's even when made in the same millisecond (the
     // same parent, miner and time would make the same block).
     const b = manualNode({ minerAccount: "sender01", minerKeys: DEV_ACCOUNTS[1]!.publicKey });
-    const server = await serve(a);
+    const server = await serveForTest(a, faults);
     try {
       a.producer.mine(0);
       const orphan = a.chains[0]!.head;

@@ -23,7 +23,9 @@ const MAX_GET_BODY = 4096;
 
 export function registerMiningRoutes(app: FastifyInstance, node: BraidNode): void {
   if (node.options.mining !== "pow") return;
-  const coordinator = new MiningCoordinator(node.version, node.producer);
+  const coordinator = new MiningCoordinator(node.version, node.producer, () =>
+    node.clock.nowMicros(),
+  );
   const chainCount = node.chains.length;
   let streams = 0;
 

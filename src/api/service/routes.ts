@@ -11,6 +11,7 @@ import { registerExplorerRoutes } from "../explorer/explorer-routes.ts";
 import { bodyText } from "../http/json-body.ts";
 import { registerChainRoutes } from "./chain-routes.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
+import { registerDevRoutes } from "./dev-routes.ts";
 import { registerHeaderStream } from "./header-stream.ts";
 import { registerInfoRoutes } from "./info-routes.ts";
 import { registerMiningRoutes } from "./mining-routes.ts";
@@ -38,6 +39,7 @@ export function registerRoutes(app: FastifyInstance, node: BraidNode, api: Contr
   registerSpvRoutes(app, node);
   registerMiningRoutes(app, node);
   registerExplorerRoutes(app, node);
+  registerDevRoutes(app, node);
 
   for (const prefix of CONTRACT_API_PREFIXES) {
     const path = (endpoint: string) => `${BASE}/chain/:chain/${prefix}/${endpoint}`;

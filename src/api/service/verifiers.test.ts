@@ -10,7 +10,8 @@ import type { ParsedCommand, Verifier } from "../../command/index.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { devCommand, manualNode } from "../../node/test-support/dev-node.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
-import { type RunningNodeServer, startNodeServer } from "./server.ts";
+import type { RunningNodeServer } from "./server.ts";
+import { serveForTest } from "./test-support/test-server.ts";
 
 const MODULE = `(namespace "free")
 (module vbridge G
@@ -61,13 +62,7 @@ describe("verifiers through send and poll", () => {
 
   before(async () => {
     node = manualNode();
-    server = await startNodeServer(node, {
-      host: "127.0.0.1",
-      port: 0,
-      bodyLimit: 1 << 20,
-      listenTimeoutSeconds: 5,
-      onFault: (e) => faults.push(e),
-    });
+    server = await serveForTest(node, faults);
     pact = `${server.url}/chainweb/0.0/development/chain/0/pact/api/v1`;
     const [deployed] = await sendAndPoll([
       devCommand({ code: MODULE, nonce: "deploy", gasLimit: 100_000 }),

@@ -8,7 +8,7 @@
 import Database from "better-sqlite3";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import { equalBytes } from "../bytes.ts";
-import { decodeHeader, encodeHeader } from "../header/binary.ts";
+import { decodeHeader, encodeHeader, HASH_BYTES } from "../header/binary.ts";
 import { genesisParentHash } from "../header/genesis.ts";
 import type { BlockHeader } from "../header/types.ts";
 import {
@@ -23,6 +23,14 @@ import { mustStepBack } from "./braiding.ts";
 import { HeaderInsertError } from "./errors.ts";
 import { PAYLOAD_ID_UPGRADE_SQL, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from "./schema.ts";
 import { shouldSkip, skipHeight } from "./skip-height.ts";
+
+/** What {@link ChainDatabase.revertToSnapshot} did. */
+export interface SnapshotRevert {
+  /** The snapshot's head of every chain (now the best heads). */
+  readonly heads: ReadonlyMap<number, BlockHeader>;
+  /** How many blocks were newly abandoned. */
+  readonly abandoned: number;
+}
 
 /** A full block: what the block endpoints serve. */
 export interface Block {
@@ -134,6 +142,15 @@ export class ChainDatabase {
   private readonly transfersStmt: Database.Statement;
   private readonly continuationsStmt: Database.Statement;
   private readonly insertMany: (blocks: Iterable<IndexedBlock>) => number;
+  private readonly abandonedStmt: Database.Statement;
+  private readonly abandonStmt: Database.Statement;
+  private readonly abandonOutrankingStmt: Database.Statement;
+  private readonly saveSnapshotStmt: Database.Statement;
+  private readonly snapshotStmt: Database.Statement;
+  private readonly dropSnapshotsAfterStmt: Database.Statement;
+  private readonly settingStmt: Database.Statement;
+  private readonly saveSettingStmt: Database.Statement;
+  private readonly revertMany: (id: number) => SnapshotRevert | undefined;
 
   /**
    * Opens (creating if needed) the database at `path`, or an in-memory one for ":memory:".
@@ -196,9 +213,12 @@ export class ChainDatabase {
     this.maxHeightStmt = db
       .prepare("SELECT max(height) FROM block_headers WHERE chain = ?")
       .pluck();
+    // Abandoned blocks are skipped while walking the weight index from the top: their number
+    // above the best head is at most what one revert left behind.
     this.bestHeadStmt = db
       .prepare(
-        `SELECT bytes FROM block_headers WHERE chain = ?
+        `SELECT bytes FROM block_headers h WHERE chain = ?
+           AND NOT EXISTS (SELECT 1 FROM abandoned_blocks a WHERE a.hash = h.hash)
          ORDER BY weight DESC, height DESC, hash LIMIT 1`,
       )
       .pluck();
@@ -220,6 +240,37 @@ export class ChainDatabase {
     this.txLocationsStmt = db
       .prepare("SELECT block_hash, position, meta_offset FROM transactions WHERE request_key = ?")
       .raw();
+    this.abandonedStmt = db.prepare("SELECT 1 FROM abandoned_blocks WHERE hash = ?").pluck();
+    this.abandonStmt = db.prepare("INSERT OR IGNORE INTO abandoned_blocks (hash) VALUES (?)");
+    // The blocks `bestHead` would order before the given head (weight, then height, then hash):
+    // none of them is its ancestor, since a child always outweighs its parent.
+    this.abandonOutrankingStmt = db.prepare(
+      `INSERT OR IGNORE INTO abandoned_blocks (hash)
+       SELECT hash FROM block_headers WHERE chain = :chain AND (weight > :weight
+         OR (weight = :weight AND (height > :height OR (height = :height AND hash < :hash))))`,
+    );
+    this.saveSnapshotStmt = db.prepare("INSERT INTO snapshots (heads) VALUES (?)");
+    this.snapshotStmt = db.prepare("SELECT heads FROM snapshots WHERE id = ?").pluck();
+    this.dropSnapshotsAfterStmt = db.prepare("DELETE FROM snapshots WHERE id > ?");
+    this.settingStmt = db.prepare("SELECT value FROM meta WHERE key = ?").pluck();
+    this.saveSettingStmt = db.prepare(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    );
+    this.revertMany = db.transaction((id: number) => {
+      const heads = this.snapshotHeads(id);
+      if (heads === undefined) return undefined;
+      let abandoned = 0;
+      for (const head of heads.values()) {
+        abandoned += this.abandonOutrankingStmt.run({
+          chain: head.chainId,
+          weight: weightSortKey(head.weight),
+          height: head.height,
+          hash: head.hash,
+        }).changes;
+      }
+      this.dropSnapshotsAfterStmt.run(id);
+      return { heads, abandoned };
+    });
     this.insertTransferStmt = db.prepare(
       `INSERT OR IGNORE INTO transfers
          (account, height, block_hash, position, event, chain, request_key, sender, receiver, amount)
@@ -464,6 +515,58 @@ export class ChainDatabase {
     }
   }
 
+  /** Whether a development revert left the block behind (it is never a best head again). */
+  isAbandoned(hash: Uint8Array): boolean {
+    return this.abandonedStmt.get(hash) !== undefined;
+  }
+
+  /**
+   * Saves a development snapshot: one head per chain of the version (every chain must be
+   * given). Returns its id; ids ascend from 1 and are never reused.
+   */
+  saveSnapshot(heads: ReadonlyMap<number, BlockHeader>): number {
+    const hashes = allChainIds(this.version).map((chainId) => {
+      const head = heads.get(chainId);
+      if (head === undefined) throw new Error(`a snapshot needs a head of chain ${chainId}`);
+      return head.hash;
+    });
+    return Number(this.saveSnapshotStmt.run(Buffer.concat(hashes)).lastInsertRowid);
+  }
+
+  /** The heads of a saved snapshot by chain; undefined when there is no such snapshot. */
+  snapshotHeads(id: number): Map<number, BlockHeader> | undefined {
+    const bytes = this.snapshotStmt.get(id) as Uint8Array | undefined;
+    if (bytes === undefined) return undefined;
+    const heads = new Map<number, BlockHeader>();
+    allChainIds(this.version).forEach((chainId, i) => {
+      const hash = plain(bytes).subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES);
+      const header = this.header(hash);
+      if (header === undefined) throw new Error(`snapshot ${id} names an unknown block`);
+      heads.set(chainId, header);
+    });
+    return heads;
+  }
+
+  /**
+   * Reverts to a saved snapshot, in one transaction: every block that would rank above the
+   * snapshot's head of its chain as best head is abandoned (kept and listed, but never a best
+   * head again, nor any block built on it), so the cut is the snapshot's heads; the snapshots
+   * saved after it are deleted (their heads are abandoned now). Undefined when there is no
+   * such snapshot.
+   */
+  revertToSnapshot(id: number): SnapshotRevert | undefined {
+    return this.revertMany(id);
+  }
+
+  /** A value the node keeps across restarts (in the `meta` table); undefined when unset. */
+  setting(key: string): string | undefined {
+    return this.settingStmt.get(`setting:${key}`) as string | undefined;
+  }
+
+  saveSetting(key: string, value: string): void {
+    this.saveSettingStmt.run(`setting:${key}`, value);
+  }
+
   /**
    * Blocks of a chain in ascending (height, hash bytes) order, starting at `height`/`hash`
    * (at it when `inclusive`, after it otherwise), up to `maxHeight`, at most `count`.
@@ -509,6 +612,7 @@ export class ChainDatabase {
         );
       }
       [skip, skipAt] = this.seek(header.parent, parent, skipHeight(header.height));
+      if (this.isAbandoned(header.parent)) this.abandonStmt.run(header.hash);
     }
     const payloadId =
       (this.payloadIdStmt.get(payload.payloadHash) as number | undefined) ??

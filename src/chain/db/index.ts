@@ -7,6 +7,7 @@ export {
   type ContinuationRecord,
   type HeaderLink,
   type IndexedBlock,
+  type SnapshotRevert,
   type TransferRecord,
   type TxIndexEntry,
   type TxLocation,

@@ -24,6 +24,11 @@
  * command result (activity.ts), keyed so an account's most recent transfers are the start of
  * an index range; `continuations` (since version 3) maps a defpact's id to the `cont`
  * commands that continued it. Both include forks, like `transactions`.
+ *
+ * `abandoned_blocks` lists blocks a development revert left behind: they stay stored and listed,
+ * but are never again a chain's best head, nor is any block built on them. `snapshots` holds the
+ * development snapshots: each the head hashes of every chain, in chain order. Both tables are
+ * additive (a file written before them simply has none).
  */
 
 /**
@@ -115,4 +120,13 @@ CREATE TABLE IF NOT EXISTS continuations (
   request_key TEXT NOT NULL,
   PRIMARY KEY (pact_id, block_hash, position)
 ) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS abandoned_blocks (
+  hash BLOB PRIMARY KEY
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS snapshots (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  heads BLOB NOT NULL
+);
 `;

@@ -74,7 +74,10 @@ function nodeOptions(flags: NodeFlags, io: CliIO): NodeOptions {
 }
 
 async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
-  const log = makeLogger(options.logLevel, (line) => io.out(`${line}\n`));
+  const log = makeLogger(options.logLevel, {
+    write: (text: string) => io.out(text),
+    isTTY: io.outIsTerminal,
+  });
   const started = performance.now();
   let node: BraidNode;
   try {

@@ -12,6 +12,8 @@ import type { BlockProducer, PowWork } from "./producer.ts";
 
 /** Nonces tried per event-loop turn (a few milliseconds of hashing). */
 export const POW_SLICE_TRIES = 20_000;
+/** How long the hash rate is averaged over before the count starts again. */
+export const RATE_WINDOW_MS = 10_000;
 
 export class PowMiner implements MiningControl {
   private stopped = false;
@@ -51,8 +53,8 @@ export class PowMiner implements MiningControl {
         this.producer.storeSolved(this.work, found.nonce);
         this.work = null;
         this.bytes = null;
-        this.reportRate();
       }
+      this.reportRate();
     } catch (e) {
       this.log.error(`pow mining failed: ${e instanceof Error ? e.message : String(e)}`);
       this.work = null;
@@ -60,11 +62,19 @@ export class PowMiner implements MiningControl {
     setImmediate(() => this.step());
   }
 
+  /** The hash rate over the last {@link RATE_WINDOW_MS} or so, on the log's progress line. */
   private reportRate(): void {
-    const seconds = (Date.now() - this.since) / 1000;
-    if (seconds < 10) return;
-    this.log.debug(`pow: ${Math.round(this.tries / seconds)} hashes/s`);
-    this.tries = 0;
-    this.since = Date.now();
+    const elapsed = Date.now() - this.since;
+    if (elapsed <= 0) return;
+    const rate = Math.round((this.tries * 1000) / elapsed);
+    const work =
+      this.work === null
+        ? ""
+        : `, mining chain ${this.work.chainId} height ${this.work.header.height}`;
+    this.log.progress(`pow: ${rate.toLocaleString("en-US")} hashes/s${work}`);
+    if (elapsed >= RATE_WINDOW_MS) {
+      this.tries = 0;
+      this.since = Date.now();
+    }
   }
 }

@@ -66,22 +66,30 @@ export interface DevCommand {
   readonly verifiers?: readonly Verifier[];
   /** Another gas payer, signed for by `passkey` (a WebAuthn signer) instead of a development key. */
   readonly passkeyAccount?: { readonly name: string; readonly passkey: SoftwareAuthenticator };
+  /** Another sender and signer than a development account (one ED25519 key, hex). */
+  readonly signer?: {
+    readonly name: string;
+    readonly publicKey: string;
+    readonly secretKey: string;
+  };
+  /** Creation time in seconds (default: 10 s ago by the system clock). */
+  readonly creationTime?: number;
 }
 
 /**
- * A command signed (Blake2b, as @kadena/client does) by a development account, which is also its
- * gas payer — or by the passkey of `passkeyAccount`; created 10 s ago with an hour to live, gas
- * price 1e-8.
+ * A command signed (Blake2b, as @kadena/client does) by a development account (or `signer`),
+ * which is also its gas payer — or by the passkey of `passkeyAccount`; created 10 s ago (or at
+ * `creationTime`) with an hour to live, gas price 1e-8.
  */
 export function devCommand(spec: DevCommand): ParsedCommand {
-  const account = DEV_ACCOUNTS[spec.account ?? 0]!;
+  const account = spec.signer ?? DEV_ACCOUNTS[spec.account ?? 0]!;
   const passkey = spec.passkeyAccount?.passkey;
   const clist = spec.caps ?? [];
   const payload = {
     payload: { kind: "exec" as const, code: spec.code, data: parseJson(spec.data ?? "{}") },
     meta: {
       kind: "public" as const,
-      creationTime: Math.floor(Date.now() / 1000) - 10,
+      creationTime: spec.creationTime ?? Math.floor(Date.now() / 1000) - 10,
       ttl: 3600,
       gasLimit: spec.gasLimit ?? 2000,
       chainId: spec.chainId ?? "0",

@@ -1,0 +1,139 @@
+/**
+ * The development controls under `/braid/dev/` (docs/devtools.md): `mine`, `time`, `snapshot`,
+ * `revert`, `fund`, each a POST with a JSON object body answered with JSON. On a network that
+ * is not a development network every one of them is a 400 naming why; a bad body is a 400
+ * naming the field.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { encodeBase64Url } from "../../crypto/index.ts";
+import {
+  checkFundRequest,
+  DevControlRefusal,
+  DevControls,
+  developmentOnlyProblem,
+  FUND_PREDICATES,
+  type FundRequest,
+} from "../../node/dev/controls.ts";
+import { type BraidNode, CommandRefusal } from "../../node/node.ts";
+import { badRequest } from "../http/errors.ts";
+import { bodyText, jsonObjectBody } from "../http/json-body.ts";
+import { JSON_TYPE } from "./request-parts.ts";
+
+export const DEV_BASE = "/braid/dev";
+/** What `fund` sends when the body names no amount, in KDA. */
+export const DEFAULT_FUND_AMOUNT = "1000.0";
+
+export function registerDevRoutes(app: FastifyInstance, node: BraidNode): void {
+  const problem = developmentOnlyProblem(node.options.network);
+  const controls = problem === null ? new DevControls(node) : null;
+  const post = (
+    name: string,
+    expected: string,
+    handle: (controls: DevControls, body: Record<string, unknown>) => Promise<unknown>,
+  ) =>
+    app.post(`${DEV_BASE}/${name}`, async (request: FastifyRequest, reply: FastifyReply) => {
+      if (controls === null) throw badRequest(problem!);
+      const text = bodyText(request.body, request.headers["content-type"]);
+      const body = text.trim() === "" ? {} : jsonObjectBody(text, expected);
+      try {
+        const answer = await handle(controls, body);
+        return reply.type(JSON_TYPE).send(JSON.stringify(answer));
+      } catch (e) {
+        if (e instanceof DevControlRefusal || e instanceof CommandRefusal) {
+          throw badRequest(e.message);
+        }
+        throw e;
+      }
+    });
+
+  post("mine", '{"blocks": n, "chains": [c, …]}', async (controls, body) => {
+    const heights = await controls.mine(integerField(body, "blocks"), chainsField(body));
+    return { heights: Object.fromEntries(heights) };
+  });
+
+  post("time", '{"seconds": n}', async (controls, body) => {
+    const offsetSeconds = await controls.advanceTime(integerField(body, "seconds"));
+    return { offsetSeconds, now: new Date(node.clock.nowMicros() / 1000).toISOString() };
+  });
+
+  post("snapshot", "{}", async (controls) => ({ id: await controls.snapshot() }));
+
+  post("revert", '{"id": n}', async (controls, body) => {
+    const id = integerField(body, "id");
+    const { heads, orphaned } = await controls.revert(id);
+    const byChain = [...heads].map(([chainId, head]) => [
+      chainId,
+      { height: head.height, hash: encodeBase64Url(head.hash) },
+    ]);
+    return { id, orphaned, heads: Object.fromEntries(byChain) };
+  });
+
+  post(
+    "fund",
+    '{"account": name, "keys": [hex, …], "pred"?, "amount"?, "chains"?: [c, …]}',
+    async (controls, body) => {
+      const request = checkFundRequest({
+        account: stringField(body, "account"),
+        keys: keysField(body),
+        pred: (optional(body, "pred", stringField) ?? "keys-all") as FundRequest["pred"],
+        amount: optional(body, "amount", amountField) ?? DEFAULT_FUND_AMOUNT,
+        chains: body.chains === undefined ? [0] : chainsField(body),
+      });
+      const keys = await controls.fund(request);
+      return { account: request.account, requestKeys: Object.fromEntries(keys) };
+    },
+  );
+}
+
+function optional<T>(
+  body: Record<string, unknown>,
+  name: string,
+  read: (body: Record<string, unknown>, name: string) => T,
+): T | undefined {
+  return body[name] === undefined ? undefined : read(body, name);
+}
+
+function integerField(body: Record<string, unknown>, name: string): number {
+  const value = body[name];
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+    throw badRequest(`"${name}" must be an integer, got ${shown(value)}`);
+  }
+  return value;
+}
+
+function stringField(body: Record<string, unknown>, name: string): string {
+  const value = body[name];
+  if (typeof value !== "string")
+    throw badRequest(`"${name}" must be a string, got ${shown(value)}`);
+  return value;
+}
+
+/** An amount as decimal text, or a JSON number (written back as text). */
+function amountField(body: Record<string, unknown>, name: string): string {
+  const value = body[name];
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return stringField(body, name);
+}
+
+function chainsField(body: Record<string, unknown>): number[] {
+  const value = body.chains;
+  if (!Array.isArray(value) || value.some((c) => typeof c !== "number")) {
+    throw badRequest(`"chains" must be a list of chain ids (numbers), got ${shown(value)}`);
+  }
+  return value as number[];
+}
+
+function keysField(body: Record<string, unknown>): string[] {
+  const value = body.keys;
+  if (!Array.isArray(value) || value.some((k) => typeof k !== "string")) {
+    throw badRequest(
+      `"keys" must be a list of hex public keys (the keyset's, with "pred" one of ${FUND_PREDICATES.join(", ")}), got ${shown(value)}`,
+    );
+  }
+  return value as string[];
+}
+
+/** A value as it appears in a message: JSON, cut short. */
+function shown(value: unknown): string {
+  return value === undefined ? "nothing" : (JSON.stringify(value) ?? String(value)).slice(0, 80);
+}
