@@ -21,7 +21,14 @@ import { word256ToBytes } from "../word256.ts";
 import { blockActivity } from "./activity.ts";
 import { mustStepBack } from "./braiding.ts";
 import { HeaderInsertError } from "./errors.ts";
-import { PAYLOAD_ID_UPGRADE_SQL, SCHEMA_SQL, SCHEMA_UPGRADES, SCHEMA_VERSION } from "./schema.ts";
+import { newRowId } from "./row-ids.ts";
+import {
+  BLOCK_HEADERS_COLUMNS,
+  PAYLOADS_COLUMNS,
+  SCHEMA_SQL,
+  SCHEMA_UPGRADES,
+  SCHEMA_VERSION,
+} from "./schema.ts";
 import { shouldSkip, skipHeight } from "./skip-height.ts";
 
 /** What {@link ChainDatabase.revertToSnapshot} did. */
@@ -127,6 +134,8 @@ export class ChainDatabase {
   private readonly blockStmt: Database.Statement;
   private readonly payloadStmt: Database.Statement;
   private readonly payloadIdStmt: Database.Statement;
+  private readonly largestHeaderIdStmt: Database.Statement;
+  private readonly largestPayloadIdStmt: Database.Statement;
   private readonly childrenStmt: Database.Statement;
   private readonly atHeightStmt: Database.Statement;
   private readonly firstTwoAtHeightStmt: Database.Statement;
@@ -175,12 +184,16 @@ export class ChainDatabase {
     const db = this.db;
     this.insertHeaderStmt = db.prepare(
       `INSERT INTO block_headers
-         (hash, chain, height, parent, weight, payload_hash, payload_id, skip_hash, skip_height,
-          bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         (id, hash, chain, height, parent, weight, payload_hash, payload_id, skip_hash,
+          skip_height, bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertPayloadStmt = db.prepare("INSERT INTO payloads (payload_hash, bytes) VALUES (?, ?)");
+    this.insertPayloadStmt = db.prepare(
+      "INSERT INTO payloads (id, payload_hash, bytes) VALUES (?, ?, ?)",
+    );
     this.payloadIdStmt = db.prepare("SELECT id FROM payloads WHERE payload_hash = ?").pluck();
+    this.largestHeaderIdStmt = largestIdBetween(db, "block_headers");
+    this.largestPayloadIdStmt = largestIdBetween(db, "payloads");
     this.existsStmt = db.prepare("SELECT 1 FROM block_headers WHERE hash = ?").pluck();
     this.headerBytesStmt = db.prepare("SELECT bytes FROM block_headers WHERE hash = ?").pluck();
     this.linkStmt = db
@@ -614,13 +627,18 @@ export class ChainDatabase {
       [skip, skipAt] = this.seek(header.parent, parent, skipHeight(header.height));
       if (this.isAbandoned(header.parent)) this.abandonStmt.run(header.hash);
     }
-    const payloadId =
-      (this.payloadIdStmt.get(payload.payloadHash) as number | undefined) ??
-      Number(
-        this.insertPayloadStmt.run(payload.payloadHash, encodePayloadWithOutputsBinary(payload))
-          .lastInsertRowid,
+    const { chainId, height } = header;
+    let payloadId = this.payloadIdStmt.get(payload.payloadHash) as number | undefined;
+    if (payloadId === undefined) {
+      payloadId = newRowId(chainId, height, largest(this.largestPayloadIdStmt));
+      this.insertPayloadStmt.run(
+        payloadId,
+        payload.payloadHash,
+        encodePayloadWithOutputsBinary(payload),
       );
+    }
     this.insertHeaderStmt.run(
+      newRowId(chainId, height, largest(this.largestHeaderIdStmt)),
       header.hash,
       header.chainId,
       header.height,
@@ -748,13 +766,62 @@ export class ChainDatabase {
     })();
   }
 
-  /** The table shapes of schema 3 on a file of schema 2 (its indexes are filled by upgrade()). */
+  /**
+   * The tables of schema 3 on a file of schema 2 (its indexes are filled by upgrade()): headers
+   * and payloads are copied, chain by chain and height by height, into tables whose row ids keep
+   * a chain's heights together and where a header names its payload by id; then the old tables
+   * go and the indexes are made. One transaction; a file that has `payload_id` is done.
+   */
   private upgradeTables(): void {
-    const hasPayloadIds = this.db
+    const db = this.db;
+    const done = db
       .prepare("SELECT 1 FROM pragma_table_info('block_headers') WHERE name = 'payload_id'")
       .get();
-    if (hasPayloadIds === undefined)
-      this.db.transaction(() => this.db.exec(PAYLOAD_ID_UPGRADE_SQL))();
+    if (done !== undefined) return;
+    db.transaction(() => {
+      db.exec(`CREATE TABLE headers_v3 (${BLOCK_HEADERS_COLUMNS});
+        CREATE TABLE payloads_v3 (${PAYLOADS_COLUMNS});`);
+      const read = db
+        .prepare(
+          `SELECT h.chain, h.height, h.hash, h.parent, h.weight, h.payload_hash, h.skip_hash,
+             h.skip_height, h.bytes, p.bytes FROM block_headers h
+           JOIN payloads p ON p.payload_hash = h.payload_hash
+           WHERE (h.chain, h.height, h.hash) > (?, ?, ?)
+           ORDER BY h.chain, h.height, h.hash LIMIT ?`,
+        )
+        .raw();
+      const insertHeader = db.prepare(
+        `INSERT INTO headers_v3 (id, chain, height, hash, parent, weight, payload_hash, skip_hash,
+           skip_height, bytes, payload_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const insertPayload = db.prepare(
+        "INSERT INTO payloads_v3 (id, payload_hash, bytes) VALUES (?, ?, ?)",
+      );
+      const payloadId = db.prepare("SELECT id FROM payloads_v3 WHERE payload_hash = ?").pluck();
+      const largestHeader = largest(largestIdBetween(db, "headers_v3"));
+      const largestPayload = largest(largestIdBetween(db, "payloads_v3"));
+      type Row = [number, number, Uint8Array, ...unknown[]];
+      let after: [number, number, Uint8Array] = [-1, -1, new Uint8Array(0)];
+      for (;;) {
+        const rows = read.all(...after, UPGRADE_BATCH_BLOCKS) as Row[];
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          const [chainId, height, , , , hash, , , , payloadBytes] = row;
+          let id = payloadId.get(hash) as number | undefined;
+          if (id === undefined) {
+            id = newRowId(chainId, height, largestPayload);
+            insertPayload.run(id, hash, payloadBytes);
+          }
+          insertHeader.run(newRowId(chainId, height, largestHeader), ...row.slice(0, 9), id);
+        }
+        const last = rows[rows.length - 1]!;
+        after = [last[0], last[1], last[2]];
+      }
+      db.exec(`DROP TABLE block_headers; DROP TABLE payloads;
+        ALTER TABLE headers_v3 RENAME TO block_headers;
+        ALTER TABLE payloads_v3 RENAME TO payloads;`);
+      db.exec(SCHEMA_SQL);
+    })();
   }
 
   private checkMeta(path: string): void {
@@ -776,6 +843,18 @@ export class ChainDatabase {
       }
     }
   }
+}
+
+/** The largest id of a table between two ids (inclusive), for {@link newRowId}. */
+function largestIdBetween(
+  db: Database.Database,
+  table: "block_headers" | "payloads" | "headers_v3" | "payloads_v3",
+) {
+  return db.prepare(`SELECT max(id) FROM ${table} WHERE id BETWEEN ? AND ?`).pluck();
+}
+
+function largest(stmt: Database.Statement) {
+  return (low: number, high: number) => stmt.get(low, high) as number | null;
 }
 
 function toBlock(header: Uint8Array, payload: Uint8Array): Block {
