@@ -130,6 +130,7 @@ export class ChainDatabase {
   private readonly existsStmt: Database.Statement;
   private readonly headerBytesStmt: Database.Statement;
   private readonly linkStmt: Database.Statement;
+  private readonly linksInRangeStmt: Database.Statement;
   private readonly walkStmt: Database.Statement;
   private readonly blockStmt: Database.Statement;
   private readonly payloadStmt: Database.Statement;
@@ -174,6 +175,7 @@ export class ChainDatabase {
       // power loss may drop the last commits, which peers or the miner can supply again.
       this.db.pragma("synchronous = NORMAL");
       this.db.pragma(`wal_autocheckpoint = ${CHAIN_WAL_CHECKPOINT_PAGES}`);
+      this.db.pragma(process.env.BRAID_CACHE ?? "cache_size = -2000");
       this.db.exec(SCHEMA_SQL);
       this.checkMeta(path);
       this.upgradeTables();
@@ -196,6 +198,12 @@ export class ChainDatabase {
     this.largestPayloadIdStmt = largestIdBetween(db, "payloads");
     this.existsStmt = db.prepare("SELECT 1 FROM block_headers WHERE hash = ?").pluck();
     this.headerBytesStmt = db.prepare("SELECT bytes FROM block_headers WHERE hash = ?").pluck();
+    this.linksInRangeStmt = db
+      .prepare(
+        `SELECT hash, height, parent FROM block_headers
+         WHERE chain = ? AND height BETWEEN ? AND ? ORDER BY height, hash LIMIT ?`,
+      )
+      .raw();
     this.linkStmt = db
       .prepare("SELECT chain, height, parent FROM block_headers WHERE hash = ?")
       .raw();
@@ -420,6 +428,25 @@ export class ChainDatabase {
     const row = this.linkStmt.get(hash) as [number, number, Uint8Array] | undefined;
     if (row === undefined) return undefined;
     return { hash, chainId: row[0], height: row[1], parent: plain(row[2]) };
+  }
+
+  /**
+   * The links of a chain's headers from height `low` to `high` (forks included), ascending by
+   * height and hash bytes, at most `count`: one range read where a walk by parent would read a
+   * header at a time.
+   */
+  linksInRange(chainId: number, low: number, high: number, count: number): HeaderLink[] {
+    const rows = this.linksInRangeStmt.all(chainId, low, high, count) as [
+      Uint8Array,
+      number,
+      Uint8Array,
+    ][];
+    return rows.map(([hash, height, parent]) => ({
+      hash: plain(hash),
+      chainId,
+      height,
+      parent: plain(parent),
+    }));
   }
 
   /** The stored children of a header, ordered by hash bytes. */

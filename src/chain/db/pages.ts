@@ -93,8 +93,12 @@ export function branchPage(
 
   let top = Math.min(window.max, Math.max(-1, ...uppers.map((u) => u.height)));
   if (cursor !== undefined) top = cursor.height <= top ? cursor.height : -1;
-  const found = walkBranch(db, uppers, lowers, top, window.min, window.limit + 1, query.next);
-  const items = found.slice(0, window.limit).map((hash) => db.block(hash)!);
+  // A branch without forks covers `limit` + 1 heights below `top`: their links and blocks are
+  // read with one range query each (a chain's consecutive blocks lie together in the file).
+  const low = Math.max(window.min, top - window.limit);
+  const links = new ChainLinks(db, chainId, low, top, window.limit);
+  const found = walkBranch(links, uppers, lowers, top, window.min, window.limit + 1, query.next);
+  const items = blocksOf(db, chainId, found.slice(0, window.limit), low, top, window.limit);
   const next =
     found.length > window.limit
       ? formatCursor({ kind: "inclusive", hash: found[window.limit]! })
@@ -111,7 +115,7 @@ export function branchPage(
  * further ancestors are shared too.
  */
 function walkBranch(
-  db: ChainDatabase,
+  db: ChainLinks,
   uppers: readonly HeaderLink[],
   lowers: readonly HeaderLink[],
   top: number,
@@ -151,7 +155,7 @@ type Frontier = Map<string, HeaderLink>;
 const frontierKey = (hash: Uint8Array) => encodeBase64Url(hash);
 
 /** The ancestors at `height` of the bounds above it. */
-function startFrontier(db: ChainDatabase, bounds: readonly HeaderLink[], height: number): Frontier {
+function startFrontier(db: ChainLinks, bounds: readonly HeaderLink[], height: number): Frontier {
   const frontier: Frontier = new Map();
   for (const bound of bounds) {
     if (bound.height <= height) continue;
@@ -170,7 +174,7 @@ function addBoundsAt(frontier: Frontier, bounds: readonly HeaderLink[], height: 
 }
 
 /** The stored parents of a frontier (a genesis block has none). */
-function parents(db: ChainDatabase, frontier: Frontier): Frontier {
+function parents(db: ChainLinks, frontier: Frontier): Frontier {
   const next: Frontier = new Map();
   for (const { parent } of frontier.values()) {
     const key = frontierKey(parent);
@@ -179,6 +183,57 @@ function parents(db: ChainDatabase, frontier: Frontier): Frontier {
     if (link !== undefined) next.set(key, link);
   }
   return next;
+}
+
+/**
+ * Header links for a walk by parent: those of a range of heights read at once, any other one
+ * from the database.
+ */
+class ChainLinks {
+  private readonly inRange = new Map<string, HeaderLink>();
+
+  constructor(
+    private readonly db: ChainDatabase,
+    chainId: number,
+    low: number,
+    high: number,
+    limit: number,
+  ) {
+    // Forks can crowd the range: read at most a few links per height of it.
+    const most = (high - low + 1) * RANGE_LINKS_PER_HEIGHT + limit;
+    for (const link of db.linksInRange(chainId, low, high, most)) {
+      this.inRange.set(frontierKey(link.hash), link);
+    }
+  }
+
+  link(hash: Uint8Array): HeaderLink | undefined {
+    return this.inRange.get(frontierKey(hash)) ?? this.db.link(hash);
+  }
+
+  ancestorHashAt(hash: Uint8Array, height: number): Uint8Array | undefined {
+    return this.db.ancestorHashAt(hash, height);
+  }
+}
+
+/** Links read per height of a branch page's range, at most (more are read one at a time). */
+const RANGE_LINKS_PER_HEIGHT = 2;
+
+/** The blocks of `hashes` (heights `low` to `high` read at once when they are few), in order. */
+function blocksOf(
+  db: ChainDatabase,
+  chainId: number,
+  hashes: readonly Uint8Array[],
+  low: number,
+  high: number,
+  limit: number,
+): Block[] {
+  const read = new Map<string, Block>();
+  const most = (high - low + 1) * RANGE_LINKS_PER_HEIGHT + limit;
+  const from = { height: low, hash: NO_HASH, inclusive: true };
+  for (const block of db.scanBlocks(chainId, from, high, most)) {
+    read.set(frontierKey(block.header.hash), block);
+  }
+  return hashes.map((hash) => read.get(frontierKey(hash)) ?? db.block(hash)!);
 }
 
 function storedOnChain(db: ChainDatabase, chainId: number, hash: Uint8Array): HeaderLink {
