@@ -175,7 +175,6 @@ export class ChainDatabase {
       // power loss may drop the last commits, which peers or the miner can supply again.
       this.db.pragma("synchronous = NORMAL");
       this.db.pragma(`wal_autocheckpoint = ${CHAIN_WAL_CHECKPOINT_PAGES}`);
-      this.db.pragma(process.env.BRAID_CACHE ?? "cache_size = -2000");
       this.db.exec(SCHEMA_SQL);
       this.checkMeta(path);
       this.upgradeTables();
