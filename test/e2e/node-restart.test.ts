@@ -27,6 +27,10 @@ test("a restart keeps everything", { timeout: 30_000 }, async () => {
   try {
     node = await startNode({ dataDir });
     assert.match(node.output(), /new network: genesis blocks made/);
+    assert.ok(
+      node.output().includes(`  explorer     ${node.url}/ `),
+      "the banner names the explorer",
+    );
     let client = clientFor(node.url, "pact", 1);
     const transfer = await signWith(SENDER00, transferCommand(SENDER00, SENDER01.name, "5.0"));
     const deploy = await signWith(

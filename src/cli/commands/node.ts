@@ -122,6 +122,7 @@ function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: num
     "",
     `  URL          ${url}`,
     `  API base     ${base}   (e.g. ${base}/chain/0/pact/api/v1/local)`,
+    `  explorer     ${url}/   (blocks, transactions, accounts; docs/explorer.md)`,
     `  network id   ${options.network}`,
     `  chains       ${node.chains.length} (0 to ${node.chains.length - 1})`,
     `  mining       ${options.mining}${options.mining === "interval" ? ` every ${options.miningIntervalSeconds} s` : ""}`,
