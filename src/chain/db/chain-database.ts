@@ -126,7 +126,6 @@ export class ChainDatabase {
   private readonly genesisParents = new Map<number, Uint8Array>();
 
   private readonly insertHeaderStmt: Database.Statement;
-  private readonly insertPayloadStmt: Database.Statement;
   private readonly existsStmt: Database.Statement;
   private readonly headerBytesStmt: Database.Statement;
   private readonly linkStmt: Database.Statement;
@@ -134,9 +133,8 @@ export class ChainDatabase {
   private readonly walkStmt: Database.Statement;
   private readonly blockStmt: Database.Statement;
   private readonly payloadStmt: Database.Statement;
-  private readonly payloadIdStmt: Database.Statement;
   private readonly largestHeaderIdStmt: Database.Statement;
-  private readonly largestPayloadIdStmt: Database.Statement;
+  private readonly payloadTable: PayloadTable;
   private readonly childrenStmt: Database.Statement;
   private readonly atHeightStmt: Database.Statement;
   private readonly firstTwoAtHeightStmt: Database.Statement;
@@ -189,12 +187,12 @@ export class ChainDatabase {
           skip_height, bytes)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertPayloadStmt = db.prepare(
-      "INSERT INTO payloads (id, payload_hash, bytes) VALUES (?, ?, ?)",
-    );
-    this.payloadIdStmt = db.prepare("SELECT id FROM payloads WHERE payload_hash = ?").pluck();
     this.largestHeaderIdStmt = largestIdBetween(db, "block_headers");
-    this.largestPayloadIdStmt = largestIdBetween(db, "payloads");
+    this.payloadTable = {
+      idOf: db.prepare("SELECT id FROM payloads WHERE payload_hash = ?").pluck(),
+      insert: db.prepare("INSERT INTO payloads (id, payload_hash, bytes) VALUES (?, ?, ?)"),
+      largest: largestIdBetween(db, "payloads"),
+    };
     this.existsStmt = db.prepare("SELECT 1 FROM block_headers WHERE hash = ?").pluck();
     this.headerBytesStmt = db.prepare("SELECT bytes FROM block_headers WHERE hash = ?").pluck();
     this.linksInRangeStmt = db
@@ -654,15 +652,9 @@ export class ChainDatabase {
       if (this.isAbandoned(header.parent)) this.abandonStmt.run(header.hash);
     }
     const { chainId, height } = header;
-    let payloadId = this.payloadIdStmt.get(payload.payloadHash) as number | undefined;
-    if (payloadId === undefined) {
-      payloadId = newRowId(chainId, height, largest(this.largestPayloadIdStmt));
-      this.insertPayloadStmt.run(
-        payloadId,
-        payload.payloadHash,
-        encodePayloadWithOutputsBinary(payload),
-      );
-    }
+    const payloadId = payloadRowId(this.payloadTable, chainId, height, payload.payloadHash, () =>
+      encodePayloadWithOutputsBinary(payload),
+    );
     this.insertHeaderStmt.run(
       newRowId(chainId, height, largest(this.largestHeaderIdStmt)),
       header.hash,
@@ -823,21 +815,31 @@ export class ChainDatabase {
       const insertPayload = db.prepare(
         "INSERT INTO payloads_v3 (id, payload_hash, bytes) VALUES (?, ?, ?)",
       );
-      const payloadId = db.prepare("SELECT id FROM payloads_v3 WHERE payload_hash = ?").pluck();
+      const payloads = {
+        idOf: db.prepare("SELECT id FROM payloads_v3 WHERE payload_hash = ?").pluck(),
+        insert: insertPayload,
+        largest: largestIdBetween(db, "payloads_v3"),
+      };
       const largestHeader = largest(largestIdBetween(db, "headers_v3"));
-      const largestPayload = largest(largestIdBetween(db, "payloads_v3"));
-      type Row = [number, number, Uint8Array, ...unknown[]];
+      type Row = [
+        chain: number,
+        height: number,
+        hash: Uint8Array,
+        parent: Uint8Array,
+        weight: Uint8Array,
+        payloadHash: Uint8Array,
+        skipHash: Uint8Array | null,
+        skipHeight: number | null,
+        header: Uint8Array,
+        payload: Uint8Array,
+      ];
       let after: [number, number, Uint8Array] = [-1, -1, new Uint8Array(0)];
       for (;;) {
         const rows = read.all(...after, UPGRADE_BATCH_BLOCKS) as Row[];
         if (rows.length === 0) break;
         for (const row of rows) {
           const [chainId, height, , , , hash, , , , payloadBytes] = row;
-          let id = payloadId.get(hash) as number | undefined;
-          if (id === undefined) {
-            id = newRowId(chainId, height, largestPayload);
-            insertPayload.run(id, hash, payloadBytes);
-          }
+          const id = payloadRowId(payloads, chainId, height, hash, () => payloadBytes);
           insertHeader.run(newRowId(chainId, height, largestHeader), ...row.slice(0, 9), id);
         }
         const last = rows[rows.length - 1]!;
@@ -877,6 +879,31 @@ function largestIdBetween(
   table: "block_headers" | "payloads" | "headers_v3" | "payloads_v3",
 ) {
   return db.prepare(`SELECT max(id) FROM ${table} WHERE id BETWEEN ? AND ?`).pluck();
+}
+
+/** The statements of a payloads table that {@link payloadRowId} uses. */
+interface PayloadTable {
+  readonly idOf: Database.Statement;
+  readonly insert: Database.Statement;
+  readonly largest: Database.Statement;
+}
+
+/**
+ * The id of the payload `hash`: its row's when it is stored, else a new row's at the block's
+ * chain and height, stored now with `bytes()`.
+ */
+function payloadRowId(
+  table: PayloadTable,
+  chainId: number,
+  height: number,
+  hash: Uint8Array,
+  bytes: () => Uint8Array,
+): number {
+  const stored = table.idOf.get(hash) as number | undefined;
+  if (stored !== undefined) return stored;
+  const id = newRowId(chainId, height, largest(table.largest));
+  table.insert.run(id, hash, bytes());
+  return id;
 }
 
 function largest(stmt: Database.Statement) {

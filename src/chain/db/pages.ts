@@ -95,10 +95,10 @@ export function branchPage(
   if (cursor !== undefined) top = cursor.height <= top ? cursor.height : -1;
   // A branch without forks covers `limit` + 1 heights below `top`: their links and blocks are
   // read with one range query each (a chain's consecutive blocks lie together in the file).
-  const low = Math.max(window.min, top - window.limit);
-  const links = new ChainLinks(db, chainId, low, top, window.limit);
+  const range = pageRange(chainId, Math.max(window.min, top - window.limit), top, window.limit);
+  const links = new ChainLinks(db, range);
   const found = walkBranch(links, uppers, lowers, top, window.min, window.limit + 1, query.next);
-  const items = blocksOf(db, chainId, found.slice(0, window.limit), low, top, window.limit);
+  const items = blocksOf(db, range, found.slice(0, window.limit));
   const next =
     found.length > window.limit
       ? formatCursor({ kind: "inclusive", hash: found[window.limit]! })
@@ -194,13 +194,8 @@ class ChainLinks {
 
   constructor(
     private readonly db: ChainDatabase,
-    chainId: number,
-    low: number,
-    high: number,
-    limit: number,
+    { chainId, low, high, most }: PageRange,
   ) {
-    // Forks can crowd the range: read at most a few links per height of it.
-    const most = (high - low + 1) * RANGE_LINKS_PER_HEIGHT + limit;
     for (const link of db.linksInRange(chainId, low, high, most)) {
       this.inRange.set(frontierKey(link.hash), link);
     }
@@ -215,20 +210,26 @@ class ChainLinks {
   }
 }
 
-/** Links read per height of a branch page's range, at most (more are read one at a time). */
+/** Links or blocks read per height of a branch page's range, at most (more: one at a time). */
 const RANGE_LINKS_PER_HEIGHT = 2;
 
-/** The blocks of `hashes` (heights `low` to `high` read at once when they are few), in order. */
-function blocksOf(
-  db: ChainDatabase,
-  chainId: number,
-  hashes: readonly Uint8Array[],
-  low: number,
-  high: number,
-  limit: number,
-): Block[] {
+/** The heights of a chain a branch page reads at once, and how many rows at most. */
+interface PageRange {
+  readonly chainId: number;
+  readonly low: number;
+  readonly high: number;
+  readonly most: number;
+}
+
+function pageRange(chainId: number, low: number, high: number, limit: number): PageRange {
+  // Forks can crowd the range: read at most a few rows per height of it.
+  return { chainId, low, high, most: (high - low + 1) * RANGE_LINKS_PER_HEIGHT + limit };
+}
+
+/** The blocks of `hashes`, those in the range read at once, in order. */
+function blocksOf(db: ChainDatabase, range: PageRange, hashes: readonly Uint8Array[]): Block[] {
+  const { chainId, low, high, most } = range;
   const read = new Map<string, Block>();
-  const most = (high - low + 1) * RANGE_LINKS_PER_HEIGHT + limit;
   const from = { height: low, hash: NO_HASH, inclusive: true };
   for (const block of db.scanBlocks(chainId, from, high, most)) {
     read.set(frontierKey(block.header.hash), block);
