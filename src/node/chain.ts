@@ -60,14 +60,39 @@ export interface PreparedBlock extends StoredBlock {
 
 export class ChainNode {
   readonly mempool = new Mempool();
+  /** The block the state is at. */
+  private current: BlockHeader;
+  /**
+   * The head's parent when the head was reached by extending it (kept in memory because the
+   * next blocks of adjacent chains name it: reading it from the chain database cost more than
+   * a tenth of an empty block).
+   */
+  private parentOfHead: BlockHeader | undefined;
 
   constructor(
     readonly chainId: number,
     readonly state: VersionedPactDb,
     private readonly context: ChainContext,
-    /** The block the state is at. */
-    public head: BlockHeader,
-  ) {}
+    head: BlockHeader,
+  ) {
+    this.current = head;
+  }
+
+  get head(): BlockHeader {
+    return this.current;
+  }
+
+  private set head(header: BlockHeader) {
+    this.parentOfHead = equalBytes(header.parent, this.current.hash) ? this.current : undefined;
+    this.current = header;
+  }
+
+  /** The block of this chain's current branch at `height` (at most the head's). */
+  headerAt(height: number): BlockHeader | undefined {
+    if (height === this.current.height) return this.current;
+    if (height === this.parentOfHead?.height) return this.parentOfHead;
+    return this.context.chainDb.ancestorAt(this.current.hash, height);
+  }
 
   /** The block environment of a child of `parent`. */
   environment(parent: BlockHeader): BlockEnvironment {

@@ -6,6 +6,7 @@
 import { type ParsedCommand, parseCommandAsync } from "../../command/index.ts";
 import { decodeBase64Url } from "../../crypto/index.ts";
 import { LocalRefusal } from "../../node/local.ts";
+import type { StoredBlock } from "../../node/chain.ts";
 import { type BraidNode, CommandRefusal } from "../../node/node.ts";
 import { encodeLegacyObject, jsonString } from "../../pact/values/index.ts";
 import { listenBody, pollBody, sendBody } from "../http/command-bodies.ts";
@@ -24,16 +25,28 @@ export interface ContractQuery {
 /** The largest `rewindDepth` and `confirmationDepth` accepted (Chainweb's reorg limit). */
 export const MAX_DEPTH = 480;
 
+/**
+ * In on-demand mining, how long `send` waits for its commands' block before it answers (as
+ * Hardhat's automine does), so the first `poll` after it finds the results. Past it, `send`
+ * answers anyway; the commands stay in the mempool.
+ */
+export const SEND_MINING_WAIT_MS = 2_000;
+
 export class ContractApi {
   private readonly waiters = new KeyWaiters<string>();
+  /** `send` calls waiting for their commands' block (on-demand mining). */
+  private readonly sendWaiters = new KeyWaiters<true>();
   private closed = false;
-  private readonly onBlock = (chainId: number, block: { requestKeys: readonly string[] }) => {
+  private readonly onBlock = (chainId: number, block: StoredBlock) => {
     for (const key of block.requestKeys) {
       const waitKey = `${chainId}/${key}`;
+      this.sendWaiters.publish(waitKey, true);
       if (!this.waiters.has(waitKey)) continue;
       const result = this.node.result(chainId, decodeBase64Url(key));
       if (result !== null) this.waiters.publish(waitKey, result);
     }
+    for (const { command } of block.rejected)
+      this.sendWaiters.publish(`${chainId}/${command.hash}`, true);
   };
 
   constructor(
@@ -46,6 +59,11 @@ export class ContractApi {
   async send(chainId: number, body: string): Promise<string> {
     const commands = await parseBatch(sendBody(body), true);
     const keys = this.refusing(() => this.node.submit(chainId, commands));
+    if (this.node.options.mining === "on-demand") {
+      await Promise.all(
+        keys.map((key) => this.sendWaiters.wait(`${chainId}/${key}`, SEND_MINING_WAIT_MS)),
+      );
+    }
     return `{"requestKeys":[${keys.map(jsonString).join(",")}]}`;
   }
 
@@ -122,6 +140,7 @@ export class ContractApi {
     this.closed = true;
     this.node.events.off("block", this.onBlock);
     this.waiters.close();
+    this.sendWaiters.close();
   }
 
   private refusing<T>(run: () => T): T {

@@ -267,16 +267,14 @@ export class BlockProducer {
    * neighbours that are behind are mined first.
    */
   private blockInputs(chainId: number, catchUp: boolean) {
-    const { chains, version, chainDb } = this.options;
+    const { chains, version } = this.options;
     const parent = chains[chainId]!.head;
     const neighbours = adjacentChains(graphAt(version, parent.height + 1), chainId);
     if (catchUp) for (const n of neighbours) this.ensureHeight(n, parent.height);
     const adjacentParents = new Map<number, BlockHeader>();
     let latest = parent.creationTime;
     for (const n of neighbours) {
-      const head = chains[n]!.head;
-      const adjacent =
-        head.height === parent.height ? head : chainDb.ancestorAt(head.hash, parent.height);
+      const adjacent = chains[n]!.headerAt(parent.height);
       if (adjacent === undefined)
         throw new Error(`chain ${n} has no block at height ${parent.height}`);
       adjacentParents.set(n, adjacent);

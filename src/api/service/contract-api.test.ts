@@ -1,0 +1,89 @@
+/**
+ * `send` under on-demand mining answers once its commands are in a block, so the first `poll`
+ * after it finds every result (as Hardhat's automine does); commands that need two blocks (more
+ * gas than one block holds) are answered after the second.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { ParsedCommand } from "../../command/index.ts";
+import { DEV_ACCOUNTS } from "../../node/genesis/accounts.ts";
+import { makeLogger } from "../../node/logger.ts";
+import { BraidNode } from "../../node/node.ts";
+import { resolveNodeOptions } from "../../node/options.ts";
+import { cap, devCommand, GAS_CAP } from "../../node/test-support/dev-node.ts";
+import { JsonNumber } from "../../pact/values/index.ts";
+import { ContractApi } from "./contract-api.ts";
+import type { RunningNodeServer } from "./server.ts";
+import { serveForTest } from "./test-support/test-server.ts";
+
+describe("send under on-demand mining", () => {
+  let node: BraidNode;
+  let server: RunningNodeServer;
+  let pact: string;
+  const faults: unknown[] = [];
+
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${pact}/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    assert.equal(response.status, 200, text);
+    return JSON.parse(text);
+  };
+  const wire = (c: ParsedCommand) => ({
+    hash: c.hash,
+    sigs: c.sigs.map((sig) => ({ sig })),
+    cmd: c.cmd,
+  });
+  const transfer = (nonce: string, gasLimit = 2_000) => {
+    const [from, to] = [DEV_ACCOUNTS[0]!.name, DEV_ACCOUNTS[1]!.name];
+    return devCommand({
+      code: `(coin.transfer "${from}" "${to}" 1.0)`,
+      nonce,
+      gasLimit,
+      caps: [GAS_CAP, cap("coin.TRANSFER", from, to, new JsonNumber("1.0"))],
+    });
+  };
+
+  before(async () => {
+    node = BraidNode.open(
+      resolveNodeOptions({ inMemory: true, mining: "on-demand" }, {}),
+      makeLogger("error"),
+    );
+    server = await serveForTest(node, faults);
+    pact = `${server.url}/chainweb/0.0/development/chain/0/pact/api/v1`;
+  });
+  after(async () => {
+    await server.close();
+    node.close();
+    assert.deepEqual(faults, []);
+  });
+
+  it("resolves send only once the result is stored", async () => {
+    // Without HTTP in between, nothing else gives the miner a turn before `send` resolves.
+    const api = new ContractApi(node, 5_000);
+    try {
+      const command = transfer("resolved after the block");
+      await api.send(0, JSON.stringify({ cmds: [wire(command)] }));
+      assert.notEqual(node.result(0, command.hashBytes), null);
+    } finally {
+      api.close();
+    }
+  });
+
+  it("answers a batch that needs two blocks after the second", async () => {
+    // 100,000 gas each: the default block gas limit (150,000) holds one of them.
+    const commands = [transfer("big 1", 100_000), transfer("big 2", 100_000)];
+    const heightBefore = node.chains[0]!.head.height;
+    const sent = await post("send", { cmds: commands.map(wire) });
+    assert.deepEqual(
+      sent.requestKeys,
+      commands.map((c) => c.hash),
+    );
+    const polled = await post("poll", { requestKeys: sent.requestKeys });
+    const heights = commands.map((c) => polled[c.hash].metaData.blockHeight);
+    assert.deepEqual(heights, [heightBefore + 1, heightBefore + 2]);
+  });
+});
