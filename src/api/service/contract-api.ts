@@ -5,8 +5,8 @@
  */
 import { type ParsedCommand, parseCommandAsync } from "../../command/index.ts";
 import { decodeBase64Url } from "../../crypto/index.ts";
-import { LocalRefusal } from "../../node/local.ts";
 import type { StoredBlock } from "../../node/chain.ts";
+import { LocalRefusal } from "../../node/local.ts";
 import { type BraidNode, CommandRefusal } from "../../node/node.ts";
 import { encodeLegacyObject, jsonString } from "../../pact/values/index.ts";
 import { listenBody, pollBody, sendBody } from "../http/command-bodies.ts";
