@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import Database from "better-sqlite3";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { BlockHeader } from "../header/types.ts";
 import {
@@ -334,6 +335,27 @@ describe("chain database: files", () => {
     assert.equal(second.isAncestor(hash("A1"), hash("B5")), true);
     assert.equal(second.insertBlocks(history.values()), 0);
     second.close();
+  });
+
+  it("drops the index by parent that earlier files have, and still finds children", () => {
+    const path = join(dir, "older.sqlite");
+    new ChainDatabase(path, DEVELOPMENT).close();
+    const raw = new Database(path);
+    raw.exec("CREATE INDEX block_headers_by_parent ON block_headers (parent)");
+    raw.close();
+    const db = new ChainDatabase(path, DEVELOPMENT);
+    db.insertBlocks(history.values());
+    db.close();
+    const check = new Database(path, { readonly: true });
+    const indexes = check
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%parent%'")
+      .pluck()
+      .all();
+    check.close();
+    assert.deepEqual(indexes, []);
+    const reopened = new ChainDatabase(path, DEVELOPMENT);
+    assert.deepEqual(names(reopened.children(hash("A3"))), ["C4", "A4"]);
+    reopened.close();
   });
 
   it("refuses to open a file of another network version", () => {

@@ -6,7 +6,8 @@
  * - `(chain, height, hash)`: the order of the block listing (ascending height, then hash bytes;
  *   SQLite compares blobs bytewise, like Chainweb's RocksDB keys of big-endian height ‖ hash);
  * - `parent` and the skip pointer `(skip_hash, skip_height)`: ancestry walks (skip-height.ts);
- *   `skip_hash` is NULL exactly for a chain's genesis header;
+ *   `skip_hash` is NULL exactly for a chain's genesis header; children are found by chain and
+ *   height, so there is no index by parent (opening drops the one older files have);
  * - `weight` as 32 big-endian bytes, so bytewise order is numeric order: the best head.
  *
  * `payloads` keeps each PayloadWithOutputs once, by payload hash, in Chainweb's binary
@@ -68,7 +69,7 @@ CREATE TABLE IF NOT EXISTS meta (
 CREATE TABLE IF NOT EXISTS block_headers (${BLOCK_HEADERS_COLUMNS}
 );
 CREATE INDEX IF NOT EXISTS block_headers_by_height ON block_headers (chain, height, hash);
-CREATE INDEX IF NOT EXISTS block_headers_by_parent ON block_headers (parent);
+DROP INDEX IF EXISTS block_headers_by_parent;
 CREATE INDEX IF NOT EXISTS block_headers_by_weight
   ON block_headers (chain, weight DESC, height DESC, hash);
 
