@@ -21,7 +21,7 @@ import { word256ToBytes } from "../word256.ts";
 import { blockActivity } from "./activity.ts";
 import { mustStepBack } from "./braiding.ts";
 import { HeaderInsertError } from "./errors.ts";
-import { newRowId } from "./row-ids.ts";
+import { clusteredIdBase, newRowId, OVERFLOW_ID_BASE, SLOTS_PER_HEIGHT } from "./row-ids.ts";
 import {
   BLOCK_HEADERS_COLUMNS,
   PAYLOADS_COLUMNS,
@@ -143,6 +143,10 @@ export class ChainDatabase {
   private readonly bestHeadStmt: Database.Statement;
   private readonly scanFromStmt: Database.Statement;
   private readonly scanAfterStmt: Database.Statement;
+  private readonly headersInIdRangeStmt: Database.Statement;
+  private readonly payloadsInIdRangeStmt: Database.Statement;
+  private readonly payloadByIdStmt: Database.Statement;
+  private readonly largestHeaderIdOverallStmt: Database.Statement;
   private readonly insertTxStmt: Database.Statement;
   private readonly txLocationsStmt: Database.Statement;
   private readonly insertTransferStmt: Database.Statement;
@@ -257,6 +261,16 @@ export class ChainDatabase {
         .raw();
     this.scanFromStmt = scan(">=");
     this.scanAfterStmt = scan(">");
+    this.headersInIdRangeStmt = db
+      .prepare(
+        "SELECT height, hash, bytes, payload_id FROM block_headers WHERE id BETWEEN ? AND ? ORDER BY id",
+      )
+      .raw();
+    this.payloadsInIdRangeStmt = db
+      .prepare("SELECT id, bytes FROM payloads WHERE id BETWEEN ? AND ? ORDER BY id")
+      .raw();
+    this.payloadByIdStmt = db.prepare("SELECT bytes FROM payloads WHERE id = ?").pluck();
+    this.largestHeaderIdOverallStmt = db.prepare("SELECT max(id) FROM block_headers").pluck();
     this.insertTxStmt = db.prepare(
       `INSERT OR IGNORE INTO transactions (request_key, block_hash, position, meta_offset)
        VALUES (?, ?, ?, ?)`,
@@ -621,12 +635,83 @@ export class ChainDatabase {
     maxHeight: number,
     count: number,
   ): Block[] {
-    const stmt = from.inclusive ? this.scanFromStmt : this.scanAfterStmt;
-    const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as [
-      Uint8Array,
-      Uint8Array,
-    ][];
-    return rows.map(([header, payload]) => toBlock(header, payload));
+    if (count <= 0 || maxHeight < from.height) return [];
+    const low = clusteredIdBase(chainId, from.height);
+    const high = clusteredIdBase(chainId, maxHeight);
+    const largestId = (this.largestHeaderIdOverallStmt.get() as number | null) ?? 0;
+    if (low === null || high === null || largestId >= OVERFLOW_ID_BASE) {
+      const stmt = from.inclusive ? this.scanFromStmt : this.scanAfterStmt;
+      const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as [
+        Uint8Array,
+        Uint8Array,
+      ][];
+      return rows.map(([header, payload]) => toBlock(header, payload));
+    }
+    const rows = this.headersInClusteredRange(low, high + SLOTS_PER_HEIGHT - 1, from, count);
+    if (rows.length === 0) return [];
+    // A block's payload row has the clustered id of its chain and height, unless another block
+    // stored the same payload first.
+    const payloads = this.payloadsOf(
+      rows.map((row) => row[3]),
+      clusteredIdBase(chainId, rows[0]![0])!,
+      clusteredIdBase(chainId, rows.at(-1)![0])! + SLOTS_PER_HEIGHT - 1,
+    );
+    return rows.map(([, , header, payloadId]) => toBlock(header, payloads.get(payloadId)!));
+  }
+
+  /**
+   * The header rows (height, hash, bytes, payload id) of a chain's clustered id range, in
+   * (height, hash bytes) order from `from`, at most `count`: one walk along the table's leaves
+   * where a read by index descends the table's tree once per row. Within a height, rows lie in
+   * insertion order and are sorted here; the walk stops at the end of the height that fills the
+   * count. Only valid while no header has an overflow id (`scanBlocks` checks).
+   */
+  private headersInClusteredRange(
+    low: number,
+    high: number,
+    from: { readonly height: number; readonly hash: Uint8Array; readonly inclusive: boolean },
+    count: number,
+  ): HeaderRow[] {
+    const found: HeaderRow[] = [];
+    let height: HeaderRow[] = [];
+    const endHeight = () => {
+      height.sort((a, b) => Buffer.compare(a[1], b[1]));
+      for (const row of height) {
+        if (row[0] === from.height) {
+          const order = Buffer.compare(row[1], from.hash);
+          if (order < 0 || (order === 0 && !from.inclusive)) continue;
+        }
+        found.push(row);
+      }
+      height = [];
+    };
+    for (const row of this.headersInIdRangeStmt.iterate(low, high) as Iterable<HeaderRow>) {
+      if (height.length > 0 && height[0]![0] !== row[0]) {
+        endHeight();
+        if (found.length >= count) break;
+      }
+      height.push(row);
+    }
+    if (height.length > 0) endHeight();
+    return found.slice(0, count);
+  }
+
+  /**
+   * Payload bytes by row id: those between `low` and `high` in one walk along the table, any
+   * other one by itself.
+   */
+  private payloadsOf(ids: readonly number[], low: number, high: number): Map<number, Uint8Array> {
+    const bytes = new Map<number, Uint8Array>();
+    const wanted = new Set(ids);
+    for (const [id, payload] of this.payloadsInIdRangeStmt.iterate(low, high) as Iterable<
+      [number, Uint8Array]
+    >) {
+      if (wanted.has(id)) bytes.set(id, payload);
+    }
+    for (const id of wanted) {
+      if (!bytes.has(id)) bytes.set(id, this.payloadByIdStmt.get(id) as Uint8Array);
+    }
+    return bytes;
   }
 
   private insertOne(header: BlockHeader, payload: PayloadWithOutputs): boolean {
@@ -886,6 +971,9 @@ function largestIdBetween(
 ) {
   return db.prepare(`SELECT max(id) FROM ${table} WHERE id BETWEEN ? AND ?`).pluck();
 }
+
+/** A header row as a page reads it: height, hash, header bytes, payload row id. */
+type HeaderRow = [number, Uint8Array, Uint8Array, number];
 
 /** The statements of a payloads table that {@link payloadRowId} uses. */
 interface PayloadTable {
