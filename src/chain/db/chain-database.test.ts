@@ -16,7 +16,7 @@ import {
   testGenesis,
 } from "../test-support/history.ts";
 import { DEVELOPMENT, MAINNET01 } from "../version/known-versions.ts";
-import { type Block, CHAIN_DB_PAGE_SIZE, ChainDatabase } from "./chain-database.ts";
+import { type Block, ChainDatabase } from "./chain-database.ts";
 import { blockPage } from "./pages.ts";
 
 const history = forkedChain();
@@ -413,32 +413,6 @@ describe("chain database: files", () => {
     assert.equal(second.isAncestor(hash("A1"), hash("B5")), true);
     assert.equal(second.insertBlocks(history.values()), 0);
     second.close();
-  });
-
-  it("creates files with 16 KiB pages and keeps the page size of an older file", () => {
-    const pageSize = (path: string) => {
-      const raw = new Database(path, { readonly: true });
-      const size = raw.pragma("page_size", { simple: true });
-      raw.close();
-      return size;
-    };
-    const fresh = join(dir, "fresh.sqlite");
-    new ChainDatabase(fresh, DEVELOPMENT).close();
-    assert.equal(pageSize(fresh), CHAIN_DB_PAGE_SIZE);
-    assert.equal(CHAIN_DB_PAGE_SIZE, 16_384);
-
-    const older = join(dir, "four-kib.sqlite");
-    const raw = new Database(older);
-    raw.pragma("page_size = 4096");
-    raw.pragma("journal_mode = WAL");
-    raw.close();
-    const db = new ChainDatabase(older, DEVELOPMENT);
-    db.insertBlocks(history.values());
-    db.close();
-    assert.equal(pageSize(older), 4096);
-    const reopened = new ChainDatabase(older, DEVELOPMENT);
-    assert.deepEqual(reopened.block(hash("B5")), block("B5"));
-    reopened.close();
   });
 
   it("drops the index by parent that earlier files have, and still finds children", () => {

@@ -113,20 +113,10 @@ function weightSortKey(weight: bigint): Uint8Array {
 }
 
 /**
- * The page size of a new chain database file (SQLite's default is 4 KiB; a file keeps the size it
- * was created with). A page of 100 blocks reads a few stretches of one chain's rows: with 16 KiB
- * pages that is about 12 reads instead of about 45, which is what a page costs when the file is
- * not in memory (measured on 2 M blocks after dropping the page cache: 4.7 ms against 6.4 ms).
- * Storing a block writes about as many pages either way, each larger: about 13 % more per empty
- * block.
- */
-export const CHAIN_DB_PAGE_SIZE = 16_384;
-
-/**
  * Pages the write-ahead log may hold before SQLite copies them back into the database file
  * (SQLite's default is 1000). A checkpoint syncs the disk on the thread that commits: spacing
  * them out halves the time of a small commit (measured: 4 blocks of 1.2 kB, 160–240 µs against
- * 320–480 µs). The log grows to about this many pages (~160 MB of 16 KiB pages).
+ * 320–480 µs). The log grows to about this many pages (~40 MB).
  */
 export const CHAIN_WAL_CHECKPOINT_PAGES = 10_000;
 
@@ -182,7 +172,6 @@ export class ChainDatabase {
     this.version = version;
     this.db = new Database(path);
     try {
-      this.db.pragma(`page_size = ${CHAIN_DB_PAGE_SIZE}`);
       this.db.pragma("journal_mode = WAL");
       // With WAL, NORMAL syncs at checkpoints only: a crash cannot corrupt the file, but a
       // power loss may drop the last commits, which peers or the miner can supply again.
