@@ -5,7 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { ParsedCommand } from "../../command/index.ts";
 import { DEV_ACCOUNTS } from "../../node/genesis/accounts.ts";
 import { makeLogger } from "../../node/logger.ts";
 import { BraidNode } from "../../node/node.ts";
@@ -14,7 +13,7 @@ import { cap, devCommand, GAS_CAP } from "../../node/test-support/dev-node.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
 import { ContractApi } from "./contract-api.ts";
 import type { RunningNodeServer } from "./server.ts";
-import { serveForTest } from "./test-support/test-server.ts";
+import { postJson, serveForTest, wireCommand } from "./test-support/test-server.ts";
 
 describe("send under on-demand mining", () => {
   let node: BraidNode;
@@ -22,21 +21,7 @@ describe("send under on-demand mining", () => {
   let pact: string;
   const faults: unknown[] = [];
 
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${pact}/${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    assert.equal(response.status, 200, text);
-    return JSON.parse(text);
-  };
-  const wire = (c: ParsedCommand) => ({
-    hash: c.hash,
-    sigs: c.sigs.map((sig) => ({ sig })),
-    cmd: c.cmd,
-  });
+  const post = (path: string, body: unknown) => postJson(`${pact}/${path}`, body);
   const transfer = (nonce: string, gasLimit = 2_000) => {
     const [from, to] = [DEV_ACCOUNTS[0]!.name, DEV_ACCOUNTS[1]!.name];
     return devCommand({
@@ -66,7 +51,7 @@ describe("send under on-demand mining", () => {
     const api = new ContractApi(node, 5_000);
     try {
       const command = transfer("resolved after the block");
-      await api.send(0, JSON.stringify({ cmds: [wire(command)] }));
+      await api.send(0, JSON.stringify({ cmds: [wireCommand(command)] }));
       assert.notEqual(node.result(0, command.hashBytes), null);
     } finally {
       api.close();
@@ -77,7 +62,7 @@ describe("send under on-demand mining", () => {
     // 100,000 gas each: the default block gas limit (150,000) holds one of them.
     const commands = [transfer("big 1", 100_000), transfer("big 2", 100_000)];
     const heightBefore = node.chains[0]!.head.height;
-    const sent = await post("send", { cmds: commands.map(wire) });
+    const sent = await post("send", { cmds: commands.map(wireCommand) });
     assert.deepEqual(
       sent.requestKeys,
       commands.map((c) => c.hash),

@@ -11,7 +11,7 @@ import type { BraidNode } from "../../node/node.ts";
 import { devCommand, manualNode } from "../../node/test-support/dev-node.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
 import type { RunningNodeServer } from "./server.ts";
-import { serveForTest } from "./test-support/test-server.ts";
+import { postJson, serveForTest, wireCommand } from "./test-support/test-server.ts";
 
 const MODULE = `(namespace "free")
 (module vbridge G
@@ -32,25 +32,11 @@ describe("verifiers through send and poll", () => {
   let pact: string;
   const faults: unknown[] = [];
 
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${pact}/${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    assert.equal(response.status, 200, text);
-    return JSON.parse(text);
-  };
+  const post = (path: string, body: unknown) => postJson(`${pact}/${path}`, body);
 
   /** Sends `commands`, makes a block on chain 0, and polls their results. */
   async function sendAndPoll(commands: ParsedCommand[]) {
-    const cmds = commands.map((c) => ({
-      hash: c.hash,
-      sigs: c.sigs.map((sig) => ({ sig })),
-      cmd: c.cmd,
-    }));
-    const sent = await post("send", { cmds });
+    const sent = await post("send", { cmds: commands.map(wireCommand) });
     assert.deepEqual(
       sent.requestKeys,
       commands.map((c) => c.hash),

@@ -3,6 +3,8 @@
  * 1 MiB body limit; every fault (a 5xx, which should never happen) is pushed to `faults` for
  * the test to assert empty.
  */
+import assert from "node:assert/strict";
+import type { ParsedCommand } from "../../../command/index.ts";
 import type { BraidNode } from "../../../node/node.ts";
 import { type RunningNodeServer, startNodeServer } from "../server.ts";
 
@@ -18,4 +20,21 @@ export function serveForTest(
     listenTimeoutSeconds,
     onFault: (e) => faults.push(e),
   });
+}
+
+/** POSTs `body` as JSON to `url`, asserts a 200 and returns the parsed answer. */
+export async function postJson(url: string, body: unknown) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  assert.equal(response.status, 200, text);
+  return JSON.parse(text);
+}
+
+/** A parsed command in the form `send` takes it. */
+export function wireCommand(command: ParsedCommand) {
+  return { hash: command.hash, sigs: command.sigs.map((sig) => ({ sig })), cmd: command.cmd };
 }
