@@ -21,7 +21,7 @@ import { word256ToBytes } from "../word256.ts";
 import { blockActivity } from "./activity.ts";
 import { mustStepBack } from "./braiding.ts";
 import { HeaderInsertError } from "./errors.ts";
-import { clusteredIdBase, newRowId, OVERFLOW_ID_BASE, SLOTS_PER_HEIGHT } from "./row-ids.ts";
+import { clusteredIdRange, newRowId, OVERFLOW_ID_BASE } from "./row-ids.ts";
 import {
   BLOCK_HEADERS_COLUMNS,
   PAYLOADS_COLUMNS,
@@ -636,10 +636,9 @@ export class ChainDatabase {
     count: number,
   ): Block[] {
     if (count <= 0 || maxHeight < from.height) return [];
-    const low = clusteredIdBase(chainId, from.height);
-    const high = clusteredIdBase(chainId, maxHeight);
+    const range = clusteredIdRange(chainId, from.height, maxHeight);
     const largestId = (this.largestHeaderIdOverallStmt.get() as number | null) ?? 0;
-    if (low === null || high === null || largestId >= OVERFLOW_ID_BASE) {
+    if (range === null || largestId >= OVERFLOW_ID_BASE) {
       const stmt = from.inclusive ? this.scanFromStmt : this.scanAfterStmt;
       const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as [
         Uint8Array,
@@ -647,14 +646,13 @@ export class ChainDatabase {
       ][];
       return rows.map(([header, payload]) => toBlock(header, payload));
     }
-    const rows = this.headersInClusteredRange(low, high + SLOTS_PER_HEIGHT - 1, from, count);
+    const rows = this.headersInClusteredRange(range[0], range[1], from, count);
     if (rows.length === 0) return [];
     // A block's payload row has the clustered id of its chain and height, unless another block
     // stored the same payload first.
     const payloads = this.payloadsOf(
       rows.map((row) => row[3]),
-      clusteredIdBase(chainId, rows[0]![0])!,
-      clusteredIdBase(chainId, rows.at(-1)![0])! + SLOTS_PER_HEIGHT - 1,
+      clusteredIdRange(chainId, rows[0]![0], rows.at(-1)![0])!,
     );
     return rows.map(([, , header, payloadId]) => toBlock(header, payloads.get(payloadId)!));
   }
@@ -697,10 +695,13 @@ export class ChainDatabase {
   }
 
   /**
-   * Payload bytes by row id: those between `low` and `high` in one walk along the table, any
+   * Payload bytes by row id: those in the id range `[low, high]` in one walk along the table, any
    * other one by itself.
    */
-  private payloadsOf(ids: readonly number[], low: number, high: number): Map<number, Uint8Array> {
+  private payloadsOf(
+    ids: readonly number[],
+    [low, high]: readonly [number, number],
+  ): Map<number, Uint8Array> {
     const bytes = new Map<number, Uint8Array>();
     const wanted = new Set(ids);
     for (const [id, payload] of this.payloadsInIdRangeStmt.iterate(low, high) as Iterable<

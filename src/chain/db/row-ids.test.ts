@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { clusteredIdBase, newRowId, OVERFLOW_ID_BASE, SLOTS_PER_HEIGHT } from "./row-ids.ts";
+import {
+  clusteredIdBase,
+  clusteredIdRange,
+  newRowId,
+  OVERFLOW_ID_BASE,
+  SLOTS_PER_HEIGHT,
+} from "./row-ids.ts";
 
 /** `largestBetween` over a set of ids. */
 const over = (ids: readonly number[]) => (low: number, high: number) => {
@@ -18,6 +24,16 @@ describe("clustered row ids", () => {
   it("leave chains from 256 and heights from 2^36 to the overflow range", () => {
     assert.equal(clusteredIdBase(256, 0), null);
     assert.equal(clusteredIdBase(0, 2 ** 36), null);
+  });
+  it("span a chain's heights, every slot, up to the last clustered height", () => {
+    assert.deepEqual(clusteredIdRange(3, 10, 12), [3 * 2 ** 44 + 2560, 3 * 2 ** 44 + 13 * 256 - 1]);
+    assert.deepEqual(clusteredIdRange(1, 5, Number.MAX_SAFE_INTEGER), [
+      2 ** 44 + 5 * 256,
+      2 * 2 ** 44 - 1,
+    ]);
+    assert.equal(clusteredIdRange(1, 5, 4), null);
+    assert.equal(clusteredIdRange(256, 0, 10), null);
+    assert.equal(clusteredIdRange(0, 2 ** 36, 2 ** 40), null);
   });
   it("take the next free slot of the height", () => {
     const base = clusteredIdBase(2, 7)!;

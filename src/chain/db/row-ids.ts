@@ -21,7 +21,26 @@ export const OVERFLOW_ID_BASE = 2 ** 52;
 /** The first id of a chain's height, or null when it lies outside the clustered range. */
 export function clusteredIdBase(chainId: number, height: number): number | null {
   const base = chainId * IDS_PER_CHAIN + height * SLOTS_PER_HEIGHT;
-  return height < IDS_PER_CHAIN / SLOTS_PER_HEIGHT && base < OVERFLOW_ID_BASE ? base : null;
+  return height < CLUSTERED_HEIGHTS && base < OVERFLOW_ID_BASE ? base : null;
+}
+
+/** Heights below this have clustered ids (on chains below 256). */
+const CLUSTERED_HEIGHTS = IDS_PER_CHAIN / SLOTS_PER_HEIGHT;
+
+/**
+ * The clustered ids of a chain's heights `low` to `high` (every slot; heights past the clustered
+ * range left out, since their rows have overflow ids), or null when there are none.
+ */
+export function clusteredIdRange(
+  chainId: number,
+  low: number,
+  high: number,
+): [number, number] | null {
+  const top = Math.min(high, CLUSTERED_HEIGHTS - 1);
+  const first = clusteredIdBase(chainId, low);
+  const last = clusteredIdBase(chainId, top);
+  if (first === null || last === null || top < low) return null;
+  return [first, last + SLOTS_PER_HEIGHT - 1];
 }
 
 /**
