@@ -1,10 +1,12 @@
 /**
- * `send` under on-demand mining answers once its commands are in a block, so the first `poll`
- * after it finds every result (as Hardhat's automine does); commands that need two blocks (more
- * gas than one block holds) are answered after the second.
+ * `send` (and `private`) under on-demand mining answers once its commands are in a block, so the
+ * first `poll` after it finds every result (as Hardhat's automine does); commands that need two
+ * blocks (more gas than one block holds) are answered after the second.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { signCommand } from "../../command/index.ts";
+import { decodeBase64Url } from "../../crypto/index.ts";
 import { DEV_ACCOUNTS } from "../../node/genesis/accounts.ts";
 import { makeLogger } from "../../node/logger.ts";
 import { BraidNode } from "../../node/node.ts";
@@ -53,6 +55,24 @@ describe("send under on-demand mining", () => {
       const command = transfer("resolved after the block");
       await api.send(0, JSON.stringify({ cmds: [wireCommand(command)] }));
       assert.notEqual(node.result(0, command.hashBytes), null);
+    } finally {
+      api.close();
+    }
+  });
+
+  it("resolves private only once the result is stored", async () => {
+    const api = new ContractApi(node, 5_000);
+    try {
+      const cmd = JSON.stringify({
+        payload: { exec: { code: "(+ 1 2)", data: null } },
+        meta: { address: { from: "Alice", to: ["Bob"] } },
+        signers: [],
+        networkId: "development",
+        nonce: "private resolved after the block",
+      });
+      const body = signCommand(cmd, [], "blake2b");
+      await api.private(0, JSON.stringify(body));
+      assert.notEqual(node.result(0, decodeBase64Url(body.hash)), null);
     } finally {
       api.close();
     }

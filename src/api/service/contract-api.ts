@@ -26,15 +26,15 @@ export interface ContractQuery {
 export const MAX_DEPTH = 480;
 
 /**
- * In on-demand mining, how long `send` waits for its commands' block before it answers (as
- * Hardhat's automine does), so the first `poll` after it finds the results. Past it, `send`
- * answers anyway; the commands stay in the mempool.
+ * In on-demand mining, how long `send` (and `private`) waits for its commands' block before it
+ * answers (as Hardhat's automine does), so the first `poll` after it finds the results. Past
+ * it, `send` answers anyway; the commands stay in the mempool.
  */
 export const SEND_MINING_WAIT_MS = 2_000;
 
 export class ContractApi {
   private readonly waiters = new KeyWaiters<string>();
-  /** `send` calls waiting for their commands' block (on-demand mining). */
+  /** `send` and `private` calls waiting for their commands' block (on-demand mining). */
   private readonly sendWaiters = new KeyWaiters<true>();
   private closed = false;
   private readonly onBlock = (chainId: number, block: StoredBlock) => {
@@ -59,11 +59,7 @@ export class ContractApi {
   async send(chainId: number, body: string): Promise<string> {
     const commands = await parseBatch(sendBody(body), true);
     const keys = this.refusing(() => this.node.submit(chainId, commands));
-    if (this.node.options.mining === "on-demand") {
-      await Promise.all(
-        keys.map((key) => this.sendWaiters.wait(`${chainId}/${key}`, SEND_MINING_WAIT_MS)),
-      );
-    }
+    await this.mined(chainId, keys);
     return `{"requestKeys":[${keys.map(jsonString).join(",")}]}`;
   }
 
@@ -80,7 +76,19 @@ export class ContractApi {
       );
     }
     const keys = this.refusing(() => this.node.submit(chainId, [command!]));
+    await this.mined(chainId, keys);
     return `{"requestKeys":[${keys.map(jsonString).join(",")}]}`;
+  }
+
+  /**
+   * Under on-demand mining, until the commands are in a block or left out of one, at most
+   * {@link SEND_MINING_WAIT_MS}; at once otherwise.
+   */
+  private async mined(chainId: number, keys: readonly string[]): Promise<void> {
+    if (this.node.options.mining !== "on-demand") return;
+    await Promise.all(
+      keys.map((key) => this.sendWaiters.wait(`${chainId}/${key}`, SEND_MINING_WAIT_MS)),
+    );
   }
 
   poll(chainId: number, body: string, query: ContractQuery): string {
