@@ -19,11 +19,11 @@ import type {
 import { bitCount } from "./costs.ts";
 
 /** A record's tag (a constructor with fields). */
-const TAG = 1;
+export const TAG = 1;
 /** A variant's tag (a type with several constructors). */
-const VARIANT = 2;
-/** An array's or map's header. */
-const ARRAY = 5;
+export const VARIANT = 2;
+/** An array's header (lists, sets, maps). */
+export const ARRAY = 5;
 /** Added to every text's byte length. */
 const TEXT = 4;
 /** A time is a 64-bit word. */

@@ -19,12 +19,15 @@
  */
 
 import {
+  ARRAY,
   integerSize,
   moduleNameSize,
   schemaSize,
   sizeOf,
+  TAG,
   textSize,
   typeSize,
+  VARIANT,
 } from "../../gas/size-of.ts";
 import { parseKeysetName } from "../../runtime/keyset-names.ts";
 import type { Def, Interface, InterfaceDef, LiteralValue, Module } from "../../syntax/ast.ts";
@@ -45,12 +48,6 @@ import { type DArg, Desugarer, type DTerm } from "./desugar.ts";
 import { rawName, withMemberScope } from "./index.ts";
 import { bindAll, type Locals, lookup } from "./terms.ts";
 
-/** A single-constructor record's tag. */
-const TAG = 1;
-/** A constructor of a type with several. */
-const VARIANT = 2;
-/** An array's header (lists, sets, maps). */
-const ARRAY = 5;
 /** A de Bruijn index: a `Word64`. */
 const INDEX = 9;
 /** An `Int` (a managed capability's parameter position). */
