@@ -222,7 +222,7 @@ export class BraidNode {
       options,
       this.admissionRules(chainId),
       (height) => {
-        const header = this.chainDb.ancestorAt(chain.head.hash, height);
+        const header = chain.headerAt(height);
         if (header === undefined)
           throw new LocalRefusal(`chain ${chainId} has no block at height ${height}`);
         return header;
