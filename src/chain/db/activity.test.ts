@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
+import { encodePayloadWithOutputsBinary } from "../payload/binary.ts";
 import { NO_COINBASE_OUTPUT, NO_MINER_DATA } from "../payload/constants.ts";
 import { makePayloadWithOutputs } from "../payload/payload.ts";
 import { childBlock, testGenesis } from "../test-support/history.ts";
@@ -102,15 +103,20 @@ describe("chain database: transfer and continuation indexes", () => {
       const db = new ChainDatabase(path, DEVELOPMENT);
       db.insertBlocks([genesis, block]);
       db.close();
-      // What a schema-2 node left: no activity tables, payloads found by their hash alone.
+      // What a schema-2 node left: no activity tables, payloads in the table found by their
+      // hash alone, no payload logs.
       const raw = new Database(path);
       raw.exec(`DROP TABLE transfers; DROP TABLE continuations;
         CREATE TABLE payloads_v2 (payload_hash BLOB PRIMARY KEY, bytes BLOB NOT NULL);
-        INSERT INTO payloads_v2 SELECT payload_hash, bytes FROM payloads ORDER BY id DESC;
         DROP TABLE payloads; ALTER TABLE payloads_v2 RENAME TO payloads;
         ALTER TABLE block_headers DROP COLUMN payload_id;`);
+      const insert = raw.prepare("INSERT INTO payloads (payload_hash, bytes) VALUES (?, ?)");
+      for (const b of [block, genesis]) {
+        insert.run(b.payload.payloadHash, encodePayloadWithOutputsBinary(b.payload));
+      }
       raw.prepare("UPDATE meta SET value = '2' WHERE key = 'schema'").run();
       raw.close();
+      rmSync(`${path}-payloads`, { recursive: true });
       const reopened = new ChainDatabase(path, DEVELOPMENT);
       assert.deepEqual(reopened.block(block.header.hash)?.payload, block.payload);
       assert.deepEqual(reopened.block(genesis.header.hash)?.payload, genesis.payload);
@@ -118,11 +124,11 @@ describe("chain database: transfer and continuation indexes", () => {
       assert.equal(reopened.continuations(KEY_A, 10).length, 1);
       reopened.close();
       const check = new Database(path);
-      assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "3");
+      assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "4");
       check.exec("UPDATE meta SET value = '1' WHERE key = 'schema'");
       check.close();
       assert.throws(() => new ChainDatabase(path, DEVELOPMENT), {
-        message: `chain database ${path} has schema "1", expected "3"`,
+        message: `chain database ${path} has schema "1", expected "4"`,
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

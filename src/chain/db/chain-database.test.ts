@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { BlockHeader } from "../header/types.ts";
+import { encodePayloadWithOutputsBinary } from "../payload/binary.ts";
 import {
   braidedChild,
   braidedLayers,
@@ -434,6 +435,114 @@ describe("chain database: files", () => {
     const reopened = new ChainDatabase(path, DEVELOPMENT);
     assert.deepEqual(names(reopened.children(hash("A3"))), ["C4", "A4"]);
     reopened.close();
+  });
+
+  /** A chain of `count` blocks on chain 0 after genesis, each with its own payload. */
+  const distinctPayloads = (count: number) => {
+    const blocks = [testGenesis(0)];
+    for (let i = 1; i <= count; i++) {
+      blocks.push(childBlock(blocks[i - 1]!.header, { payload: payloadWithTransaction(`p${i}`) }));
+    }
+    return blocks;
+  };
+  const logRows = (path: string) => {
+    const raw = new Database(path, { readonly: true });
+    const rows = raw
+      .prepare(
+        "SELECT chain, log_offset, log_length, length(bytes) FROM payloads ORDER BY log_offset",
+      )
+      .raw()
+      .all() as [number, number, number, number][];
+    raw.close();
+    return rows;
+  };
+
+  it("keeps payload bytes in the chain's log, one after another, and reads them back", () => {
+    const path = join(dir, "logs.sqlite");
+    const blocks = distinctPayloads(5);
+    const db = new ChainDatabase(path, DEVELOPMENT);
+    db.insertBlocks(blocks);
+    db.close();
+    const sizes = blocks.map((b) => encodePayloadWithOutputsBinary(b.payload).length);
+    const offsets = sizes.map((_, i) => sizes.slice(0, i).reduce((a, b) => a + b, 0));
+    assert.deepEqual(
+      logRows(path),
+      sizes.map((size, i) => [0, offsets[i], size, 0]),
+    );
+    assert.equal(
+      statSync(join(`${path}-payloads`, "0.log")).size,
+      sizes.reduce((a, b) => a + b),
+    );
+    const reopened = new ChainDatabase(path, DEVELOPMENT);
+    for (const b of blocks) assert.deepEqual(reopened.block(b.header.hash), b);
+    assert.deepEqual(reopened.payload(blocks[3]!.payload.payloadHash), blocks[3]!.payload);
+    reopened.close();
+  });
+
+  it("never reads the bytes a refused batch appended, and appends after them", () => {
+    const path = join(dir, "refused.sqlite");
+    const [genesis, first, second] = distinctPayloads(2);
+    const stranger = childBlock(testGenesis(1).header);
+    const db = new ChainDatabase(path, DEVELOPMENT);
+    db.insertBlocks([genesis!]);
+    assert.throws(() => db.insertBlocks([first!, stranger]), /parent/);
+    assert.equal(db.block(first!.header.hash), undefined);
+    db.insertBlocks([first!, second!]);
+    assert.deepEqual(db.block(first!.header.hash), first);
+    assert.deepEqual(db.block(second!.header.hash), second);
+    db.close();
+    const [g, f] = [genesis!, first!].map((b) => encodePayloadWithOutputsBinary(b.payload).length);
+    // The refused batch's copy of `first` stays in the log, unnamed, before the stored one.
+    assert.deepEqual(
+      logRows(path).map(([, offset]) => offset),
+      [0, g! + f!, g! + 2 * f!],
+    );
+  });
+
+  it("reads a file of schema 3, whose payloads are in the table, and logs new ones", () => {
+    const path = join(dir, "schema3.sqlite");
+    const blocks = distinctPayloads(4);
+    const db = new ChainDatabase(path, DEVELOPMENT);
+    db.insertBlocks(blocks.slice(0, 3));
+    db.close();
+    // What a schema-3 node left: payload bytes in the table, no log columns, no logs.
+    const raw = new Database(path);
+    const setBytes = raw.prepare("UPDATE payloads SET bytes = ? WHERE payload_hash = ?");
+    for (const b of blocks.slice(0, 3)) {
+      setBytes.run(encodePayloadWithOutputsBinary(b.payload), b.payload.payloadHash);
+    }
+    raw.exec(`ALTER TABLE payloads DROP COLUMN chain; ALTER TABLE payloads DROP COLUMN log_offset;
+      ALTER TABLE payloads DROP COLUMN log_length;
+      UPDATE meta SET value = '3' WHERE key = 'schema';`);
+    raw.close();
+    rmSync(`${path}-payloads`, { recursive: true });
+
+    const upgraded = new ChainDatabase(path, DEVELOPMENT);
+    upgraded.insertBlocks(blocks);
+    upgraded.close();
+    const reopened = new ChainDatabase(path, DEVELOPMENT);
+    for (const b of blocks) assert.deepEqual(reopened.block(b.header.hash), b);
+    assert.deepEqual(
+      blockPage(reopened, 0, { limit: 10 }).items.map((b) => b.payload),
+      blocks.map((b) => b.payload),
+    );
+    reopened.close();
+    // The blocks stored before the upgrade keep their bytes in the table; the two after it are
+    // in the log.
+    const size = encodePayloadWithOutputsBinary(blocks[3]!.payload).length;
+    assert.deepEqual(
+      logRows(path).map(([chain, offset, length, bytes]) => [chain, offset, length, bytes > 0]),
+      [
+        [null, null, null, true],
+        [null, null, null, true],
+        [null, null, null, true],
+        [0, 0, size, false],
+        [0, size, size, false],
+      ],
+    );
+    const check = new Database(path, { readonly: true });
+    assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "4");
+    check.close();
   });
 
   it("refuses to open a file of another network version", () => {

@@ -1,6 +1,7 @@
 /**
  * The chain database: every block header and payload a node has seen, for all chains of one
- * network version, in one SQLite file (or in memory). Headers of every fork are kept; a header
+ * network version, in one SQLite file (or in memory) and, for payload bytes, one append-only log
+ * per chain beside it (payload-log.ts). Headers of every fork are kept; a header
  * is only accepted when its parent is already stored (or it is its chain's genesis block), so
  * ancestry is always complete. The API is synchronous: better-sqlite3 runs each query on the
  * calling thread, which is fastest for small indexed lookups. Schema: schema.ts.
@@ -21,9 +22,11 @@ import { word256ToBytes } from "../word256.ts";
 import { blockActivity } from "./activity.ts";
 import { mustStepBack } from "./braiding.ts";
 import { HeaderInsertError } from "./errors.ts";
+import { openPayloadLog, type PayloadLog } from "./payload-log.ts";
 import { clusteredIdRange, newRowId, OVERFLOW_ID_BASE } from "./row-ids.ts";
 import {
   BLOCK_HEADERS_COLUMNS,
+  PAYLOAD_LOG_COLUMNS,
   PAYLOADS_COLUMNS,
   SCHEMA_SQL,
   SCHEMA_UPGRADES,
@@ -113,16 +116,33 @@ function weightSortKey(weight: bigint): Uint8Array {
 }
 
 /**
- * Pages the write-ahead log may hold before SQLite copies them back into the database file
- * (SQLite's default is 1000). A checkpoint syncs the disk on the thread that commits: spacing
- * them out halves the time of a small commit (measured: 4 blocks of 1.2 kB, 160–240 µs against
- * 320–480 µs). The log grows to about this many pages (~40 MB).
+ * Blocks stored between two checkpoints, which copy the write-ahead log back into the database
+ * file (about 10 pages a block, so ~10,000 pages, where SQLite's default is 1,000). A checkpoint
+ * syncs the disk on the thread that commits: spacing them out halves the time of a small commit
+ * (measured: 4 blocks of 1.2 kB, 160–240 µs against 320–480 µs). The node checkpoints itself
+ * (SQLite's automatic checkpoints are off) so that the payload logs are synced first.
  */
-export const CHAIN_WAL_CHECKPOINT_PAGES = 10_000;
+export const CHAIN_CHECKPOINT_BLOCKS = 1_000;
+
+/**
+ * A page of blocks reads their payloads from a chain's log in one read when the stretch holding
+ * them is at most this much larger than the payloads themselves (forks stored meanwhile).
+ */
+const SPAN_READ_SLACK_BYTES = 256 * 1024;
+
+/** A payload row's bytes and where a log holds them (NULL for rows older than version 4). */
+type PayloadRow = [
+  bytes: Uint8Array,
+  chain: number | null,
+  logOffset: number | null,
+  logLength: number | null,
+];
 
 export class ChainDatabase {
   readonly version: ChainwebVersion;
   private readonly db: Database.Database;
+  private readonly payloadLog: PayloadLog;
+  private blocksSinceCheckpoint = 0;
   private readonly genesisParents = new Map<number, Uint8Array>();
 
   private readonly insertHeaderStmt: Database.Statement;
@@ -176,7 +196,7 @@ export class ChainDatabase {
       // With WAL, NORMAL syncs at checkpoints only: a crash cannot corrupt the file, but a
       // power loss may drop the last commits, which peers or the miner can supply again.
       this.db.pragma("synchronous = NORMAL");
-      this.db.pragma(`wal_autocheckpoint = ${CHAIN_WAL_CHECKPOINT_PAGES}`);
+      this.db.pragma("wal_autocheckpoint = 0");
       this.db.exec(SCHEMA_SQL);
       this.checkMeta(path);
       this.upgradeTables();
@@ -184,6 +204,7 @@ export class ChainDatabase {
       this.db.close();
       throw error;
     }
+    this.payloadLog = openPayloadLog(path);
     const db = this.db;
     this.insertHeaderStmt = db.prepare(
       `INSERT INTO block_headers
@@ -192,9 +213,16 @@ export class ChainDatabase {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.largestHeaderIdStmt = largestIdBetween(db, "block_headers");
+    const insertPayload = db.prepare(
+      `INSERT INTO payloads (id, payload_hash, bytes, chain, log_offset, log_length)
+       VALUES (?, ?, X'', ?, ?, ?)`,
+    );
     this.payloadTable = {
       idOf: db.prepare("SELECT id FROM payloads WHERE payload_hash = ?").pluck(),
-      insert: db.prepare("INSERT INTO payloads (id, payload_hash, bytes) VALUES (?, ?, ?)"),
+      store: (id, hash, chainId, bytes) => {
+        const offset = this.payloadLog.append(chainId, bytes);
+        insertPayload.run(id, hash, chainId, offset, bytes.length);
+      },
       largest: largestIdBetween(db, "payloads"),
     };
     this.existsStmt = db.prepare("SELECT 1 FROM block_headers WHERE hash = ?").pluck();
@@ -213,11 +241,13 @@ export class ChainDatabase {
       .raw();
     this.blockStmt = db
       .prepare(
-        `SELECT h.bytes, p.bytes FROM block_headers h
+        `SELECT h.bytes, p.bytes, p.chain, p.log_offset, p.log_length FROM block_headers h
          JOIN payloads p ON p.id = h.payload_id WHERE h.hash = ?`,
       )
       .raw();
-    this.payloadStmt = db.prepare("SELECT bytes FROM payloads WHERE payload_hash = ?").pluck();
+    this.payloadStmt = db
+      .prepare("SELECT bytes, chain, log_offset, log_length FROM payloads WHERE payload_hash = ?")
+      .raw();
     // A child is at its parent's chain and height + 1: the (chain, height, hash) index finds it,
     // so no index by parent is kept (one random page less to write per block).
     this.childrenStmt = db
@@ -253,7 +283,7 @@ export class ChainDatabase {
     const scan = (op: ">=" | ">") =>
       db
         .prepare(
-          `SELECT h.bytes, p.bytes FROM block_headers h
+          `SELECT h.bytes, p.bytes, p.chain, p.log_offset, p.log_length FROM block_headers h
            JOIN payloads p ON p.id = h.payload_id
            WHERE h.chain = ? AND (h.height, h.hash) ${op} (?, ?) AND h.height <= ?
            ORDER BY h.height, h.hash LIMIT ?`,
@@ -267,9 +297,14 @@ export class ChainDatabase {
       )
       .raw();
     this.payloadsInIdRangeStmt = db
-      .prepare("SELECT id, bytes FROM payloads WHERE id BETWEEN ? AND ? ORDER BY id")
+      .prepare(
+        `SELECT id, bytes, chain, log_offset, log_length FROM payloads
+         WHERE id BETWEEN ? AND ? ORDER BY id`,
+      )
       .raw();
-    this.payloadByIdStmt = db.prepare("SELECT bytes FROM payloads WHERE id = ?").pluck();
+    this.payloadByIdStmt = db
+      .prepare("SELECT bytes, chain, log_offset, log_length FROM payloads WHERE id = ?")
+      .raw();
     this.largestHeaderIdOverallStmt = db.prepare("SELECT max(id) FROM block_headers").pluck();
     this.insertTxStmt = db.prepare(
       `INSERT OR IGNORE INTO transactions (request_key, block_hash, position, meta_offset)
@@ -347,7 +382,9 @@ export class ChainDatabase {
   }
 
   close(): void {
+    this.payloadLog.sync();
     this.db.close();
+    this.payloadLog.close();
   }
 
   /**
@@ -363,7 +400,7 @@ export class ChainDatabase {
     payload: PayloadWithOutputs,
     index?: readonly TxIndexEntry[],
   ): boolean {
-    return this.insertMany([{ header, payload, index }]) === 1;
+    return this.insertBlocks([{ header, payload, index }]) === 1;
   }
 
   /** The stored blocks holding the command with this request key (forks included). */
@@ -422,7 +459,22 @@ export class ChainDatabase {
    * rolls back the others). Returns how many were new.
    */
   insertBlocks(blocks: Iterable<IndexedBlock>): number {
-    return this.insertMany(blocks);
+    const added = this.insertMany(blocks);
+    this.blocksSinceCheckpoint += added;
+    if (this.blocksSinceCheckpoint >= CHAIN_CHECKPOINT_BLOCKS && !this.db.inTransaction) {
+      this.checkpoint();
+    }
+    return added;
+  }
+
+  /**
+   * Copies the write-ahead log back into the database file, once the payload logs are synced:
+   * the file then never names payload bytes that are not on the disk.
+   */
+  private checkpoint(): void {
+    this.payloadLog.sync();
+    this.db.pragma("wal_checkpoint(PASSIVE)");
+    this.blocksSinceCheckpoint = 0;
   }
 
   header(hash: Uint8Array): BlockHeader | undefined {
@@ -431,13 +483,21 @@ export class ChainDatabase {
   }
 
   block(hash: Uint8Array): Block | undefined {
-    const row = this.blockStmt.get(hash) as [Uint8Array, Uint8Array] | undefined;
-    return row === undefined ? undefined : toBlock(row[0], row[1]);
+    const row = this.blockStmt.get(hash) as [Uint8Array, ...PayloadRow] | undefined;
+    return row === undefined ? undefined : toBlock(row[0], this.payloadBytes(row.slice(1)));
   }
 
   payload(payloadHash: Uint8Array): PayloadWithOutputs | undefined {
-    const bytes = this.payloadStmt.get(payloadHash) as Uint8Array | undefined;
-    return bytes === undefined ? undefined : decodePayloadWithOutputsBinary(plain(bytes));
+    const row = this.payloadStmt.get(payloadHash) as PayloadRow | undefined;
+    return row === undefined
+      ? undefined
+      : decodePayloadWithOutputsBinary(plain(this.payloadBytes(row)));
+  }
+
+  /** A payload row's bytes: from its chain's log, or from the row for rows before version 4. */
+  private payloadBytes([bytes, chainId, offset, length]: PayloadRow | unknown[]): Uint8Array {
+    if (chainId === null || offset === null || length === null) return bytes as Uint8Array;
+    return this.payloadLog.read(chainId as number, offset as number, length as number);
   }
 
   /** Chain, height and parent of a stored header, without decoding it. */
@@ -642,9 +702,9 @@ export class ChainDatabase {
       const stmt = from.inclusive ? this.scanFromStmt : this.scanAfterStmt;
       const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as [
         Uint8Array,
-        Uint8Array,
+        ...PayloadRow,
       ][];
-      return rows.map(([header, payload]) => toBlock(header, payload));
+      return rows.map((row) => toBlock(row[0], this.payloadBytes(row.slice(1))));
     }
     const rows = this.headersInClusteredRange(range[0], range[1], from, count);
     if (rows.length === 0) return [];
@@ -695,22 +755,49 @@ export class ChainDatabase {
   }
 
   /**
-   * Payload bytes by row id: those in the id range `[low, high]` in one walk along the table, any
-   * other one by itself.
+   * Payload bytes by row id: the rows in the id range `[low, high]` in one walk along the table,
+   * any other one by itself; the bytes a chain's log holds for them in one read where they lie
+   * close together (a chain's consecutive blocks do).
    */
   private payloadsOf(
     ids: readonly number[],
     [low, high]: readonly [number, number],
   ): Map<number, Uint8Array> {
-    const bytes = new Map<number, Uint8Array>();
     const wanted = new Set(ids);
-    for (const [id, payload] of this.payloadsInIdRangeStmt.iterate(low, high) as Iterable<
-      [number, Uint8Array]
+    const rows = new Map<number, PayloadRow>();
+    for (const [id, ...row] of this.payloadsInIdRangeStmt.iterate(low, high) as Iterable<
+      [number, ...PayloadRow]
     >) {
-      if (wanted.has(id)) bytes.set(id, payload);
+      if (wanted.has(id)) rows.set(id, row);
     }
     for (const id of wanted) {
-      if (!bytes.has(id)) bytes.set(id, this.payloadByIdStmt.get(id) as Uint8Array);
+      if (!rows.has(id)) rows.set(id, this.payloadByIdStmt.get(id) as PayloadRow);
+    }
+    const bytes = new Map<number, Uint8Array>();
+    const inLogs = new Map<number, [id: number, offset: number, length: number][]>();
+    for (const [id, row] of rows) {
+      const [, chainId, offset, length] = row;
+      if (chainId === null || offset === null || length === null) bytes.set(id, row[0]);
+      else {
+        const list = inLogs.get(chainId) ?? [];
+        list.push([id, offset, length]);
+        inLogs.set(chainId, list);
+      }
+    }
+    for (const [chainId, list] of inLogs) {
+      const start = Math.min(...list.map(([, offset]) => offset));
+      const end = Math.max(...list.map(([, offset, length]) => offset + length));
+      const total = list.reduce((sum, [, , length]) => sum + length, 0);
+      if (end - start <= total + SPAN_READ_SLACK_BYTES) {
+        const span = this.payloadLog.read(chainId, start, end - start);
+        for (const [id, offset, length] of list) {
+          bytes.set(id, span.subarray(offset - start, offset - start + length));
+        }
+      } else {
+        for (const [id, offset, length] of list) {
+          bytes.set(id, this.payloadLog.read(chainId, offset, length));
+        }
+      }
     }
     return bytes;
   }
@@ -854,6 +941,12 @@ export class ChainDatabase {
       this.db.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(),
     );
     if (stored === SCHEMA_VERSION) return;
+    const setVersion = this.db.prepare("UPDATE meta SET value = ? WHERE key = 'schema'");
+    // Version 4 only added the payload log columns (upgradeTables).
+    if (stored === 3) {
+      setVersion.run(String(SCHEMA_VERSION));
+      return;
+    }
     const batch = this.db
       .prepare(
         `SELECT h.id, h.hash, h.chain, h.height, p.bytes FROM block_headers h
@@ -872,22 +965,32 @@ export class ChainDatabase {
         }
         after = rows[rows.length - 1]![0];
       }
-      this.db.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(String(SCHEMA_VERSION));
+      setVersion.run(String(SCHEMA_VERSION));
     })();
   }
 
   /**
-   * The tables of schema 3 on a file of schema 2 (its indexes are filled by upgrade()): headers
-   * and payloads are copied, chain by chain and height by height, into tables whose row ids keep
-   * a chain's heights together and where a header names its payload by id; then the old tables
-   * go and the indexes are made. One transaction; a file that has `payload_id` is done.
+   * The tables of the current schema on a file of an older one (the indexes of version 3 are
+   * filled by upgrade()). From version 2: headers and payloads are copied, chain by chain and
+   * height by height, into tables whose row ids keep a chain's heights together and where a
+   * header names its payload by id; then the old tables go and the indexes are made (one
+   * transaction; a file that has `payload_id` is done). From version 3: the payload log columns
+   * are added (NULL: the rows keep their bytes).
    */
   private upgradeTables(): void {
     const db = this.db;
-    const done = db
-      .prepare("SELECT 1 FROM pragma_table_info('block_headers') WHERE name = 'payload_id'")
-      .get();
-    if (done !== undefined) return;
+    const has = (table: string, column: string) =>
+      db.prepare(`SELECT 1 FROM pragma_table_info('${table}') WHERE name = ?`).get(column) !==
+      undefined;
+    if (!has("block_headers", "payload_id")) this.upgradeTablesTo3();
+    if (!has("payloads", "log_length")) {
+      db.exec(PAYLOAD_LOG_COLUMNS.map((c) => `ALTER TABLE payloads ADD COLUMN ${c};`).join(""));
+    }
+  }
+
+  /** {@link upgradeTables} from version 2 to 3. */
+  private upgradeTablesTo3(): void {
+    const db = this.db;
     db.transaction(() => {
       db.exec(`CREATE TABLE headers_v3 (${BLOCK_HEADERS_COLUMNS});
         CREATE TABLE payloads_v3 (${PAYLOADS_COLUMNS});`);
@@ -907,9 +1010,10 @@ export class ChainDatabase {
       const insertPayload = db.prepare(
         "INSERT INTO payloads_v3 (id, payload_hash, bytes) VALUES (?, ?, ?)",
       );
-      const payloads = {
+      // Upgraded payloads keep their bytes in the table, as version 3 did.
+      const payloads: PayloadTable = {
         idOf: db.prepare("SELECT id FROM payloads_v3 WHERE payload_hash = ?").pluck(),
-        insert: insertPayload,
+        store: (id, hash, _chainId, bytes) => insertPayload.run(id, hash, bytes),
         largest: largestIdBetween(db, "payloads_v3"),
       };
       const largestHeader = largest(largestIdBetween(db, "headers_v3"));
@@ -976,10 +1080,11 @@ function largestIdBetween(
 /** A header row as a page reads it: height, hash, header bytes, payload row id. */
 type HeaderRow = [number, Uint8Array, Uint8Array, number];
 
-/** The statements of a payloads table that {@link payloadRowId} uses. */
+/** What {@link payloadRowId} uses of a payloads table. */
 interface PayloadTable {
   readonly idOf: Database.Statement;
-  readonly insert: Database.Statement;
+  /** Stores a new payload row (with its bytes, from a block of `chainId`). */
+  readonly store: (id: number, hash: Uint8Array, chainId: number, bytes: Uint8Array) => void;
   readonly largest: Database.Statement;
 }
 
@@ -997,7 +1102,7 @@ function payloadRowId(
   const stored = table.idOf.get(hash) as number | undefined;
   if (stored !== undefined) return stored;
   const id = newRowId(chainId, height, largest(table.largest));
-  table.insert.run(id, hash, bytes());
+  table.store(id, hash, chainId, bytes());
   return id;
 }
 

@@ -10,11 +10,14 @@
  *   height, so there is no index by parent (opening drops the one older files have);
  * - `weight` as 32 big-endian bytes, so bytewise order is numeric order: the best head.
  *
- * `payloads` keeps each PayloadWithOutputs once, by payload hash, in Chainweb's binary
- * encoding (u64 big-endian length prefixes), since identical payloads recur across blocks, and a
- * header names its payload by its integer id (`payload_id`, since version 3). The ids of both
- * tables put a chain's consecutive heights next to each other in the file (row-ids.ts), so a
- * page of blocks reads a few stretches of the file instead of a place per block.
+ * `payloads` keeps each PayloadWithOutputs once, by payload hash, since identical payloads recur
+ * across blocks, and a header names its payload by its integer id (`payload_id`, since version
+ * 3). The bytes (Chainweb's binary encoding, u64 big-endian length prefixes) are in the payload
+ * log of the chain that stored them first (payload-log.ts): the row names its `chain`,
+ * `log_offset` and `log_length` (since version 4). Rows written before version 4 have those NULL
+ * and the bytes in `bytes`; later rows have an empty `bytes`. The ids of both tables put a
+ * chain's consecutive heights next to each other (row-ids.ts), so a page of blocks walks along
+ * the rows instead of looking each one up.
  *
  * `transactions` indexes request keys to the blocks holding them (one row per block, forks
  * included), with the command's position in the payload and where its stored result leaves
@@ -35,10 +38,10 @@
  * Bumped whenever the schema changes. A file of an older version that {@link SCHEMA_UPGRADES}
  * can bring up to date is upgraded on open; any other version is refused.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** The versions an existing file may have that opening upgrades to {@link SCHEMA_VERSION}. */
-export const SCHEMA_UPGRADES: readonly number[] = [2];
+export const SCHEMA_UPGRADES: readonly number[] = [2, 3];
 
 /** The columns of `block_headers` (the upgrade to version 3 builds the table anew). */
 export const BLOCK_HEADERS_COLUMNS = `
@@ -54,11 +57,15 @@ export const BLOCK_HEADERS_COLUMNS = `
   skip_height INTEGER,
   bytes BLOB NOT NULL`;
 
+/** The columns of `payloads` that version 4 added: where its bytes are in a payload log. */
+export const PAYLOAD_LOG_COLUMNS = ["chain INTEGER", "log_offset INTEGER", "log_length INTEGER"];
+
 /** The columns of `payloads`. */
 export const PAYLOADS_COLUMNS = `
   id INTEGER PRIMARY KEY,
   payload_hash BLOB NOT NULL UNIQUE,
-  bytes BLOB NOT NULL`;
+  bytes BLOB NOT NULL,
+  ${PAYLOAD_LOG_COLUMNS.join(",\n  ")}`;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (

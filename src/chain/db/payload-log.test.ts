@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, truncateSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { openPayloadLog } from "./payload-log.ts";
+
+const bytes = (...values: number[]) => new Uint8Array(values);
+
+describe("payload logs", () => {
+  const dir = mkdtempSync(join(tmpdir(), "braid-payload-log-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const kind of ["file", "memory"] as const) {
+    const open = () => openPayloadLog(kind === "memory" ? ":memory:" : join(dir, "chain.sqlite"));
+
+    it(`${kind}: appends each chain's bytes one after another and reads any stretch back`, () => {
+      const log = open();
+      assert.equal(log.append(3, bytes(1, 2, 3)), 0);
+      assert.equal(log.append(4, bytes(9)), 0);
+      assert.equal(log.append(3, bytes(4, 5)), 3);
+      assert.deepEqual(log.read(3, 2, 2), bytes(3, 4));
+      assert.deepEqual(log.read(3, 0, 5), bytes(1, 2, 3, 4, 5));
+      assert.deepEqual(log.read(4, 0, 1), bytes(9));
+      assert.throws(() => log.read(3, 4, 2), {
+        message:
+          "chain 3's payload log holds 5 bytes, but a payload is stored at 4..6: the disk lost writes (a power failure?)",
+      });
+      assert.throws(() => log.read(7, 0, 1), /chain 7's payload log holds 0 bytes/);
+      log.close();
+    });
+  }
+
+  it("file: reopened, appends after what is there, bytes no row names included", () => {
+    const path = join(dir, "reopen.sqlite");
+    const first = openPayloadLog(path);
+    first.append(0, bytes(1, 2, 3, 4));
+    first.close();
+    const second = openPayloadLog(path);
+    assert.deepEqual(second.read(0, 0, 4), bytes(1, 2, 3, 4));
+    assert.equal(second.append(0, bytes(5)), 4);
+    second.close();
+    truncateSync(join(`${path}-payloads`, "0.log"), 2);
+    const third = openPayloadLog(path);
+    assert.throws(() => third.read(0, 1, 3), /holds 2 bytes, but a payload is stored at 1..4/);
+    third.close();
+  });
+});
