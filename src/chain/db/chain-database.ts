@@ -382,9 +382,9 @@ export class ChainDatabase {
   }
 
   close(): void {
-    this.payloadLog.sync();
-    this.db.close();
+    // The logs are synced as they close, before SQLite's last checkpoint.
     this.payloadLog.close();
+    this.db.close();
   }
 
   /**
@@ -484,7 +484,9 @@ export class ChainDatabase {
 
   block(hash: Uint8Array): Block | undefined {
     const row = this.blockStmt.get(hash) as [Uint8Array, ...PayloadRow] | undefined;
-    return row === undefined ? undefined : toBlock(row[0], this.payloadBytes(row.slice(1)));
+    return row === undefined
+      ? undefined
+      : toBlock(row[0], this.payloadBytes(row.slice(1) as PayloadRow));
   }
 
   payload(payloadHash: Uint8Array): PayloadWithOutputs | undefined {
@@ -495,9 +497,9 @@ export class ChainDatabase {
   }
 
   /** A payload row's bytes: from its chain's log, or from the row for rows before version 4. */
-  private payloadBytes([bytes, chainId, offset, length]: PayloadRow | unknown[]): Uint8Array {
-    if (chainId === null || offset === null || length === null) return bytes as Uint8Array;
-    return this.payloadLog.read(chainId as number, offset as number, length as number);
+  private payloadBytes([bytes, chainId, offset, length]: PayloadRow): Uint8Array {
+    if (chainId === null || offset === null || length === null) return bytes;
+    return this.payloadLog.read(chainId, offset, length);
   }
 
   /** Chain, height and parent of a stored header, without decoding it. */
@@ -704,7 +706,7 @@ export class ChainDatabase {
         Uint8Array,
         ...PayloadRow,
       ][];
-      return rows.map((row) => toBlock(row[0], this.payloadBytes(row.slice(1))));
+      return rows.map((row) => toBlock(row[0], this.payloadBytes(row.slice(1) as PayloadRow)));
     }
     const rows = this.headersInClusteredRange(range[0], range[1], from, count);
     if (rows.length === 0) return [];
