@@ -7,6 +7,7 @@ import type { ParsedCommand } from "../command/index.ts";
 import { SoftwareAuthenticator } from "../command/test-support/authenticator.ts";
 import { JsonNumber } from "../pact/values/index.ts";
 import { makeLogger } from "./logger.ts";
+import { ADMISSION_GATHER_MS } from "./miner/modes.ts";
 import { BraidNode, stateFile } from "./node.ts";
 import { resolveNodeOptions } from "./options.ts";
 import {
@@ -145,4 +146,50 @@ describe("BraidNode", () => {
       b.close();
     }
   });
+
+  it("on demand, a command whose check is under way joins the block the chain could make now", async () => {
+    const node = manualNode({ mining: "on-demand" });
+    try {
+      const first = transfer("1.0", "first");
+      const second = transfer("2.0", "second");
+      let checked: (commands: ParsedCommand[]) => void = () => {};
+      const checking = node.admitting(
+        0,
+        () => new Promise<ParsedCommand[]>((resolve) => (checked = resolve)),
+      );
+      node.submit(0, [first]);
+      node.commandsArrived(0);
+      await turns(20);
+      assert.equal(node.result(0, first.hashBytes), null, "mined while a check was under way");
+      checked([second]);
+      node.submit(0, await checking);
+      node.commandsArrived(0);
+      await turns(20);
+      const height = (command: ParsedCommand) =>
+        JSON.parse(node.result(0, command.hashBytes)!).metaData.blockHeight;
+      assert.equal(height(second), height(first));
+    } finally {
+      node.close();
+    }
+  });
+
+  it(`on demand, a block waits at most ${ADMISSION_GATHER_MS} ms for a check under way`, async () => {
+    const node = manualNode({ mining: "on-demand" });
+    try {
+      const first = transfer("1.0", "first");
+      const checking = node.admitting(0, () => new Promise<void>(() => {}));
+      node.submit(0, [first]);
+      node.commandsArrived(0);
+      await new Promise((resolve) => setTimeout(resolve, ADMISSION_GATHER_MS + 20));
+      await turns(20);
+      assert.equal(JSON.parse(node.result(0, first.hashBytes)!).result.status, "success");
+      void checking;
+    } finally {
+      node.close();
+    }
+  });
 });
+
+async function turns(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}

@@ -155,6 +155,21 @@ export class BraidNode {
     this.mining?.commandsArrived(chainId);
   }
 
+  /**
+   * Runs `check` (parsing and verifying commands for `chainId` off the event loop) while the
+   * mining mode knows that commands are on their way, so that on-demand mining lets them join
+   * the block it is about to make.
+   */
+  async admitting<T>(chainId: number, check: () => Promise<T>): Promise<T> {
+    const mining = this.mining;
+    mining?.admissionStarted(chainId);
+    try {
+      return await check();
+    } finally {
+      mining?.admissionEnded(chainId);
+    }
+  }
+
   /** Mines until the chain's head is `height` (on-demand mode: confirmations asked for now). */
   mineTo(chainId: number, height: number): void {
     if (this.options.mining !== "on-demand") return;

@@ -57,7 +57,8 @@ export class ContractApi {
   }
 
   async send(chainId: number, body: string): Promise<string> {
-    const commands = await parseBatch(sendBody(body), true);
+    const bodies = sendBody(body);
+    const commands = await this.node.admitting(chainId, () => parseBatch(bodies, true));
     const keys = this.refusing(() => this.node.submit(chainId, commands));
     await this.mined(chainId, keys);
     return `{"requestKeys":[${keys.map(jsonString).join(",")}]}`;
@@ -68,7 +69,8 @@ export class ContractApi {
    * every entity, so it runs the command (in a block, like `send`, without buying gas).
    */
   async private(chainId: number, body: string): Promise<string> {
-    const [command] = await parseBatch([jsonObjectBody(body, "(a command)")], true);
+    const bodies = [jsonObjectBody(body, "(a command)")];
+    const [command] = await this.node.admitting(chainId, () => parseBatch(bodies, true));
     const meta = command!.payload.meta;
     if (meta.kind !== "private" || meta.address === null) {
       throw badRequest(

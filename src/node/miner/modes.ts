@@ -1,9 +1,10 @@
 /**
  * The three mining modes (docs/node.md):
  * - `on-demand`: commands are mined as soon as they arrive; the ones that arrive in the same
- *   event-loop turn share a block. When the chain's neighbours are behind, they are caught up a
- *   few blocks per turn first, and commands arriving meanwhile join the block. Afterwards the
- *   other chains are caught up in the background.
+ *   event-loop turn share a block, and so do the ones whose signatures are still being checked
+ *   when the block could be made (for at most {@link ADMISSION_GATHER_MS}). When the chain's
+ *   neighbours are behind, they are caught up a few blocks per turn first, and commands arriving
+ *   meanwhile join the block. Afterwards the other chains are caught up in the background.
  * - `interval`: every chain advances by one block every `miningInterval` seconds.
  * - `pow`: chains are mined one block at a time, lowest first, each with a real nonce search
  *   against its difficulty target (pow.ts), without stopping the event loop.
@@ -13,6 +14,13 @@ import type { NodeOptions } from "../options.ts";
 import type { MiningControl } from "./control.ts";
 import { PowMiner } from "./pow.ts";
 import type { BlockProducer } from "./producer.ts";
+
+/**
+ * The longest a block that could be made waits for commands of its chain whose signatures are
+ * being checked, so that commands sent together share a block (each block on a busy chain costs
+ * a block on every other chain). A lone command never waits.
+ */
+export const ADMISSION_GATHER_MS = 2;
 
 export function startMining(
   options: NodeOptions,
@@ -31,15 +39,29 @@ export function startMining(
 
 function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
   const waiting = new Set<number>();
+  /** Per chain, the admissions under way. */
+  const admitting = new Map<number, number>();
+  /** Per chain, since when a block that could be made waits for admissions (ms). */
+  const gatheringSince = new Map<number, number>();
+  const gathering = (chainId: number, now: number) => {
+    if ((admitting.get(chainId) ?? 0) === 0) return false;
+    const since = gatheringSince.get(chainId) ?? now;
+    gatheringSince.set(chainId, since);
+    return now - since < ADMISSION_GATHER_MS;
+  };
+  let gatherTimer: NodeJS.Timeout | undefined;
   let scheduled = false;
   let stopped = false;
   const run = () => {
     scheduled = false;
     if (stopped) return;
+    const now = performance.now();
     for (const chainId of [...waiting]) {
-      // A chain whose neighbours are behind waits for them (below), gathering commands.
-      if (!producer.isReady(chainId)) continue;
+      // A chain whose neighbours are behind waits for them (below), gathering commands; a ready
+      // one waits for the admissions under way (their end runs this again).
+      if (!producer.isReady(chainId) || gathering(chainId, now)) continue;
       waiting.delete(chainId);
+      gatheringSince.delete(chainId);
       try {
         const block = producer.mine(chainId);
         // A full block leaves commands behind: they get the next one.
@@ -52,8 +74,17 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
       producer.level();
       return;
     }
+    const behind = [...waiting].filter((chainId) => !producer.isReady(chainId));
+    if (behind.length < waiting.size && gatherTimer === undefined) {
+      // Gathering ends with the admissions, or at the latest after ADMISSION_GATHER_MS.
+      gatherTimer = setTimeout(() => {
+        gatherTimer = undefined;
+        schedule();
+      }, ADMISSION_GATHER_MS);
+    }
+    if (behind.length === 0) return;
     try {
-      producer.catchUpStep([...waiting]);
+      producer.catchUpStep(behind);
     } catch (e) {
       waiting.clear();
       log.error(`catching up failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -71,8 +102,18 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
       waiting.add(chainId);
       schedule();
     },
+    admissionStarted(chainId) {
+      admitting.set(chainId, (admitting.get(chainId) ?? 0) + 1);
+    },
+    admissionEnded(chainId) {
+      const left = (admitting.get(chainId) ?? 1) - 1;
+      if (left > 0) admitting.set(chainId, left);
+      else admitting.delete(chainId);
+      if (waiting.has(chainId)) schedule();
+    },
     stop() {
       stopped = true;
+      clearTimeout(gatherTimer);
     },
   };
 }
@@ -87,6 +128,8 @@ function interval(producer: BlockProducer, seconds: number, log: NodeLogger): Mi
   }, seconds * 1000);
   return {
     commandsArrived() {},
+    admissionStarted() {},
+    admissionEnded() {},
     stop() {
       clearInterval(timer);
     },

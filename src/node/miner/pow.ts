@@ -33,6 +33,10 @@ export class PowMiner implements MiningControl {
   /** New commands go into the next work, when the current block is solved. */
   commandsArrived(): void {}
 
+  admissionStarted(): void {}
+
+  admissionEnded(): void {}
+
   stop(): void {
     this.stopped = true;
   }
