@@ -197,6 +197,8 @@ export class ChainDatabase {
       // power loss may drop the last commits, which peers or the miner can supply again.
       this.db.pragma("synchronous = NORMAL");
       this.db.pragma("wal_autocheckpoint = 0");
+      // Statement journals in memory, not in files in /var/tmp (see the contract state's store).
+      this.db.pragma("temp_store = MEMORY");
       this.db.exec(SCHEMA_SQL);
       this.checkMeta(path);
       this.upgradeTables();
