@@ -281,8 +281,7 @@ export class ChainNode {
     const found = this.locate(hashBytes, confirmationDepth);
     if (found === null) return null;
     const { header, position, metaOffset } = found;
-    const block = this.context.chainDb.block(header.hash)!;
-    const bytes = block.payload.transactions[position]!.output;
+    const bytes = this.context.chainDb.commandOutput(header.hash, position)!;
     const meta = `{"blockHash":${jsonString(encodeBase64Url(header.hash))},"blockHeight":${header.height},"blockTime":${header.creationTime},"prevBlockHash":${jsonString(encodeBase64Url(header.parent))}}`;
     return (
       utf8.decode(bytes.subarray(0, metaOffset)) +

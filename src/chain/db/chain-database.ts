@@ -15,6 +15,7 @@ import type { BlockHeader } from "../header/types.ts";
 import {
   decodePayloadWithOutputsBinary,
   encodePayloadWithOutputsBinary,
+  outputOfPayloadBinary,
 } from "../payload/binary.ts";
 import type { PayloadWithOutputs } from "../payload/payload.ts";
 import { allChainIds, type ChainwebVersion, genesisHeight } from "../version/version.ts";
@@ -489,6 +490,13 @@ export class ChainDatabase {
     return row === undefined
       ? undefined
       : toBlock(row[0], this.payloadBytes(row.slice(1) as PayloadRow));
+  }
+
+  /** The output of the command at `position` of a stored block, without decoding the block. */
+  commandOutput(blockHash: Uint8Array, position: number): Uint8Array | undefined {
+    const row = this.blockStmt.get(blockHash) as [Uint8Array, ...PayloadRow] | undefined;
+    if (row === undefined) return undefined;
+    return outputOfPayloadBinary(plain(this.payloadBytes(row.slice(1) as PayloadRow)), position);
   }
 
   payload(payloadHash: Uint8Array): PayloadWithOutputs | undefined {

@@ -8,6 +8,7 @@ import {
   decodePayloadWithOutputsBinary,
   encodePayloadDataBinary,
   encodePayloadWithOutputsBinary,
+  outputOfPayloadBinary,
   PayloadBinaryError,
 } from "./binary.ts";
 import { decodePayloadWithOutputsObject } from "./json.ts";
@@ -52,9 +53,36 @@ describe("binary payloads", () => {
     }
     for (const p of payloads) {
       assert.deepEqual(decodePayloadWithOutputsBinary(encodePayloadWithOutputsBinary(p)), p);
+      const outputs = p.transactions.map((_, i) =>
+        outputOfPayloadBinary(encodePayloadWithOutputsBinary(p), i),
+      );
+      assert.deepEqual(
+        outputs,
+        p.transactions.map((t) => t.output),
+      );
       const data = payloadDataOf(p);
       assert.deepEqual(decodePayloadDataBinary(encodePayloadDataBinary(data)), data);
     }
+  });
+  it("reads one transaction's output, and names an index it does not have", () => {
+    const p = makePayloadWithOutputs(
+      [
+        { transaction: new Uint8Array([1]), output: new Uint8Array([2, 3]) },
+        { transaction: new Uint8Array([4, 5, 6]), output: new Uint8Array([7]) },
+      ],
+      new Uint8Array([8]),
+      new Uint8Array([9]),
+    );
+    const bytes = encodePayloadWithOutputsBinary(p);
+    assert.deepEqual(outputOfPayloadBinary(bytes, 0), new Uint8Array([2, 3]));
+    assert.deepEqual(outputOfPayloadBinary(bytes, 1), new Uint8Array([7]));
+    assert.throws(() => outputOfPayloadBinary(bytes, 2), {
+      message: "binary PayloadWithOutputs has no transaction 2 (2)",
+    });
+    assert.throws(() => outputOfPayloadBinary(bytes.subarray(0, 20), 1), {
+      message:
+        "binary PayloadWithOutputs ends at byte 20 inside the length of output 0 (needs 8 bytes at 17)",
+    });
   });
   it("names truncated, oversized and overlong input", () => {
     const p = makePayloadWithOutputs([], new Uint8Array([1]), new Uint8Array([2]));

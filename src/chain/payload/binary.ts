@@ -76,6 +76,11 @@ class Reader {
   sized(field: string): Uint8Array {
     return this.raw(this.u64(`the length of ${field}`), field);
   }
+  skipSized(field: string): void {
+    const n = this.u64(`the length of ${field}`);
+    this.need(n, field);
+    this.at += n;
+  }
   hash(field: string): Uint8Array {
     return this.raw(32, field);
   }
@@ -138,4 +143,24 @@ export function decodePayloadWithOutputsBinary(bytes: Uint8Array): PayloadWithOu
   const outputsHash = r.hash("outputsHash");
   r.finish();
   return { transactions, minerData, coinbase, transactionsHash, outputsHash, payloadHash };
+}
+
+/**
+ * The output of transaction `index` of a binary PayloadWithOutputs, read without decoding the
+ * rest (what `poll` needs of a block).
+ */
+export function outputOfPayloadBinary(bytes: Uint8Array, index: number): Uint8Array {
+  const r = new Reader(bytes, "binary PayloadWithOutputs");
+  const count = r.u64("the transaction count");
+  if (!Number.isInteger(index) || index < 0 || index >= count) {
+    throw new PayloadBinaryError(
+      `binary PayloadWithOutputs has no transaction ${index} (${count})`,
+    );
+  }
+  for (let i = 0; i < index; i++) {
+    r.skipSized(`transaction ${i}`);
+    r.skipSized(`output ${i}`);
+  }
+  r.skipSized(`transaction ${index}`);
+  return r.sized(`output ${index}`);
 }
