@@ -507,9 +507,9 @@ export class ChainDatabase {
   }
 
   /** A payload row's bytes: from its chain's log, or from the row for rows before version 4. */
-  private payloadBytes([bytes, chainId, offset, length]: PayloadRow): Uint8Array {
-    if (chainId === null || offset === null || length === null) return bytes;
-    return this.payloadLog.read(chainId, offset, length);
+  private payloadBytes(row: PayloadRow): Uint8Array {
+    const place = logPlace(row);
+    return place === null ? row[0] : this.payloadLog.read(...place);
   }
 
   /** Chain, height and parent of a stored header, without decoding it. */
@@ -788,9 +788,10 @@ export class ChainDatabase {
     const bytes = new Map<number, Uint8Array>();
     const inLogs = new Map<number, [id: number, offset: number, length: number][]>();
     for (const [id, row] of rows) {
-      const [, chainId, offset, length] = row;
-      if (chainId === null || offset === null || length === null) bytes.set(id, row[0]);
+      const place = logPlace(row);
+      if (place === null) bytes.set(id, row[0]);
       else {
+        const [chainId, offset, length] = place;
         const list = inLogs.get(chainId) ?? [];
         list.push([id, offset, length]);
         inLogs.set(chainId, list);
@@ -1087,6 +1088,11 @@ function largestIdBetween(
   table: "block_headers" | "payloads" | "headers_v3" | "payloads_v3",
 ) {
   return db.prepare(`SELECT max(id) FROM ${table} WHERE id BETWEEN ? AND ?`).pluck();
+}
+
+/** Where a log holds a payload row's bytes; null for a row before version 4 (bytes in the row). */
+function logPlace([, chainId, offset, length]: PayloadRow): [number, number, number] | null {
+  return chainId === null || offset === null || length === null ? null : [chainId, offset, length];
 }
 
 /** A header row as a page reads it: height, hash, header bytes, payload row id. */
