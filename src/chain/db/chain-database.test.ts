@@ -17,7 +17,7 @@ import {
   testGenesis,
 } from "../test-support/history.ts";
 import { DEVELOPMENT, MAINNET01 } from "../version/known-versions.ts";
-import { type Block, ChainDatabase } from "./chain-database.ts";
+import { type Block, CHAIN_CHECKPOINT_BLOCKS, ChainDatabase } from "./chain-database.ts";
 import { blockPage } from "./pages.ts";
 
 const history = forkedChain();
@@ -476,6 +476,25 @@ describe("chain database: files", () => {
     const reopened = new ChainDatabase(path, DEVELOPMENT);
     for (const b of blocks) assert.deepEqual(reopened.block(b.header.hash), b);
     assert.deepEqual(reopened.payload(blocks[3]!.payload.payloadHash), blocks[3]!.payload);
+    reopened.close();
+  });
+
+  it("checkpoints off the inserting thread: the file grows only after the background syncs", async () => {
+    const path = join(dir, "checkpoints.sqlite");
+    const blocks = distinctPayloads(CHAIN_CHECKPOINT_BLOCKS + 1);
+    const db = new ChainDatabase(path, DEVELOPMENT);
+    const fileSize = () => statSync(path).size;
+    db.insertBlocks(blocks.slice(0, CHAIN_CHECKPOINT_BLOCKS - 1));
+    const before = fileSize();
+    // The insert that reaches the checkpoint distance returns before any page is copied back.
+    assert.equal(db.insertBlocks(blocks.slice(CHAIN_CHECKPOINT_BLOCKS - 1)), 3);
+    assert.equal(fileSize(), before);
+    await db.checkpointsSettled();
+    assert.ok(fileSize() > before + 100 * 4096, `${fileSize()} bytes after the checkpoint`);
+    db.close();
+    const reopened = new ChainDatabase(path, DEVELOPMENT);
+    for (const b of [blocks[1]!, blocks.at(-1)!])
+      assert.deepEqual(reopened.block(b.header.hash), b);
     reopened.close();
   });
 

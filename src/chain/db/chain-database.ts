@@ -21,6 +21,7 @@ import type { PayloadWithOutputs } from "../payload/payload.ts";
 import { allChainIds, type ChainwebVersion, genesisHeight } from "../version/version.ts";
 import { word256ToBytes } from "../word256.ts";
 import { blockActivity } from "./activity.ts";
+import { BackgroundCheckpoint } from "./background-checkpoint.ts";
 import { mustStepBack } from "./braiding.ts";
 import { HeaderInsertError } from "./errors.ts";
 import { openPayloadLog, type PayloadLog } from "./payload-log.ts";
@@ -118,10 +119,11 @@ function weightSortKey(weight: bigint): Uint8Array {
 
 /**
  * Blocks stored between two checkpoints, which copy the write-ahead log back into the database
- * file (about 10 pages a block, so ~10,000 pages, where SQLite's default is 1,000). A checkpoint
- * syncs the disk on the thread that commits: spacing them out halves the time of a small commit
- * (measured: 4 blocks of 1.2 kB, 160–240 µs against 320–480 µs). The node checkpoints itself
- * (SQLite's automatic checkpoints are off) so that the payload logs are synced first.
+ * file (about 10 pages a block, so ~10,000 pages, where SQLite's default is 1,000): spacing them
+ * out halves the time of a small commit (measured: 4 blocks of 1.2 kB, 160–240 µs against
+ * 320–480 µs). The database checkpoints itself, its disk syncs off the thread
+ * (background-checkpoint.ts; SQLite's automatic checkpoints are off), the payload logs synced
+ * first.
  */
 export const CHAIN_CHECKPOINT_BLOCKS = 1_000;
 
@@ -143,6 +145,8 @@ export class ChainDatabase {
   readonly version: ChainwebVersion;
   private readonly db: Database.Database;
   private readonly payloadLog: PayloadLog;
+  /** Null for a database in memory, which has no log to copy back. */
+  private readonly checkpoints: BackgroundCheckpoint | null;
   private blocksSinceCheckpoint = 0;
   private readonly genesisParents = new Map<number, Uint8Array>();
 
@@ -196,6 +200,7 @@ export class ChainDatabase {
       this.db.pragma("journal_mode = WAL");
       // With WAL, NORMAL syncs at checkpoints only: a crash cannot corrupt the file, but a
       // power loss may drop the last commits, which peers or the miner can supply again.
+      // (BackgroundCheckpoint moves those syncs off the thread, in the same order.)
       this.db.pragma("synchronous = NORMAL");
       this.db.pragma("wal_autocheckpoint = 0");
       // Statement journals in memory, not in files in /var/tmp (see the contract state's store).
@@ -208,6 +213,8 @@ export class ChainDatabase {
       throw error;
     }
     this.payloadLog = openPayloadLog(path);
+    this.checkpoints =
+      path === ":memory:" ? null : new BackgroundCheckpoint(this.db, path, this.payloadLog);
     const db = this.db;
     this.insertHeaderStmt = db.prepare(
       `INSERT INTO block_headers
@@ -385,9 +392,15 @@ export class ChainDatabase {
   }
 
   close(): void {
+    this.checkpoints?.close();
     // The logs are synced as they close, before SQLite's last checkpoint.
     this.payloadLog.close();
     this.db.close();
+  }
+
+  /** Resolves when no checkpoint is under way (its disk syncs run in the background). */
+  checkpointsSettled(): Promise<void> {
+    return this.checkpoints?.settled() ?? Promise.resolve();
   }
 
   /**
@@ -462,22 +475,14 @@ export class ChainDatabase {
    * rolls back the others). Returns how many were new.
    */
   insertBlocks(blocks: Iterable<IndexedBlock>): number {
+    this.checkpoints?.check();
     const added = this.insertMany(blocks);
     this.blocksSinceCheckpoint += added;
-    if (this.blocksSinceCheckpoint >= CHAIN_CHECKPOINT_BLOCKS && !this.db.inTransaction) {
-      this.checkpoint();
+    if (this.blocksSinceCheckpoint >= CHAIN_CHECKPOINT_BLOCKS && this.checkpoints !== null) {
+      this.blocksSinceCheckpoint = 0;
+      this.checkpoints.start();
     }
     return added;
-  }
-
-  /**
-   * Copies the write-ahead log back into the database file, once the payload logs are synced:
-   * the file then never names payload bytes that are not on the disk.
-   */
-  private checkpoint(): void {
-    this.payloadLog.sync();
-    this.db.pragma("wal_checkpoint(PASSIVE)");
-    this.blocksSinceCheckpoint = 0;
   }
 
   header(hash: Uint8Array): BlockHeader | undefined {

@@ -15,6 +15,7 @@
  */
 import {
   closeSync,
+  fdatasync,
   fdatasyncSync,
   fstatSync,
   mkdirSync,
@@ -31,12 +32,19 @@ export interface PayloadLog {
   read(chainId: number, offset: number, length: number): Uint8Array;
   /** Makes every appended byte durable. */
   sync(): void;
+  /** Like {@link sync}, on libuv's thread pool: this thread goes on meanwhile. */
+  syncInBackground(): Promise<void>;
   close(): void;
 }
 
 /** The payload log of the chain database at `path` (":memory:" for one in memory). */
 export function openPayloadLog(path: string): PayloadLog {
   return path === ":memory:" ? new MemoryPayloadLog() : new FilePayloadLog(`${path}-payloads`);
+}
+
+/** `fdatasync` on libuv's thread pool. */
+export function fdatasyncInBackground(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fdatasync(fd, (e) => (e ? reject(e) : resolve())));
 }
 
 /** A missing stretch of a log: the file is shorter than the database says. */
@@ -90,6 +98,12 @@ class FilePayloadLog implements PayloadLog {
     for (const { fd } of this.files.values()) fdatasyncSync(fd);
   }
 
+  syncInBackground(): Promise<void> {
+    return Promise.all([...this.files.values()].map(({ fd }) => fdatasyncInBackground(fd))).then(
+      () => undefined,
+    );
+  }
+
   close(): void {
     this.sync();
     for (const { fd } of this.files.values()) closeSync(fd);
@@ -125,6 +139,10 @@ class MemoryPayloadLog implements PayloadLog {
   }
 
   sync(): void {}
+
+  syncInBackground(): Promise<void> {
+    return Promise.resolve();
+  }
 
   close(): void {
     this.logs.clear();
