@@ -112,6 +112,8 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
     process.once("SIGTERM", resolve);
   });
   await server.close();
+  // A checkpoint under way finishes first, so closing copies the whole log back.
+  await node.chainDb.checkpointsSettled();
   node.close();
 }
 
