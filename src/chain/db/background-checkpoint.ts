@@ -48,12 +48,22 @@ export class BackgroundCheckpoint {
     throw new Error(`the chain database could not be synced to disk: ${failure.message}`);
   }
 
-  /** Starts a checkpoint unless one is under way. */
+  /**
+   * Starts a checkpoint unless one is under way. Never throws: it runs after blocks were
+   * stored, so a failure is kept for {@link check}.
+   */
   start(): void {
     if (this.running !== null || this.closed) return;
-    const pin = this.openPin();
-    pin.exec("BEGIN");
-    this.pinRead!.get();
+    let pin: Database.Database;
+    try {
+      pin = this.openPin();
+      pin.exec("BEGIN");
+      this.pinRead!.get();
+    } catch (e) {
+      if (this.pin?.inTransaction) this.pin.exec("ROLLBACK");
+      this.failure = e instanceof Error ? e : new Error(String(e));
+      return;
+    }
     const files = this.files!;
     this.running = Promise.all([
       fdatasyncInBackground(files.log),
