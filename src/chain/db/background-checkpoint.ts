@@ -27,6 +27,7 @@ import Database from "better-sqlite3";
 import { fdatasyncInBackground, type PayloadLog } from "./payload-log.ts";
 
 export class BackgroundCheckpoint {
+  private blocksSinceCheckpoint = 0;
   private running: Promise<void> | null = null;
   private failure: Error | null = null;
   private closed = false;
@@ -34,11 +35,21 @@ export class BackgroundCheckpoint {
   private pinRead: Database.Statement | null = null;
   private files: { readonly log: number; readonly database: number } | null = null;
 
+  /** Checkpoints start every `everyBlocks` blocks stored. */
   constructor(
     private readonly db: Database.Database,
     private readonly path: string,
     private readonly payloadLog: PayloadLog,
+    private readonly everyBlocks: number,
   ) {}
+
+  /** `count` more blocks were stored: starts a checkpoint when they reach the distance. */
+  stored(count: number): void {
+    this.blocksSinceCheckpoint += count;
+    if (this.blocksSinceCheckpoint < this.everyBlocks) return;
+    this.blocksSinceCheckpoint = 0;
+    this.start();
+  }
 
   /** Throws the failure of the last checkpoint (a disk error), once. */
   check(): void {
@@ -52,7 +63,7 @@ export class BackgroundCheckpoint {
    * Starts a checkpoint unless one is under way. Never throws: it runs after blocks were
    * stored, so a failure is kept for {@link check}.
    */
-  start(): void {
+  private start(): void {
     if (this.running !== null || this.closed) return;
     let pin: Database.Database;
     try {

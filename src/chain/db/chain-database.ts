@@ -141,13 +141,15 @@ type PayloadRow = [
   logLength: number | null,
 ];
 
+/** A header's bytes joined with its payload row. */
+type BlockRow = [header: Uint8Array, ...PayloadRow];
+
 export class ChainDatabase {
   readonly version: ChainwebVersion;
   private readonly db: Database.Database;
   private readonly payloadLog: PayloadLog;
   /** Null for a database in memory, which has no log to copy back. */
   private readonly checkpoints: BackgroundCheckpoint | null;
-  private blocksSinceCheckpoint = 0;
   private readonly genesisParents = new Map<number, Uint8Array>();
 
   private readonly insertHeaderStmt: Database.Statement;
@@ -214,7 +216,9 @@ export class ChainDatabase {
     }
     this.payloadLog = openPayloadLog(path);
     this.checkpoints =
-      path === ":memory:" ? null : new BackgroundCheckpoint(this.db, path, this.payloadLog);
+      path === ":memory:"
+        ? null
+        : new BackgroundCheckpoint(this.db, path, this.payloadLog, CHAIN_CHECKPOINT_BLOCKS);
     const db = this.db;
     this.insertHeaderStmt = db.prepare(
       `INSERT INTO block_headers
@@ -477,11 +481,7 @@ export class ChainDatabase {
   insertBlocks(blocks: Iterable<IndexedBlock>): number {
     this.checkpoints?.check();
     const added = this.insertMany(blocks);
-    this.blocksSinceCheckpoint += added;
-    if (this.blocksSinceCheckpoint >= CHAIN_CHECKPOINT_BLOCKS && this.checkpoints !== null) {
-      this.blocksSinceCheckpoint = 0;
-      this.checkpoints.start();
-    }
+    this.checkpoints?.stored(added);
     return added;
   }
 
@@ -491,17 +491,15 @@ export class ChainDatabase {
   }
 
   block(hash: Uint8Array): Block | undefined {
-    const row = this.blockStmt.get(hash) as [Uint8Array, ...PayloadRow] | undefined;
-    return row === undefined
-      ? undefined
-      : toBlock(row[0], this.payloadBytes(row.slice(1) as PayloadRow));
+    const row = this.blockStmt.get(hash) as BlockRow | undefined;
+    return row === undefined ? undefined : this.blockOf(row);
   }
 
   /** The output of the command at `position` of a stored block, without decoding the block. */
   commandOutput(blockHash: Uint8Array, position: number): Uint8Array | undefined {
-    const row = this.blockStmt.get(blockHash) as [Uint8Array, ...PayloadRow] | undefined;
+    const row = this.blockStmt.get(blockHash) as BlockRow | undefined;
     if (row === undefined) return undefined;
-    return outputOfPayloadBinary(plain(this.payloadBytes(row.slice(1) as PayloadRow)), position);
+    return outputOfPayloadBinary(plain(this.payloadBytesOf(row)), position);
   }
 
   payload(payloadHash: Uint8Array): PayloadWithOutputs | undefined {
@@ -515,6 +513,15 @@ export class ChainDatabase {
   private payloadBytes(row: PayloadRow): Uint8Array {
     const place = logPlace(row);
     return place === null ? row[0] : this.payloadLog.read(...place);
+  }
+
+  /** The payload bytes of a header row joined with its payload row. */
+  private payloadBytesOf([, ...payload]: BlockRow): Uint8Array {
+    return this.payloadBytes(payload);
+  }
+
+  private blockOf(row: BlockRow): Block {
+    return toBlock(row[0], this.payloadBytesOf(row));
   }
 
   /** Chain, height and parent of a stored header, without decoding it. */
@@ -717,11 +724,8 @@ export class ChainDatabase {
     const largestId = (this.largestHeaderIdOverallStmt.get() as number | null) ?? 0;
     if (range === null || largestId >= OVERFLOW_ID_BASE) {
       const stmt = from.inclusive ? this.scanFromStmt : this.scanAfterStmt;
-      const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as [
-        Uint8Array,
-        ...PayloadRow,
-      ][];
-      return rows.map((row) => toBlock(row[0], this.payloadBytes(row.slice(1) as PayloadRow)));
+      const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as BlockRow[];
+      return rows.map((row) => this.blockOf(row));
     }
     const rows = this.headersInClusteredRange(range[0], range[1], from, count);
     if (rows.length === 0) return [];

@@ -10,8 +10,9 @@
  *
  * Crash safety: bytes are appended before the SQLite transaction that names them commits. A
  * process killed in between leaves bytes no row names, which are never read; the next append
- * goes after them. `sync` makes the logs durable; the chain database calls it before each
- * checkpoint, so the database file never names bytes a power failure could take back.
+ * goes after them. `sync` (or `syncInBackground`) makes the logs durable; the chain database's
+ * checkpoints call it before copying frames back, so the database file never names bytes a
+ * power failure could take back.
  */
 import {
   closeSync,
