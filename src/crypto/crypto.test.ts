@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { blake2b } from "@noble/hashes/blake2.js";
+import { sha512_256 } from "@noble/hashes/sha2.js";
 import {
   Base64UrlError,
   blake2b256,
@@ -105,6 +106,15 @@ describe("hashes", () => {
     for (let n = 0; n < 300; n += 7) {
       const data = new Uint8Array(n).map((_, i) => (i * 31 + n) & 0xff);
       assert.equal(hex(blake2b256(data)), hex(blake2b(data, { dkLen: 32 })));
+    }
+  });
+  it("agrees with @noble/hashes on SHA-512/256 for many lengths, whole and in parts", () => {
+    for (let n = 0; n < 1_200; n += 13) {
+      const data = new Uint8Array(n).map((_, i) => (i * 57 + n) & 0xff);
+      const expected = hex(sha512_256(data));
+      assert.equal(hex(sha512t256(data)), expected);
+      const cut = n >> 1;
+      assert.equal(hex(sha512t256Parts([data.subarray(0, cut), data.subarray(cut)])), expected);
     }
   });
   it("hashes parts as their concatenation", () => {
