@@ -28,7 +28,7 @@ export function blake2s256(data: Uint8Array | string): Uint8Array {
 }
 
 export function sha512t256(data: Uint8Array | string): Uint8Array {
-  return latin1Bytes(hash("sha512-256", data, "latin1"));
+  return latin1Bytes(hash("sha512-256", data, "binary"));
 }
 
 /**
@@ -64,5 +64,5 @@ export function sha512t256Parts(parts: readonly Uint8Array[]): Uint8Array {
     scratch.set(part, offset);
     offset += part.length;
   }
-  return latin1Bytes(hash("sha512-256", scratch.subarray(0, length), "latin1"));
+  return latin1Bytes(hash("sha512-256", scratch.subarray(0, length), "binary"));
 }
