@@ -9,13 +9,15 @@
  *
  * 1. a second connection opens a read transaction, which pins the log's frames so far (SQLite
  *    neither copies frames newer than a reader's snapshot nor restarts the log under it);
- * 2. the log and the payload logs are synced in the background;
+ * 2. the log and the payload logs are synced in the background, one file at a time;
  * 3. a passive checkpoint copies the pinned frames into the database file (run with
  *    synchronous = OFF for that call only, so it does not sync);
  * 4. the database file is synced in the background;
  * 5. the pin is released, and a RESTART checkpoint copies the few frames written meanwhile
- *    (their payload bytes synced first), syncing as NORMAL does, and lets the log start over
- *    (the connection stays at NORMAL, which also syncs the log's new header then).
+ *    (the payload logs appended to since step 2 synced first), syncing as NORMAL does, and lets
+ *    the log start over (the connection stays at NORMAL, which also syncs the log's new header
+ *    then). This step runs on the node's thread: about 5–10 ms, mostly one `fdatasync` per
+ *    payload log written meanwhile (a second background round first did not shorten it).
  *
  * A power failure at any point leaves the database file holding only pages whose log frames
  * were durable before they were copied, and the log is never restarted over pages that are not
@@ -76,10 +78,9 @@ export class BackgroundCheckpoint {
       return;
     }
     const files = this.files!;
-    this.running = Promise.all([
-      fdatasyncInBackground(files.log),
-      this.payloadLog.syncInBackground(),
-    ])
+    // One sync after another (syncEachInBackground says why).
+    this.running = fdatasyncInBackground(files.log)
+      .then(() => this.payloadLog.syncInBackground())
       .then(() => {
         if (this.closed) return;
         this.db.pragma("synchronous = OFF");

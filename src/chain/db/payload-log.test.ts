@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { openPayloadLog } from "./payload-log.ts";
+import { openPayloadLog, syncEachInBackground } from "./payload-log.ts";
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 
@@ -30,6 +30,59 @@ describe("payload logs", () => {
       log.close();
     });
   }
+
+  it("syncs files in the background one at a time, in order", async () => {
+    const events: string[] = [];
+    let underWay = 0;
+    await syncEachInBackground([5, 7, 9], async (fd) => {
+      underWay++;
+      events.push(`start ${fd} (${underWay} under way)`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      underWay--;
+      events.push(`end ${fd}`);
+    });
+    assert.deepEqual(events, [
+      "start 5 (1 under way)",
+      "end 5",
+      "start 7 (1 under way)",
+      "end 7",
+      "start 9 (1 under way)",
+      "end 9",
+    ]);
+  });
+
+  it("file: syncs only the logs appended to since their last sync, in the background or not", async () => {
+    const log = openPayloadLog(join(dir, "sync.sqlite"));
+    for (let chainId = 0; chainId < 20; chainId++) log.append(chainId, bytes(chainId));
+    assert.equal(await log.syncInBackground(), 20);
+    assert.equal(await log.syncInBackground(), 0);
+    assert.equal(log.sync(), 0);
+    log.append(4, bytes(44));
+    log.append(9, bytes(99));
+    assert.equal(log.sync(), 2);
+    assert.equal(await log.syncInBackground(), 0);
+    assert.deepEqual(log.read(4, 0, 2), bytes(4, 44));
+    log.close();
+  });
+
+  it("file: a reopened log is synced once, whatever an earlier process left unsynced", () => {
+    const path = join(dir, "resync.sqlite");
+    const first = openPayloadLog(path);
+    first.append(2, bytes(7));
+    first.close();
+    const second = openPayloadLog(path);
+    second.read(2, 0, 1);
+    assert.equal(second.sync(), 1);
+    assert.equal(second.sync(), 0);
+    second.close();
+  });
+
+  it("memory: has nothing to sync", async () => {
+    const log = openPayloadLog(":memory:");
+    log.append(0, bytes(1));
+    assert.equal(log.sync(), 0);
+    assert.equal(await log.syncInBackground(), 0);
+  });
 
   it("file: reopened, appends after what is there, bytes no row names included", () => {
     const path = join(dir, "reopen.sqlite");
