@@ -32,9 +32,9 @@ export function sha512t256(data: Uint8Array | string): Uint8Array {
 }
 
 /**
- * The bytes of a digest that `hash` returned as a latin1 string (one character per byte). A
- * string result and this copy cost about 0.45 µs for a Merkle node, against 0.75 µs for a
- * Buffer result: allocating the Buffer is most of a one-shot hash's cost.
+ * The bytes of a digest that `hash` returned in its "binary" encoding (latin1: one character per
+ * byte). A string result and this copy cost about 0.45 µs for a Merkle node, against 0.75 µs for
+ * a Buffer result: allocating the Buffer is most of a one-shot hash's cost.
  */
 function latin1Bytes(digest: string): Uint8Array {
   const bytes = new Uint8Array(digest.length);
