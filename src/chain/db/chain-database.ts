@@ -159,6 +159,7 @@ export class ChainDatabase {
   private readonly linksInRangeStmt: Database.Statement;
   private readonly walkStmt: Database.Statement;
   private readonly blockStmt: Database.Statement;
+  private readonly blockPayloadStmt: Database.Statement;
   private readonly payloadStmt: Database.Statement;
   private readonly largestHeaderIdStmt: Database.Statement;
   private readonly payloadTable: PayloadTable;
@@ -256,6 +257,12 @@ export class ChainDatabase {
     this.blockStmt = db
       .prepare(
         `SELECT h.bytes, p.bytes, p.chain, p.log_offset, p.log_length FROM block_headers h
+         JOIN payloads p ON p.id = h.payload_id WHERE h.hash = ?`,
+      )
+      .raw();
+    this.blockPayloadStmt = db
+      .prepare(
+        `SELECT p.bytes, p.chain, p.log_offset, p.log_length FROM block_headers h
          JOIN payloads p ON p.id = h.payload_id WHERE h.hash = ?`,
       )
       .raw();
@@ -497,9 +504,9 @@ export class ChainDatabase {
 
   /** The output of the command at `position` of a stored block, without decoding the block. */
   commandOutput(blockHash: Uint8Array, position: number): Uint8Array | undefined {
-    const row = this.blockStmt.get(blockHash) as BlockRow | undefined;
+    const row = this.blockPayloadStmt.get(blockHash) as PayloadRow | undefined;
     if (row === undefined) return undefined;
-    return outputOfPayloadBinary(plain(this.payloadBytesOf(row)), position);
+    return outputOfPayloadBinary(plain(this.payloadBytes(row)), position);
   }
 
   payload(payloadHash: Uint8Array): PayloadWithOutputs | undefined {
@@ -515,13 +522,9 @@ export class ChainDatabase {
     return place === null ? row[0] : this.payloadLog.read(...place);
   }
 
-  /** The payload bytes of a header row joined with its payload row. */
-  private payloadBytesOf([, ...payload]: BlockRow): Uint8Array {
-    return this.payloadBytes(payload);
-  }
-
-  private blockOf(row: BlockRow): Block {
-    return toBlock(row[0], this.payloadBytesOf(row));
+  /** The block of a header row joined with its payload row. */
+  private blockOf([header, ...payload]: BlockRow): Block {
+    return toBlock(header, this.payloadBytes(payload));
   }
 
   /** Chain, height and parent of a stored header, without decoding it. */
