@@ -63,7 +63,8 @@ class Reader {
       verifiersJson === undefined || verifiersJson === null
         ? null
         : this.list(verifiersJson, "cmd.verifiers", (v, p) => this.verifier(v, p));
-    const networkId = this.nullableString(this.required(obj, "networkId", "cmd"), "cmd.networkId");
+    // Optional, as Pact 5 parses it: the node checks it where Chainweb does (mempool, preflight).
+    const networkId = this.nullableString(obj.get("networkId") ?? null, "cmd.networkId");
     const nonce = this.string(this.required(obj, "nonce", "cmd"), "cmd.nonce");
     if (
       payload === undefined ||

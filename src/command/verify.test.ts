@@ -158,6 +158,12 @@ describe("parseCommand accepts", () => {
     ]);
     assert.equal(payload.networkId, null);
   });
+
+  it("a cmd without networkId, as Pact 5 parses it (null)", () => {
+    const cmd =
+      '{"payload":{"exec":{"code":"(+ 1 2)","data":null}},"signers":[],"meta":{"creationTime":0,"ttl":600,"gasLimit":1000,"chainId":"0","gasPrice":1.0e-8,"sender":"alice"},"nonce":"n"}';
+    assert.equal(accepted(parseCommand(signed(cmd, [], "blake2s"))).payload.networkId, null);
+  });
 });
 
 describe("parseCommand rejects", () => {
@@ -228,7 +234,7 @@ describe("parseCommand rejects", () => {
 
   it("every missing field and wrong type at once", () => {
     const cmd =
-      '{"payload":{"exec":{"data":1}},"meta":{"creationTime":1.5,"ttl":"x","gasLimit":1e400,"chainId":0,"gasPrice":true},"signers":[{"pubKey":7,"clist":[{"args":{}}]}],"nonce":null}';
+      '{"payload":{"exec":{"data":1}},"meta":{"creationTime":1.5,"ttl":"x","gasLimit":1e400,"chainId":0,"gasPrice":true},"signers":[{"pubKey":7,"clist":[{"args":{}}]}],"networkId":5,"nonce":null}';
     assert.deepEqual(
       problems(parseCommand({ cmd, hash: "shortA", sigs: [7] })).map(
         (p) => `${p.kind}: ${p.message}`,
@@ -245,7 +251,7 @@ describe("parseCommand rejects", () => {
         "wrong-type: cmd.signers[0].pubKey must be a string, got 7",
         'missing-field: cmd.signers[0].clist[0] is missing the field "name"',
         "wrong-type: cmd.signers[0].clist[0].args must be an array, got an object",
-        'missing-field: cmd is missing the field "networkId"',
+        "wrong-type: cmd.networkId must be a string or null, got 5",
         "wrong-type: cmd.nonce must be a string, got null",
         'wrong-type: sigs[0] must be an object {"sig": "<hex>"}, got number 7',
       ],

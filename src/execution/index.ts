@@ -2,6 +2,7 @@
  * The execution layer: one verified command run against the contract state, and its result as
  * Pact's JSON. Used by the development server and the node.
  */
+export { capToken } from "./cap-token.ts";
 export { bounded, MAX_ERROR_MESSAGE_CHARS, onChainError, TOPLEVEL_ORIGIN } from "./errors.ts";
 export { EXEC_SOURCE_NAME } from "./exec-code.ts";
 export {

@@ -229,7 +229,7 @@ describe("executeCommand", () => {
     assert.deepEqual(data(run(db, '(bank.balance "a")')), { int: 5 });
     assert.equal(
       failure(run(db, '(bank.open "b")')).message,
-      "Keyset failure (keys-all): [8a88e3dd...]",
+      "Keyset failure ( keys-all ):  8a88e3dd74...",
     );
     const scoped = run(db, '(bank.open "b")', {
       spec: { signedByAlice: [{ name: "bank.PAY", args: ["b", 1] }] },

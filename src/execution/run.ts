@@ -6,7 +6,8 @@
 import type { ParsedCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import { hashTxLogs } from "../pact/db/index.ts";
-import { createRuntime, encodeDefPactExec } from "../pact/index.ts";
+import { createRuntime, encodeDefPactExec, withCapabilityAcquired } from "../pact/index.ts";
+import type { PactValue } from "../pact/values/index.ts";
 import { runContinuation } from "./continuation.ts";
 import { buildExecutionEnv } from "./env.ts";
 import { onChainError } from "./errors.ts";
@@ -34,10 +35,14 @@ export function executeCommand(command: ParsedCommand, options: ExecutionOptions
     const txId = db.beginTx(options.mode);
     began = true;
     const message = command.payload.payload;
-    const data =
+    const run = () =>
       message.kind === "exec"
         ? runExecCode(rt, message.code, natives)
         : runContinuation(rt, message, options.continuationVerifier ?? null);
+    const data =
+      options.acquiredCap === undefined
+        ? run()
+        : (withCapabilityAcquired(rt, options.acquiredCap, run) as PactValue);
     const logs = db.commitTx();
     began = false;
     return {

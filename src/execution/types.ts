@@ -61,6 +61,11 @@ export interface ExecutionOptions {
    */
   readonly grantedCaps?: readonly CapToken[];
   /**
+   * A capability acquired around the code as `with-capability` would acquire it, though the code
+   * is not inside its module (Chainweb acquires a signer's `GAS_PAYER` around the gas purchase).
+   */
+  readonly acquiredCap?: CapToken;
+  /**
    * The meter to charge instead of a new one from `gas` (the node charges a command's size, its
    * gas purchase and its code to one meter). `gas` still decides nothing else then.
    */

@@ -17,6 +17,7 @@ import {
 } from "../execution/index.ts";
 import { jsonString } from "../pact/values/index.ts";
 import type { ChainNode } from "./chain.ts";
+import { LOCAL_RULES } from "./execution-rules.ts";
 import { blockContextOf, NO_VERIFIER_PLUGINS, runCommand } from "./executor/block-executor.ts";
 import {
   type AdmissionRules,
@@ -65,12 +66,12 @@ export function runLocal(
       block,
       gas: FREE_GAS,
       meter: gasMeterFor({ kind: "metered", limit: meta.gasLimit, perAction: null }),
-      flags: NO_FLAGS,
+      ...LOCAL_RULES,
       continuationVerifier: env.continuationVerifier ?? null,
       spvVerifier: env.spvVerifier ?? null,
       verifierPlugins: env.verifierPlugins ?? NO_VERIFIER_PLUGINS,
     });
-    return encodeCommandResult(failedGasIsLimit(outcome, meta), metaData);
+    return encodeCommandResult(asChainwebLocal(outcome, meta, db.txId), metaData);
   }
   const problems = preflightProblems(command, meta, rules, parent, nowSeconds);
   if (problems.length > 0) {
@@ -80,30 +81,19 @@ export function runLocal(
   }
   const scratch = chain.state.scratchAt(height);
   const run = runCommand(scratch, env, block, command, rules.blockGasLimit);
-  const outcome: CommandOutcome =
-    run.kind === "included"
-      ? run.outcome
-      : {
-          reqKey: command.hash,
-          gas: meta.gasLimit,
-          result: {
-            status: "failure",
-            error: { type: "EvalError", message: run.reason, info: "<toplevel>:0" },
-          },
-          logs: null,
-          events: [],
-          continuation: null,
-          txId: null,
-          txLogs: [],
-        };
-  return `{"preflightResult":${encodeCommandResult(outcome, metaData)},"preflightWarnings":[]}`;
+  // The spec's 400 for "an invalid gas payer" (chainweb-node answers a failure result instead).
+  if (run.kind === "rejected") throw new LocalRefusal(run.reason);
+  return `{"preflightResult":${encodeCommandResult(run.outcome, metaData)},"preflightWarnings":[]}`;
 }
 
-const NO_FLAGS: ReadonlySet<string> = new Set();
-
-/** A failed command reports its whole gas limit, as on chain. */
-function failedGasIsLimit(outcome: CommandOutcome, meta: PublicMeta): CommandOutcome {
-  return outcome.result.status === "failure" ? { ...outcome, gas: meta.gasLimit } : outcome;
+/**
+ * A plain `local` result as chainweb-node reports it: a success carries the transaction id the
+ * command would have had (the state's next), a failure its whole gas limit.
+ */
+function asChainwebLocal(outcome: CommandOutcome, meta: PublicMeta, txId: number): CommandOutcome {
+  return outcome.result.status === "failure"
+    ? { ...outcome, gas: meta.gasLimit }
+    : { ...outcome, txId };
 }
 
 /**

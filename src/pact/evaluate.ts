@@ -9,15 +9,18 @@ import type { CompileUnit, CoverageRecorder } from "./compile/context.ts";
 import type { LoadedModule } from "./compile/ir.ts";
 import { compileInterface, compileModule } from "./compile/module.ts";
 import type { PactDb } from "./db/index.ts";
+import { CallSite } from "./eval/callables.ts";
+import { acquire } from "./eval/capabilities.ts";
 import { defaultEnv, type ExecutionEnv } from "./eval/env.ts";
 import { Runtime } from "./eval/runtime.ts";
 import { runTopLevel, type TopLevelResult } from "./eval/toplevel.ts";
 import type { CoverageSink } from "./eval/types.ts";
 import { ON_CHAIN_NATIVES } from "./natives/on-chain.ts";
 import { STATE_AUTHORITY } from "./natives/state.ts";
-import type { NativeDef } from "./runtime/types.ts";
+import type { NativeDef, RuntimeValue } from "./runtime/types.ts";
 import type { ReplTopLevel, TopLevel } from "./syntax/ast.ts";
 import { parseProgram, parseReplProgram } from "./syntax/parser.ts";
+import type { CapToken } from "./values/types.ts";
 
 /** Natives by name: what code is compiled against. */
 export type Natives = ReadonlyMap<string, NativeDef>;
@@ -167,4 +170,32 @@ function namespaceSet(form: TopLevel): string | null {
   const arg = form.args[0];
   if (fn.kind !== "bare" || fn.name !== "namespace" || arg?.kind !== "constant") return null;
   return typeof arg.value === "string" ? arg.value : null;
+}
+
+/**
+ * The exact source text of each top-level form of transaction code, in order (what Chainweb
+ * shows a gas payer as `exec-code`). Throws a `PactSyntaxError` for code that does not parse.
+ */
+export function topLevelSources(source: string, file: string): string[] {
+  return parsedTransactionCode(source, file).map((form) =>
+    source.slice(form.span.start, form.span.end),
+  );
+}
+
+/** Where errors of a capability acquired by the caller of the interpreter point. */
+const CALLER_SITE = new CallSite({ line: 0, col: 0, endLine: 0, endCol: 0, start: 0, end: 0 }, "");
+
+/**
+ * Runs `body` with `token` acquired as `with-capability` acquires it — its defcap's body run,
+ * what it composes granted, a managed one taken from the signers, its event emitted — but without
+ * being inside the capability's module (Chainweb's `evalGasPayerCap`, which acquires a signer's
+ * `GAS_PAYER` around the gas purchase).
+ */
+export function withCapabilityAcquired<T extends RuntimeValue>(
+  rt: Runtime,
+  token: CapToken,
+  body: () => T,
+): T | RuntimeValue {
+  CALLER_SITE.rt = rt;
+  return acquire(rt, token, CALLER_SITE, body, "normal");
 }

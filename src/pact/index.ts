@@ -46,6 +46,8 @@ export {
   runForm,
   runSource,
   type SourceOptions,
+  topLevelSources,
+  withCapabilityAcquired,
 } from "./evaluate.ts";
 export {
   FreeGasMeter,

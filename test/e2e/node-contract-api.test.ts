@@ -199,7 +199,7 @@ describe("send refuses, each with Chainweb's message", { timeout: 30_000 }, () =
     return response.text;
   }
   const invalid = (command: ICommand, reason: string) =>
-    `One or more transactions were invalid: Transaction ${command.hash} at index 0 failed with: ${reason}`;
+    `One or more transactions were invalid: Transaction "${command.hash}" at index 0 failed with: ${reason}`;
   const signedTransfer = (meta: Parameters<typeof transferCommand>[3], networkId?: string) =>
     signWith(SENDER00, transferCommand(SENDER00, SENDER01.name, "1.0", meta, networkId));
 
@@ -298,7 +298,7 @@ describe("send refuses, each with Chainweb's message", { timeout: 30_000 }, () =
       await refusal(unknown),
       invalid(
         unknown,
-        `Attempt to buy gas failed with: ${unknown.hash} Failed to buy gas: No value found in table coin_coin-table for key: nobody`,
+        `Attempt to buy gas failed with: "${unknown.hash}" Failed to buy gas: No value found in table coin_coin-table for key: nobody`,
       ),
     );
     const tooPoor = await signedTransfer({ gasLimit: 150_000, gasPrice: 1000 });
@@ -306,7 +306,7 @@ describe("send refuses, each with Chainweb's message", { timeout: 30_000 }, () =
       await refusal(tooPoor),
       invalid(
         tooPoor,
-        `Attempt to buy gas failed with: ${tooPoor.hash} Failed to buy gas: Insufficient funds`,
+        `Attempt to buy gas failed with: "${tooPoor.hash}" Failed to buy gas: Insufficient funds`,
       ),
     );
   });

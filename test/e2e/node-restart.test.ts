@@ -84,7 +84,7 @@ test("a restart keeps everything", { timeout: 30_000 }, async () => {
     assert.equal(again.status, 400);
     assert.equal(
       again.text,
-      `One or more transactions were invalid: Transaction ${transfer.hash} at index 0 failed with: Transaction already exists on chain`,
+      `One or more transactions were invalid: Transaction "${transfer.hash}" at index 0 failed with: Transaction already exists on chain`,
     );
     // And new blocks go on top.
     const next = await signWith(SENDER00, transferCommand(SENDER00, SENDER01.name, "1.0"));

@@ -48,7 +48,11 @@ describe("fileLogSink", () => {
       const sink = fileLogSink(path);
       sink.line("one");
       sink.line("two");
-      await new Promise((resolve) => setTimeout(resolve, LOG_FLUSH_MS + 50));
+      // Written without close, once the batch is due (polled: a loaded machine writes late).
+      const due = Date.now() + LOG_FLUSH_MS + 2_000;
+      while (readFileSync(path, "utf8") === "earlier\n" && Date.now() < due) {
+        await new Promise((resolve) => setTimeout(resolve, LOG_FLUSH_MS));
+      }
       assert.equal(readFileSync(path, "utf8"), "earlier\none\ntwo\n");
       sink.line("three");
       await sink.close();

@@ -174,7 +174,7 @@ async function parseBatch(bodies: readonly unknown[], verify: boolean): Promise<
     if (result.ok) commands.push(result.command);
     else {
       const hash = (bodies[i] as { hash?: unknown } | null)?.hash;
-      const name = typeof hash === "string" ? hash.slice(0, 64) : "without a hash";
+      const name = typeof hash === "string" ? jsonString(hash.slice(0, 64)) : "without a hash";
       failures.push(
         `Transaction ${name} at index ${i} failed with: ${result.problems.map((p) => p.message).join("; ")}`,
       );

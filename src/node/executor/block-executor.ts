@@ -28,11 +28,13 @@ import {
   type SpvVerifier,
 } from "../../pact/index.ts";
 import { type Decimal, JsonNumber, jsonString, PactTime } from "../../pact/values/index.ts";
+import { SYSTEM_RULES, TRANSACTION_RULES } from "../execution-rules.ts";
 import { buyGasCall, type CoinCall, coinbaseCall, redeemGasCall } from "../genesis/coin-calls.ts";
 import { gasPrice } from "../mempool/admission.ts";
 import type { MinerAccount } from "../options.ts";
 import { callData, coinAmount, grantedCaps, systemCall } from "./coin-calls.ts";
 import { BUY_GAS_LIMIT, gasAmount, sizeGas } from "./gas.ts";
+import { gasPayerOf, withGasPayerData } from "./gas-payer.ts";
 
 const utf8 = new TextEncoder();
 
@@ -148,7 +150,7 @@ function runCoinbase(db: PactDb, env: BlockEnvironment, block: BlockContext) {
     mode: "transactional",
     block,
     gas: FREE_GAS,
-    flags: NO_FLAGS,
+    ...SYSTEM_RULES,
     grantedCaps: grantedCaps(call.grants),
   });
   if (outcome.result.status !== "success") {
@@ -158,7 +160,6 @@ function runCoinbase(db: PactDb, env: BlockEnvironment, block: BlockContext) {
   return utf8.encode(`${head}null${tail}`);
 }
 
-const NO_FLAGS: ReadonlySet<string> = new Set();
 /** A network without verifier plugins: any verifier a command names fails it. */
 export const NO_VERIFIER_PLUGINS: VerifierPlugins = new Map();
 
@@ -186,7 +187,7 @@ export function runCommand(
       block,
       gas: FREE_GAS,
       meter,
-      flags: NO_FLAGS,
+      ...TRANSACTION_RULES,
       continuationVerifier: env.continuationVerifier ?? null,
       spvVerifier: env.spvVerifier ?? null,
       verifierPlugins: env.verifierPlugins ?? NO_VERIFIER_PLUGINS,
@@ -221,7 +222,7 @@ export function runCommand(
     mode: "transactional",
     block,
     gas: FREE_GAS,
-    flags: NO_FLAGS,
+    ...SYSTEM_RULES,
     grantedCaps: grantedCaps(redeemCall.grants),
   });
   if (redeem.result.status !== "success") {
@@ -242,7 +243,9 @@ export function runCommand(
 
 /**
  * Buys the command's gas for `limit` (its size charge first), in a transaction of its own: kept
- * in `transactional` mode, discarded in `local` mode (the mempool's check).
+ * in `transactional` mode, discarded in `local` mode (the mempool's check). A signer's
+ * `GAS_PAYER` capability is acquired around the purchase (gas-payer.ts). A refusal's reason is
+ * Chainweb's text, after the quoted request key.
  */
 export function buyGas(
   db: PactDb,
@@ -252,33 +255,43 @@ export function buyGas(
   mode: "transactional" | "local",
 ) {
   const meta = command.payload.meta as PublicMeta;
+  const refused = (reason: string) => ({
+    kind: "rejected" as const,
+    reason: `${jsonString(command.hash)} ${reason}`,
+  });
   const proof = command.payload.payload.kind === "cont" ? command.payload.payload.proof : null;
   const initial = sizeGas(utf8.encode(command.cmd).length - (proof?.length ?? 0));
-  if (initial > limit) {
-    return {
-      kind: "rejected" as const,
-      reason: `${command.hash} Failed to buy gas: the gas limit ${limit} is below the ${initial} gas the command's size costs`,
-    };
-  }
+  // Chainweb's words, its spelling kept.
+  if (initial > limit) return refused("Failed to purchas gas: tx too big for gas limit");
+  const payer = gasPayerOf(command);
+  if (payer.kind === "several")
+    return refused("Failed to buy gas: Multiple gas payer capabilities");
   const total = gasAmount(limit, gasPrice(meta));
   const buyMeter = gasMeterFor({ kind: "metered", limit: BUY_GAS_LIMIT, perAction: null });
   const call = buyGasCall(meta.sender, coinAmount(total));
-  const buy = executeCommand(systemCall(command, call, true), {
+  const purchase = systemCall(command, call, true);
+  const buy = executeCommand(payer.kind === "one" ? seenByPayer(purchase, command) : purchase, {
     db,
     mode,
     block,
     gas: FREE_GAS,
     meter: buyMeter,
-    flags: NO_FLAGS,
+    ...SYSTEM_RULES,
     grantedCaps: grantedCaps(call.grants),
+    ...(payer.kind === "one" ? { acquiredCap: payer.cap } : {}),
   });
   if (buy.result.status !== "success") {
-    return {
-      kind: "rejected" as const,
-      reason: `${command.hash} Failed to buy gas: ${buy.result.error.message}`,
-    };
+    return refused(`Failed to buy gas: ${buy.result.error.message}`);
   }
   return { kind: "bought" as const, initial, buy, buyMeter };
+}
+
+/** `purchase` with the message data a gas payer sees about `command`. */
+function seenByPayer(purchase: ParsedCommand, command: ParsedCommand): ParsedCommand {
+  const message = purchase.payload.payload;
+  if (message.kind !== "exec") return purchase;
+  const data = withGasPayerData(message.data, command);
+  return { ...purchase, payload: { ...purchase.payload, payload: { ...message, data } } };
 }
 
 /** The miner's guard as the coin calls take it: a `keys-all` keyset of its keys. */

@@ -20,17 +20,21 @@ export interface DevAccount extends DevKeyPair {
   readonly balance: string;
 }
 
-/**
- * The key of the `braid-admin` keyset (`keys-all`, this one key), which
- * governs the `coin` and `ns` modules and writes the namespace registry.
- */
+/** The key of the `braid-admin` keyset (`keys-all`, this one key), which governs `coin`. */
 export const BRAID_ADMIN_KEY: DevKeyPair = {
   publicKey: "ed258cfff0107ba14cb3b1ab106770a480b86b14ae4db4d4ab5f42741ea8bfc7",
   secretKey: "87997c05c51c9c33efd07ad02eee958836f406ff8449b23c6eb7d684b0287202",
 };
 
-/** Name of the keyset defined at genesis that governs `coin` and `ns`. */
+/** Name of the keyset defined at genesis that governs `coin`. */
 export const BRAID_ADMIN_KEYSET = "braid-admin";
+
+/**
+ * The keysets of the namespace registry, as on Chainweb's development network: `ns-admin-keyset`
+ * governs `ns`, `ns-operate-keyset` writes its entries; both are sender00's key (below), so
+ * deployment scripts written for that network sign with it here too.
+ */
+export const NS_KEYSETS = ["ns-admin-keyset", "ns-operate-keyset"] as const;
 
 const DEV_KEYS: readonly DevKeyPair[] = [
   {

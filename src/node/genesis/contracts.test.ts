@@ -100,8 +100,10 @@ describe("genesis transactions replayed in a REPL", () => {
     }
     lines.push(
       '(expect "braid-admin" (read-keyset "braid-admin") (describe-keyset "braid-admin"))',
-      '(expect "the open namespaces" ["free" "user" "util"]',
-      '  (map (lambda (n) (at "namespace-name" (describe-namespace n))) ["free" "user" "util"]))',
+      '(expect "the namespaces" ["kadena" "free" "user" "util"]',
+      '  (map (lambda (n) (at "namespace-name" (describe-namespace n))) ["kadena" "free" "user" "util"]))',
+      '(expect "the registry\'s operators" (read-keyset "sender00") (describe-keyset "ns-operate-keyset"))',
+      '(expect "the registry\'s admins" (read-keyset "sender00") (describe-keyset "ns-admin-keyset"))',
       '(namespace "free")',
       "(module genesis-probe GOV (defcap GOV () true) (defun probe:integer () 7))",
       '(expect "a module in free" 7 (free.genesis-probe.probe))',

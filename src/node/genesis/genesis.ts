@@ -17,6 +17,7 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import { encodeCommandResultAround, executeCommand, FREE_GAS } from "../../execution/index.ts";
 import type { VersionedPactDb } from "../../pact/db/index.ts";
 import { JsonNumber, PactTime, parseJson } from "../../pact/values/index.ts";
+import { SYSTEM_RULES } from "../execution-rules.ts";
 import { transactionBytes } from "../executor/block-executor.ts";
 import { grantedCaps } from "../executor/coin-calls.ts";
 import { genesisTransactions } from "./transactions.ts";
@@ -73,7 +74,7 @@ export function executeGenesis(
       mode: "transactional",
       block,
       gas: FREE_GAS,
-      flags: NO_FLAGS,
+      ...SYSTEM_RULES,
       grantedCaps: grants[i] ?? [],
     });
     if (outcome.result.status !== "success") {
@@ -99,7 +100,6 @@ export interface GenesisOutput {
   readonly metaOffset: number;
 }
 
-const NO_FLAGS: ReadonlySet<string> = new Set();
 /** Genesis transactions see block time 0 (the UNIX epoch) and height 0. */
 const PACT_EPOCH = new PactTime(0n);
 

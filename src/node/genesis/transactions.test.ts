@@ -45,13 +45,13 @@ describe("genesisTransactions", () => {
     assert.deepEqual(
       genesisTransactions("0").map((tx) => [tx.name, tx.grants]),
       [
-        ["define keyset braid-admin", []],
+        ["define keysets braid-admin, ns-admin-keyset, ns-operate-keyset", []],
         ["interface fungible-v2", []],
         ["interface fungible-xchain-v1", []],
         ["interface gas-payer-v1", []],
         ["module coin", []],
         ["module ns", []],
-        ["open namespaces free, user, util", []],
+        ["define namespaces kadena, free, user, util", []],
         ...DEV_ACCOUNTS.map((a) => [`fund ${a.name}`, ["coin.COINBASE"]]),
       ],
     );
@@ -60,9 +60,17 @@ describe("genesisTransactions", () => {
   it("reads every varying value from data", () => {
     const txs = genesisTransactions("3");
     assert.deepEqual(txs[0], {
-      name: "define keyset braid-admin",
-      code: '(define-keyset "braid-admin" (read-keyset "braid-admin"))',
-      data: { [BRAID_ADMIN_KEYSET]: keysetOf(BRAID_ADMIN_KEY) },
+      name: "define keysets braid-admin, ns-admin-keyset, ns-operate-keyset",
+      code: [
+        '(define-keyset "braid-admin" (read-keyset "braid-admin"))',
+        '(define-keyset "ns-admin-keyset" (read-keyset "ns-admin-keyset"))',
+        '(define-keyset "ns-operate-keyset" (read-keyset "ns-operate-keyset"))',
+      ].join("\n"),
+      data: {
+        [BRAID_ADMIN_KEYSET]: keysetOf(BRAID_ADMIN_KEY),
+        "ns-admin-keyset": keysetOf(DEV_ACCOUNTS[0]!),
+        "ns-operate-keyset": keysetOf(DEV_ACCOUNTS[0]!),
+      },
       grants: [],
     });
     assert.equal(

@@ -1,7 +1,7 @@
 /**
- * The genesis transactions of a chain: install the interfaces, `coin` and
- * `ns`, open the `free`, `user` and `util` namespaces, and fund the
- * development accounts.
+ * The genesis transactions of a chain: define the governance keysets, install the interfaces,
+ * `coin` and `ns` (with the registry's entries), define the namespaces, and fund the development
+ * accounts.
  *
  * Every value that varies (account names, keys, amounts) travels in `data`
  * and is read by the code with `read-msg`, `read-keyset` and `read-decimal`;
@@ -13,6 +13,7 @@ import {
   DEV_ACCOUNTS,
   type DevAccount,
   keysetOf,
+  NS_KEYSETS,
 } from "./accounts.ts";
 import { type ContractFile, contractSource } from "./contracts.ts";
 
@@ -32,8 +33,14 @@ export interface GenesisTransaction {
 /** Number of chains of the development network; chain ids are "0" … "19". */
 export const CHAIN_COUNT = 20;
 
-/** The namespaces opened to everyone at genesis. */
+/**
+ * The namespaces anyone may install code in and nobody may redefine (user guard
+ * `ns.GUARD_SUCCESS`, admin guard `ns.GUARD_FAILURE`): Chainweb's `free` and `user`, and `util`.
+ */
 export const OPEN_NAMESPACES = ["free", "user", "util"] as const;
+
+/** The namespace of the registry's operators (guard: the keyset `ns-operate-keyset`). */
+const OPERATORS_NAMESPACE = "kadena";
 
 function install(name: string, file: ContractFile, after = ""): GenesisTransaction {
   const code = after === "" ? contractSource(file) : `${contractSource(file)}\n${after}\n`;
@@ -59,11 +66,16 @@ export function genesisTransactions(chainId: string): GenesisTransaction[] {
   if (!/^(0|[1-9][0-9]?)$/.test(chainId) || n >= CHAIN_COUNT) {
     throw new RangeError(`not a chain of the development network: ${JSON.stringify(chainId)}`);
   }
+  const keysets = [BRAID_ADMIN_KEYSET, ...NS_KEYSETS];
+  const operators = '(keyset-ref-guard "ns-operate-keyset")';
   return [
     {
-      name: `define keyset ${BRAID_ADMIN_KEYSET}`,
-      code: '(define-keyset "braid-admin" (read-keyset "braid-admin"))',
-      data: { [BRAID_ADMIN_KEYSET]: keysetOf(BRAID_ADMIN_KEY) },
+      name: `define keysets ${keysets.join(", ")}`,
+      code: keysets.map((name) => `(define-keyset "${name}" (read-keyset "${name}"))`).join("\n"),
+      data: {
+        [BRAID_ADMIN_KEYSET]: keysetOf(BRAID_ADMIN_KEY),
+        ...Object.fromEntries(NS_KEYSETS.map((name) => [name, keysetOf(DEV_ACCOUNTS[0]!)])),
+      },
       grants: [],
     },
     install("interface fungible-v2", "fungible-v2.pact"),
@@ -74,13 +86,27 @@ export function genesisTransactions(chainId: string): GenesisTransaction[] {
       "coin.pact",
       "(create-table coin.coin-table)\n(create-table coin.allocation-table)",
     ),
-    install("module ns", "ns.pact", "(create-table ns.registry)"),
+    // The registry's entries are written directly: installing `ns` grants this transaction its
+    // module admin, and `ns.write-registry` would need a signature of `ns-operate-keyset`.
+    install(
+      "module ns",
+      "ns.pact",
+      [
+        "(create-table ns.registry)",
+        `(write ns.registry "${OPERATORS_NAMESPACE}" { "admin-guard": ${operators}, "active": true })`,
+        ...OPEN_NAMESPACES.map(
+          (name) =>
+            `(write ns.registry "${name}" { "admin-guard": ns.GUARD_FAILURE, "active": true })`,
+        ),
+      ].join("\n"),
+    ),
     {
-      name: "open namespaces free, user, util",
+      name: `define namespaces ${OPERATORS_NAMESPACE}, ${OPEN_NAMESPACES.join(", ")}`,
       code: [
-        '(define-namespace "free" ns.GUARD_SUCCESS ns.GUARD_SUCCESS)',
-        '(define-namespace "user" ns.GUARD_SUCCESS ns.GUARD_SUCCESS)',
-        '(define-namespace "util" ns.GUARD_SUCCESS ns.GUARD_SUCCESS)',
+        `(define-namespace "${OPERATORS_NAMESPACE}" ${operators} ${operators})`,
+        ...OPEN_NAMESPACES.map(
+          (name) => `(define-namespace "${name}" ns.GUARD_SUCCESS ns.GUARD_FAILURE)`,
+        ),
       ].join("\n"),
       data: {},
       grants: [],

@@ -101,7 +101,7 @@ describe("mempool admission", () => {
   it("words a refused send batch as Chainweb does", () => {
     assert.equal(
       batchRefusal([{ index: 1, hash: "abc", reason: "Transaction time-to-live is expired" }]),
-      "One or more transactions were invalid: Transaction abc at index 1 failed with: Transaction time-to-live is expired",
+      'One or more transactions were invalid: Transaction "abc" at index 1 failed with: Transaction time-to-live is expired',
     );
   });
 });

@@ -6,7 +6,7 @@
  * (`Mempool.admit`). Pure: the clock and the duplicate lookup are passed in.
  */
 import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
-import { Decimal, jsonNumberToDecimal } from "../../pact/values/index.ts";
+import { Decimal, jsonNumberToDecimal, jsonString } from "../../pact/values/index.ts";
 
 /** The most signatures one command may carry (Chainweb's `assertSigSize`). */
 export const MAX_SIGNATURES = 100;
@@ -135,10 +135,13 @@ function showDecimal(d: Decimal): string {
   return d.toString();
 }
 
-/** The message of a `send` batch with refused commands (Chainweb's `sendHandler`). */
+/**
+ * The message of a `send` batch with refused commands (Chainweb's `sendHandler`, which shows each
+ * hash as a JSON string).
+ */
 export function batchRefusal(refusals: readonly { index: number; hash: string; reason: string }[]) {
   const parts = refusals.map(
-    (r) => `Transaction ${r.hash} at index ${r.index} failed with: ${r.reason}`,
+    (r) => `Transaction ${jsonString(r.hash)} at index ${r.index} failed with: ${r.reason}`,
   );
   return `One or more transactions were invalid: ${parts.join(", ")}`;
 }

@@ -13,7 +13,7 @@
  * capabilities emit an event when acquired.
  */
 import { DefCapDef } from "../compile/ir.ts";
-import { expectedPactValueError } from "../runtime/native-errors.ts";
+import { expectedPactValueError, moduleAdminNotAcquired } from "../runtime/native-errors.ts";
 import { isCallable, type RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName } from "../values/names.ts";
 import { type CapToken, type PactValue, UNIT } from "../values/types.ts";
@@ -58,11 +58,7 @@ export function tokenModule(token: CapToken): string {
  */
 export function enforceModuleCall(rt: Runtime, module: string, site: CallSite): void {
   if (rt.callingModule() === module || rt.caps.moduleAdmin.has(module)) return;
-  throw rt.error(
-    "execution",
-    `Module admin necessary for operation but has not been acquired:${module}`,
-    site,
-  );
+  throw rt.locate(moduleAdminNotAcquired(module), site);
 }
 
 /** `with-capability`: acquires `token` for the duration of `body`. */

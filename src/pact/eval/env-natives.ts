@@ -4,7 +4,7 @@
  */
 
 import { BASIC_WORK_GAS } from "../gas/costs.ts";
-import { PactError } from "../runtime/errors.ts";
+import { PactError, pactErrorWithOnChainText } from "../runtime/errors.ts";
 import { isValidKeyFormat } from "../runtime/key-format.ts";
 import { argsError } from "../runtime/native-errors.ts";
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
@@ -133,7 +133,11 @@ const readKeyset: NativeDef = {
     if (ks === null) throw readFailure("read-keyset");
     // Pact's flag `EnforceKeyFormats`: every key must be an ED25519 or WebAuthn key.
     if (envOf(ctx).flags.has("EnforceKeyFormats") && !ks.keys.every(isValidKeyFormat)) {
-      throw new PactError("execution", `Invalid keyset format: ${pactValueToPretty(ks)}`);
+      throw pactErrorWithOnChainText(
+        "execution",
+        `Invalid keyset format: ${pactValueToPretty(ks)}`,
+        "Invalid keyset format. Check that keys have the right length and signature scheme.",
+      );
     }
     return ks;
   },

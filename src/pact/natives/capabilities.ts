@@ -48,7 +48,11 @@ const REQUIRE_CAPABILITY: NativeDef = {
   impl(ctx, args) {
     const token = tokenArg("require-capability", args);
     if (runtimeOf(ctx).caps.isGranted(token)) return true;
-    throw new PactError("user", `require-capability: not granted: ${prettyToken(token)}`);
+    throw pactErrorWithOnChainText(
+      "user",
+      `require-capability: not granted: ${prettyToken(token)}`,
+      `The required capability has not been granted: ${token.name}`,
+    );
   },
 };
 

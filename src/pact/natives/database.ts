@@ -19,7 +19,12 @@ import { matchesType } from "../eval/typecheck.ts";
 import { BASIC_WORK_GAS } from "../gas/costs.ts";
 import { chargeModuleSourceWrite, chargeRowRead } from "../gas/index.ts";
 import { PactError } from "../runtime/errors.ts";
-import { argsError, boolResult, nativeFailure } from "../runtime/native-errors.ts";
+import {
+  argsError,
+  boolResult,
+  moduleAdminNotAcquired,
+  nativeFailure,
+} from "../runtime/native-errors.ts";
 import {
   type Callable,
   isCallable,
@@ -69,10 +74,7 @@ function guardTable(rt: Runtime, table: TableRef, op: TableOp, site: CallSite): 
   if (op === "read" && rt.env.flags.has("AllowReadInLocal")) return;
   const name = renderModuleName(table.module);
   if (rt.callingModule() !== name && !rt.caps.moduleAdmin.has(name)) {
-    throw new PactError(
-      "execution",
-      `Module admin necessary for operation but has not been acquired:${name}`,
-    );
+    throw moduleAdminNotAcquired(name);
   }
   const module = rt.getModule(table.module, site);
   if (

@@ -15,7 +15,7 @@ import { pretty } from "../eval/display.ts";
 import { readKeysetField } from "../eval/env-natives.ts";
 import type { Runtime } from "../eval/runtime.ts";
 import { chargeKeysetWrite } from "../gas/index.ts";
-import { PactError } from "../runtime/errors.ts";
+import { abbrevOnChain, PactError, pactErrorWithOnChainText } from "../runtime/errors.ts";
 import { type KeysetName, parseKeysetName, renderKeysetName } from "../runtime/keyset-names.ts";
 import { argsError } from "../runtime/native-errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
@@ -33,6 +33,8 @@ export const METADATA_GAS = 100_000;
 export const ENFORCE_GUARD_GAS = 2_000;
 /** Keyset failures show each key cut to this many characters. */
 export const FAILURE_KEY_CHARS = 8;
+/** On chain, keyset failures show each key cut to this many characters. */
+const ON_CHAIN_FAILURE_KEY_CHARS = 10;
 
 /** The keyset name in `text`, or Pact's `InvalidKeysetNameFormat`. */
 export function keysetNameArg(text: string): KeysetName {
@@ -64,11 +66,24 @@ function matchedSignatures(rt: Runtime, ks: KeySet): number {
   return matched;
 }
 
-/** Pact's `KeysetPredicateFailure` (recoverable): `Keyset failure (keys-all): [k1..., k2...]`. */
+/**
+ * Pact's `KeysetPredicateFailure` (recoverable): `Keyset failure (keys-all): [k1..., k2...]`; on
+ * chain, the bounded text `Keyset failure ( keys-all ):  k1...,` and so on (its pieces joined by
+ * spaces, each key cut to {@link ON_CHAIN_FAILURE_KEY_CHARS} characters).
+ */
 export function keysetFailure(ks: KeySet): PactError {
   const keys = ks.keys.map((k) => `${Array.from(k).slice(0, FAILURE_KEY_CHARS).join("")}...`);
   // Laid out as Pact prints it: the key list breaks over lines past 80 columns.
-  return new PactError("user", render(cat(`Keyset failure (${ks.pred}): `, list(keys))));
+  const pretty = render(cat(`Keyset failure (${ks.pred}): `, list(keys)));
+  const onChainKeys = ks.keys.map((k, i, all) => {
+    const key = abbrevOnChain(ON_CHAIN_FAILURE_KEY_CHARS, k);
+    return i < all.length - 1 ? `${key},` : key;
+  });
+  return pactErrorWithOnChainText(
+    "user",
+    pretty,
+    ["Keyset failure (", ks.pred, "): ", ...onChainKeys].join(" "),
+  );
 }
 
 function invalidPredicate(expected: string): PactError {
@@ -222,12 +237,17 @@ const defineKeyset: NativeDef = {
     } else if (rt.env.flags.has("RequireKeysetNs")) {
       const ns = rt.loaded.namespace;
       if (ns === null) {
-        throw new PactError("execution", "Cannot define keyset outside of a namespace");
+        throw pactErrorWithOnChainText(
+          "execution",
+          "Cannot define keyset outside of a namespace",
+          "Cannot define keyset outside of a namespace.",
+        );
       }
       if (name.namespace !== ns) {
-        throw new PactError(
+        throw pactErrorWithOnChainText(
           "execution",
           `Error defining keyset, namespace mismatch, expected ${ns}`,
+          `Defining keyset failed because of a namespace mismatch. Expected namespace: ${abbrevOnChain(10, ns)}`,
         );
       }
       const user = dbOperation(() => rt.env.db.readNamespace(ns))?.user;

@@ -15,7 +15,7 @@ import type { NamespacePolicy } from "../eval/env.ts";
 import type { Runtime } from "../eval/runtime.ts";
 import { BASIC_WORK_GAS } from "../gas/costs.ts";
 import { chargeNamespaceLookup, chargeNamespaceRead, chargeNamespaceWrite } from "../gas/index.ts";
-import { PactError } from "../runtime/errors.ts";
+import { PactError, pactErrorWithOnChainText } from "../runtime/errors.ts";
 import { argsError, nativeFailure } from "../runtime/native-errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { parseQualifiedName } from "../values/names.ts";
@@ -71,9 +71,10 @@ export function enforceNamespaceInstall(rt: Runtime, site: CallSite): void {
   }
   const policy = namespacePolicy(rt);
   if (policy.kind === "managed" && !policy.allowRoot) {
-    throw new PactError(
+    throw pactErrorWithOnChainText(
       "execution",
       "Namespace installation error: cannot install in root namespace",
+      "Namespace installation failed. Cannot install modules in the root namespace.",
     );
   }
 }

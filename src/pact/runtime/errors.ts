@@ -67,6 +67,15 @@ export function userError(message: string, span?: Span): PactError {
   return new PactError("user", message, span);
 }
 
+/**
+ * Pact's `abbrevText`, as on-chain texts cut names and keys: text longer than `limit` code points
+ * becomes its first `limit` and `...`.
+ */
+export function abbrevOnChain(limit: number, text: string): string {
+  const points = Array.from(text);
+  return points.length <= limit ? text : `${points.slice(0, limit).join("")}...`;
+}
+
 /** A `PactError` whose on-chain text differs from the REPL's. */
 export function pactErrorWithOnChainText(
   kind: PactErrorKind,

@@ -6,7 +6,7 @@
 import type { Span } from "../syntax/span.ts";
 import { pactValueToPretty } from "../values/show.ts";
 import type { PactObject, PactValue } from "../values/types.ts";
-import { PactError } from "./errors.ts";
+import { PactError, pactErrorWithOnChainText } from "./errors.ts";
 import { argTypeName } from "./kinds.ts";
 import { isCallable, type RuntimeValue } from "./types.ts";
 
@@ -24,9 +24,10 @@ export function argsError(name: string, args: readonly RuntimeValue[]): PactErro
 
 /** A native-specific failure (`NativeExecutionError`). */
 export function nativeFailure(name: string, message: string): PactError {
-  return new PactError(
+  return pactErrorWithOnChainText(
     "execution",
     `native execution failure, ${name} failed with message: ${message}`,
+    `Native execution failed for ${name} with the message: ${message}`,
   );
 }
 
@@ -97,4 +98,16 @@ export function notBoolError(v: RuntimeValue): PactError {
 /** `at` or `where` on a field the object does not have. */
 export function missingFieldError(field: string, o: PactObject): PactError {
   return new PactError("execution", `Key "${field}" not found in object: ${pactValueToPretty(o)}`);
+}
+
+/**
+ * Code outside a module acted on its tables or capabilities without its admin
+ * (`ModuleAdminNotAcquired`).
+ */
+export function moduleAdminNotAcquired(module: string): PactError {
+  return pactErrorWithOnChainText(
+    "execution",
+    `Module admin necessary for operation but has not been acquired:${module}`,
+    `Module admin is necessary for operation but has not been acquired: ${module}`,
+  );
 }
