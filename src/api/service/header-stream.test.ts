@@ -19,7 +19,7 @@ import { addCommonHeaders } from "./headers.ts";
 
 async function serve(node: BraidNode, maxBufferedBytes: number, keepAliveMs: number) {
   const app = Fastify({ logger: false, forceCloseConnections: true });
-  addCommonHeaders(app);
+  addCommonHeaders(app, node.clock);
   sendPlainErrors(app, 1 << 20, (e) => {
     throw e;
   });
