@@ -13,6 +13,7 @@ import {
   encodeCommandResult,
   executeCommand,
   FREE_GAS,
+  failureOutcome,
   gasMeterFor,
 } from "../execution/index.ts";
 import { jsonString } from "../pact/values/index.ts";
@@ -29,8 +30,8 @@ import {
 
 export interface LocalOptions {
   readonly preflight: boolean;
-  /** Blocks back from the head (0: the head). */
-  readonly rewindDepth: number;
+  /** Blocks back from the head (0: the head), at most the head's height (back to genesis). */
+  readonly rewindDepth: bigint;
 }
 
 /** A `local` call the node refuses before running anything (a 400 with this message). */
@@ -52,13 +53,19 @@ export function runLocal(
   if (meta.kind !== "public") {
     throw new LocalRefusal("Validation failed: local needs public metadata in cmd.meta");
   }
-  const height = Math.max(0, chain.head.height - options.rewindDepth);
-  const parent = height === chain.head.height ? chain.head : parentOf(height);
+  const headHeight = chain.head.height;
+  if (options.rewindDepth > BigInt(headHeight)) {
+    throw new LocalRefusal(
+      `rewindDepth ${options.rewindDepth} is past genesis: chain ${chain.chainId} is at height ${headHeight}`,
+    );
+  }
+  const height = headHeight - Number(options.rewindDepth);
+  const parent = height === headHeight ? chain.head : parentOf(height);
   const env = chain.environment(parent);
   const block = blockContextOf(env);
   const metaData = localMetaData(parent, meta);
   if (!options.preflight) {
-    const db = height === chain.head.height ? chain.state : chain.state.scratchAt(height);
+    const db = height === headHeight ? chain.state : chain.state.scratchAt(height);
     const outcome = executeCommand(command, {
       db,
       mode: "local",
@@ -83,19 +90,11 @@ export function runLocal(
   const outcome: CommandOutcome =
     run.kind === "included"
       ? run.outcome
-      : {
-          reqKey: command.hash,
-          gas: meta.gasLimit,
-          result: {
-            status: "failure",
-            error: { type: "EvalError", message: run.reason, info: "<toplevel>:0" },
-          },
-          logs: null,
-          events: [],
-          continuation: null,
-          txId: null,
-          txLogs: [],
-        };
+      : failureOutcome(
+          command.hash,
+          { type: "EvalError", message: run.reason, info: "<toplevel>:0" },
+          meta.gasLimit,
+        );
   return `{"preflightResult":${encodeCommandResult(outcome, metaData)},"preflightWarnings":[]}`;
 }
 
