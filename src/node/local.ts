@@ -60,12 +60,12 @@ export function runLocal(
     );
   }
   const height = headHeight - Number(options.rewindDepth);
-  const parent = height === headHeight ? chain.head : parentOf(height);
+  const parent = height === chain.head.height ? chain.head : parentOf(height);
   const env = chain.environment(parent);
   const block = blockContextOf(env);
   const metaData = localMetaData(parent, meta);
   if (!options.preflight) {
-    const db = height === headHeight ? chain.state : chain.state.scratchAt(height);
+    const db = height === chain.head.height ? chain.state : chain.state.scratchAt(height);
     const outcome = executeCommand(command, {
       db,
       mode: "local",
