@@ -156,7 +156,7 @@ async function pages(heights: number): Promise<Figures> {
       options: { network: "development" },
     } as unknown as BraidNode;
     const app = Fastify({ logger: false, forceCloseConnections: true });
-    addCommonHeaders(app);
+    addCommonHeaders(app, { nowSeconds: () => Date.now() / 1000 });
     acceptJsonBodiesOnly(app);
     sendPlainErrors(app, 1 << 20, (e) => console.error(e));
     registerChainRoutes(app, node);

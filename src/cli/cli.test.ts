@@ -146,17 +146,18 @@ describe("braid -u, add-sig, combine-sigs", () => {
   );
   const cmd = `{"networkId":"testnet04","payload":{"exec":{"data":null,"code":"(+ 1 2)"}},"signers":[{"pubKey":"${ALICE}"},{"pubKey":"${BOB}","clist":[{"name":"coin.GAS","args":[]}]}],"meta":{"creationTime":1700000001,"ttl":60,"gasLimit":10,"chainId":"1","gasPrice":0.1,"sender":"bob"},"nonce":"n-2"}`;
 
-  it("round trips to a command that verifies", () => {
+  it("round trips to a command that verifies; -u prints JSON, add-sig reads it", () => {
     const unsigned = braid(["-u", "unsigned.yaml"]);
     assert.equal(unsigned.code, 0);
+    assert.equal(unsigned.stderr, "");
     const sigData = parseSigData(unsigned.stdout, "stdout");
     assert.equal(sigData.cmd, cmd);
     assert.equal(
       unsigned.stdout,
-      `hash: ${sigData.hash}\nsigs:\n  ${ALICE}: null\n  ${BOB}: null\ncmd: '${cmd}'\n`,
+      `{"hash":"${sigData.hash}","sigs":{"${ALICE}":null,"${BOB}":null},"cmd":${JSON.stringify(cmd)}}\n`,
     );
 
-    // Alice signs first: still missing Bob's signature, so it stays YAML.
+    // Alice signs first: still missing Bob's signature, so it is signing data again (YAML).
     const byAlice = braid(["add-sig", "alice.yaml"], unsigned.stdout);
     assert.equal(byAlice.code, 0);
     assert.match(
@@ -183,6 +184,34 @@ describe("braid -u, add-sig, combine-sigs", () => {
     assert.equal(both.stdout, `${JSON.stringify(body.cmds[0])}\n`);
   });
 
+  it("-u takes keyPairs: their public keys sign, their secrets are unused with one warning", () => {
+    // The request -a signs, read by -u: the same command once add-sig has signed it.
+    const unsigned = braid(["-u", "req.yaml"]);
+    assert.equal(unsigned.code, 0);
+    assert.equal(
+      unsigned.stderr,
+      "braid: warning: the secret key of keyPairs[0] in req.yaml is not used: -u signs nothing (sign with braid add-sig)\n",
+    );
+    assert.equal(parseSigData(unsigned.stdout, "stdout").cmd, EXPECTED_CMD);
+    const signed = braid(["add-sig", "alice.yaml"], unsigned.stdout);
+    assert.equal(signed.stderr, "");
+    assert.equal(signed.stdout, braid(["-a", "req.yaml"]).stdout);
+    // An entry without a secret is not named; several unused secrets make one line.
+    file(
+      "some-secrets.yaml",
+      `code: (+ 1 2)\nkeyPairs:\n  - public: ${ALICE}\n  - public: ${BOB}\n    secret: ${BOB_SECRET}\n  - public: ${BOB}\n    secret: ${BOB_SECRET}\nnonce: n-3\n`,
+    );
+    const two = braid(["-u", "some-secrets.yaml"]);
+    assert.equal(
+      two.stderr,
+      "braid: warning: the secret keys of keyPairs[1], keyPairs[2] in some-secrets.yaml are not used: -u signs nothing (sign with braid add-sig)\n",
+    );
+    assert.deepEqual(
+      parseSigData(two.stdout, "stdout").sigs.map((e) => e.pubKey),
+      [ALICE, BOB],
+    );
+  });
+
   it("signs a hash read from standard input", () => {
     const hash = "Gz4w71eAhXolTE9Ka7hk7PzJG7mcsq8hT6HyzmzpwNA";
     assert.deepEqual(braid(["sign", "alice.yaml"], `${hash}\n`), {
@@ -194,7 +223,8 @@ describe("braid -u, add-sig, combine-sigs", () => {
 
   it("fails verification with the reason and exit 1", () => {
     const unsigned = braid(["-u", "unsigned.yaml"]).stdout;
-    const tampered = unsigned.replace('"gasLimit":10', '"gasLimit":99');
+    const tampered = unsigned.replace('\\"gasLimit\\":10', '\\"gasLimit\\":99');
+    assert.notEqual(tampered, unsigned);
     assertUserError(
       ["add-sig", "alice.yaml"],
       `command verification failed: hash ${parseSigData(unsigned, "x").hash} is not the hash of cmd (neither Blake2s-256 nor Blake2b-256)`,

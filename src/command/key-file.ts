@@ -54,7 +54,7 @@ export function signingKey(
   const pair = keyPairFromSeed(secret);
   const derived = encodeHex(pair.publicKey);
   if (publicHex !== undefined) {
-    const given = encodeHex(hexKey(publicHex, PUBLIC_KEY_BYTES, `${at}public`, source));
+    const given = publicKeyHex(publicHex, source, where);
     if (given !== derived) {
       throw new CommandInputError(
         `${source}: ${at}public ${publicHex} does not match the secret key, whose public key is ${derived}`,
@@ -62,6 +62,12 @@ export function signingKey(
     }
   }
   return { ...pair, publicHex: derived };
+}
+
+/** A hex public key, checked and in lowercase (as `signers` and `sigs` maps hold it). */
+export function publicKeyHex(text: string, source: string, where: string): string {
+  const at = where === "" ? "" : `${where}.`;
+  return encodeHex(hexKey(text, PUBLIC_KEY_BYTES, `${at}public`, source));
 }
 
 function hexKey(text: string, bytes: number, what: string, source: string): Uint8Array {

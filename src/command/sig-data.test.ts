@@ -6,6 +6,7 @@ import { formatKeyPair, parseKeyFile, type SigningKey } from "./key-file.ts";
 import {
   addSignatures,
   combineSigData,
+  encodeSigDataJson,
   finishSigData,
   formatSigData,
   formatSignatures,
@@ -59,6 +60,25 @@ describe("signing data YAML", () => {
       cmd: CMD,
     });
     assert.deepEqual(parseSigData(`hash: ${HASH}\nsigs: {}\ncmd: null\n`, "x").cmd, null);
+  });
+
+  it("is written as JSON on one line, hash, sigs and cmd, and read back as JSON too", () => {
+    const json = encodeSigDataJson(unsigned);
+    assert.equal(
+      json,
+      `{"hash":"${HASH}","sigs":{"${ALICE}":null,"${BOB}":null},"cmd":${JSON.stringify(CMD)}}`,
+    );
+    assert.deepEqual(JSON.parse(json), {
+      hash: HASH,
+      sigs: { [ALICE]: null, [BOB]: null },
+      cmd: CMD,
+    });
+    assert.deepEqual(parseSigData(json, "u.json"), unsigned);
+    const signed = { ...unsigned, sigs: [{ pubKey: ALICE, sig: ALICE_SIG }] };
+    assert.deepEqual(parseSigData(encodeSigDataJson(signed), "s.json"), signed);
+    const withoutCmd = { hash: HASH, sigs: [], cmd: null };
+    assert.equal(encodeSigDataJson(withoutCmd), `{"hash":"${HASH}","sigs":{}}`);
+    assert.deepEqual(parseSigData(encodeSigDataJson(withoutCmd), "n.json"), withoutCmd);
   });
 
   it("rejects bad fields with the file name and the bad value", () => {

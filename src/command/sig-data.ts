@@ -5,7 +5,9 @@
  * and turned into a command once every signature is in.
  *
  * YAML form: `hash: <base64url>`, `sigs: {<64-hex public key>: <128-hex signature> | null}`,
- * `cmd: '<json>'` (absent or null when the data travels without it).
+ * `cmd: '<json>'` (absent or null when the data travels without it). JSON form (what `braid -u`
+ * prints, Pact's `SigData` JSON): `{"hash": …, "sigs": {…}, "cmd": "<json>"}`, the same fields;
+ * JSON is YAML, so one reader takes both.
  */
 import { stringify } from "yaml";
 import {
@@ -59,7 +61,7 @@ export function unsignedSigData(cmd: string, hash: string, signers: readonly Sig
   return { hash, sigs: keys.map((pubKey) => ({ pubKey, sig: null })), cmd };
 }
 
-/** Reads signing data YAML; `source` names the file in errors. */
+/** Reads signing data, YAML or JSON; `source` names the file in errors. */
 export function parseSigData(text: string, source: string): SigData {
   const fields = YamlFields.of(parseYaml(text, source), source, "", "hash, sigs and cmd");
   fields.onlyKeys(SIG_DATA_KEYS, "signing data");
@@ -100,6 +102,13 @@ export function formatSigData(sigData: SigData): string {
   ]);
   if (sigData.cmd !== null) doc.set("cmd", sigData.cmd);
   return stringify(doc, { lineWidth: 0 });
+}
+
+/** The JSON form, `hash`, `sigs`, `cmd` in that order (`cmd` left out when absent), one line. */
+export function encodeSigDataJson(sigData: SigData): string {
+  const sigs = sigData.sigs.map((e) => `${JSON.stringify(e.pubKey)}:${JSON.stringify(e.sig)}`);
+  const cmd = sigData.cmd === null ? "" : `,"cmd":${JSON.stringify(sigData.cmd)}`;
+  return `{"hash":${JSON.stringify(sigData.hash)},"sigs":{${sigs.join(",")}}${cmd}}`;
 }
 
 /**

@@ -131,6 +131,22 @@ publicMeta: {chainId: "1", sender: alice, gasLimit: 1000, gasPrice: 1.0e-8, ttl:
     assert.deepEqual(keys, []);
   });
 
+  it("take the public keys of keyPairs for an unsigned request, as -a writes them, naming each secret left unused", () => {
+    const text = `code: x\nkeyPairs:\n  - public: ${ALICE.toUpperCase()}\n    secret: ${ALICE_SECRET}\n    caps: [{name: coin.GAS, args: []}]\n  - public: ${BOB}\n`;
+    const unsigned = read(text, true);
+    assert.deepEqual(unsigned.payload.signers, [
+      { pubKey: ALICE, scheme: null, addr: null, clist: [{ name: "coin.GAS", args: [] }] },
+      { pubKey: BOB, scheme: null, addr: null, clist: [] },
+    ]);
+    assert.deepEqual(unsigned.keys, []);
+    assert.deepEqual(unsigned.unusedSecrets, ["keyPairs[0]"]);
+    const signed = read(
+      `code: x\nkeyPairs:\n  - secret: ${ALICE_SECRET}\n    caps: [{name: coin.GAS, args: []}]\n`,
+    );
+    assert.deepEqual(unsigned.payload.signers[0], signed.payload.signers[0]);
+    assert.deepEqual(signed.unusedSecrets, []);
+  });
+
   it("read a hex key written only with digits as text", () => {
     const digits = `${"0".repeat(63)}1`;
     const { keys } = read(`code: x\nkeyPairs:\n  - secret: ${digits}\n`);
@@ -222,10 +238,20 @@ describe("YAML request errors", () => {
       `code: x\nsigners:\n  - public: ${BOB}\n`,
       'reqs/req.yaml: "signers" is for unsigned requests (-u); give "keyPairs" to sign',
     ],
-    ["code: x\n", 'reqs/req.yaml: an unsigned request (-u) needs "signers"', true],
+    ["code: x\n", 'reqs/req.yaml: an unsigned request (-u) needs "signers" or "keyPairs"', true],
     [
       `code: x\nkeyPairs: []\nsigners: []\n`,
-      'reqs/req.yaml: "keyPairs" cannot be used in an unsigned request (-u); list "signers"',
+      'reqs/req.yaml: give "signers" or "keyPairs" in an unsigned request (-u), not both',
+      true,
+    ],
+    [
+      `code: x\nkeyPairs:\n  - secret: ${ALICE_SECRET}\n`,
+      'reqs/req.yaml: missing "keyPairs[0].public"',
+      true,
+    ],
+    [
+      "code: x\nkeyPairs:\n  - public: abc\n",
+      `reqs/req.yaml: keyPairs[0].public is not hexadecimal: "abc"`,
       true,
     ],
     [

@@ -19,7 +19,7 @@ import {
   type JsonValue,
   parseJson,
 } from "../pact/values/json-text.ts";
-import { type SigningKey, signingKey } from "./key-file.ts";
+import { publicKeyHex, type SigningKey, signingKey } from "./key-file.ts";
 import { isDecimalInRange, MAX_DECIMAL_INTEGER_DIGITS, readSafeInteger } from "./number-text.ts";
 import type {
   CommandPayload,
@@ -78,12 +78,15 @@ export interface ApiRequest {
   readonly payload: CommandPayload;
   /** The keys that sign, in the order of `payload.signers` (empty for an unsigned request). */
   readonly keys: readonly SigningKey[];
+  /** The `keyPairs` entries (e.g. `keyPairs[0]`) whose `secret` an unsigned request left unused. */
+  readonly unusedSecrets: readonly string[];
 }
 
 /**
- * Reads a request. `unsigned` selects `-u` (signers listed under `signers`, no secrets) instead
- * of `-a` (signers given as `keyPairs`). `source` is the file's path: it names the file in errors
- * and is where `codeFile` and `dataFile` are found.
+ * Reads a request. `unsigned` selects `-u` (signers listed under `signers`, or the public keys of
+ * `keyPairs`, whose secrets are not used) instead of `-a` (signers given as `keyPairs`).
+ * `source` is the file's path: it names the file in errors and is where `codeFile` and
+ * `dataFile` are found.
  */
 export function parseApiRequest(
   text: string,
@@ -101,7 +104,7 @@ export function parseApiRequest(
     `${type === "exec" ? "an exec" : "a cont"} request`,
   );
   const reader = new RequestReader(top, source, env);
-  const { signers, keys } = reader.signers(unsigned);
+  const { signers, keys, unusedSecrets } = reader.signers(unsigned);
   const payload: CommandPayload = {
     payload: type === "exec" ? reader.exec() : reader.cont(),
     meta: reader.publicMeta(),
@@ -110,7 +113,7 @@ export function parseApiRequest(
     networkId: top.optionalString("networkId") ?? null,
     nonce: top.optionalString("nonce") ?? defaultNonce(env.now()),
   };
-  return { payload, keys };
+  return { payload, keys, unusedSecrets };
 }
 
 /** Pact's default nonce: the time as Haskell shows a UTCTime, e.g. `2024-05-01 12:00:00.5 UTC`. */
@@ -239,24 +242,69 @@ class RequestReader {
     return read;
   }
 
-  /** `keyPairs` (signed request) or `signers` (unsigned request), as payload signers. */
-  signers(unsigned: boolean): { signers: Signer[]; keys: SigningKey[] } {
+  /**
+   * The payload's signers: from `keyPairs` (signed request), or from `signers` or the public keys
+   * of `keyPairs` (unsigned request: the same signers `-a` would write, so the command and its
+   * hash are the same once signed).
+   */
+  signers(unsigned: boolean): { signers: Signer[]; keys: SigningKey[]; unusedSecrets: string[] } {
     const { top } = this;
-    if (unsigned) {
-      if (top.has("keyPairs"))
-        top.fail('"keyPairs" cannot be used in an unsigned request (-u); list "signers"');
-      const list =
-        top.optionalList("signers") ?? top.fail('an unsigned request (-u) needs "signers"');
-      return { signers: list.map((item, i) => this.signer(item, `signers[${i}]`)), keys: [] };
+    if (!unsigned) {
+      if (top.has("signers"))
+        top.fail('"signers" is for unsigned requests (-u); give "keyPairs" to sign');
+      const pairs = (top.optionalList("keyPairs") ?? []).map((item, i) =>
+        this.signingKeyPair(item, `keyPairs[${i}]`),
+      );
+      return {
+        signers: pairs.map((p) => p.signer),
+        keys: pairs.map((p) => p.key),
+        unusedSecrets: [],
+      };
     }
-    if (top.has("signers"))
-      top.fail('"signers" is for unsigned requests (-u); give "keyPairs" to sign');
-    const list = top.optionalList("keyPairs") ?? [];
-    const pairs = list.map((item, i) => this.keyPair(item, `keyPairs[${i}]`));
-    return { signers: pairs.map((p) => p.signer), keys: pairs.map((p) => p.key) };
+    if (top.has("keyPairs") && top.has("signers")) {
+      top.fail('give "signers" or "keyPairs" in an unsigned request (-u), not both');
+    }
+    const signers = top.optionalList("signers");
+    if (signers !== undefined) {
+      return {
+        signers: signers.map((item, i) => this.signer(item, `signers[${i}]`)),
+        keys: [],
+        unusedSecrets: [],
+      };
+    }
+    const pairs =
+      top.optionalList("keyPairs") ??
+      top.fail('an unsigned request (-u) needs "signers" or "keyPairs"');
+    const unusedSecrets: string[] = [];
+    return {
+      signers: pairs.map((item, i) => {
+        const path = `keyPairs[${i}]`;
+        const fields = this.keyPairFields(item, path);
+        if (fields.has("secret")) unusedSecrets.push(path);
+        const publicHex = publicKeyHex(
+          fields.optionalText("public") ?? fields.missing("public"),
+          this.source,
+          path,
+        );
+        return this.keyPairSigner(fields, path, publicHex);
+      }),
+      keys: [],
+      unusedSecrets,
+    };
   }
 
-  private keyPair(item: JsonValue, path: string): { signer: Signer; key: SigningKey } {
+  private signingKeyPair(item: JsonValue, path: string): { signer: Signer; key: SigningKey } {
+    const fields = this.keyPairFields(item, path);
+    const key = signingKey(
+      fields.optionalText("public"),
+      fields.optionalText("secret") ?? fields.missing("secret"),
+      this.source,
+      path,
+    );
+    return { signer: this.keyPairSigner(fields, path, key.publicHex), key };
+  }
+
+  private keyPairFields(item: JsonValue, path: string): YamlFields {
     const fields = YamlFields.of(item, this.source, path, "public, secret and caps");
     fields.onlyKeys(KEY_PAIR_KEYS, "a key pair");
     const scheme = fields.optionalString("scheme");
@@ -265,24 +313,17 @@ class RequestReader {
         `${path}.scheme ${JSON.stringify(scheme)} is not supported for signing; use ED25519`,
       );
     }
-    const key = signingKey(
-      fields.optionalText("public"),
-      fields.optionalText("secret") ?? fields.missing("secret"),
-      this.source,
-      path,
-    );
+    return fields;
+  }
+
+  /** The signer of a key pair whose (lowercase hex) public key is `publicHex`. */
+  private keyPairSigner(fields: YamlFields, path: string, publicHex: string): Signer {
     const address = fields.optionalText("address");
-    if (address !== undefined && address.toLowerCase() !== key.publicHex) {
-      fields.fail(`${path}.address ${address} does not match the public key ${key.publicHex}`);
+    if (address !== undefined && address.toLowerCase() !== publicHex) {
+      fields.fail(`${path}.address ${address} does not match the public key ${publicHex}`);
     }
     // Pact writes signing key pairs with neither scheme nor address.
-    const signer: Signer = {
-      pubKey: key.publicHex,
-      scheme: null,
-      addr: null,
-      clist: this.caps(fields, "caps"),
-    };
-    return { signer, key };
+    return { pubKey: publicHex, scheme: null, addr: null, clist: this.caps(fields, "caps") };
   }
 
   private signer(item: JsonValue, path: string): Signer {

@@ -23,7 +23,7 @@ export function encodeCommandResult(outcome: CommandOutcome, metaData = "null"):
  * node stores results with `null` there and adds the block's data when a client asks.
  */
 export function encodeCommandResultAround(outcome: CommandOutcome): [string, string] {
-  let head = `{"gas":${outcome.gas},"result":${encodeOutput(outcome.result)},"reqKey":${jsonString(outcome.reqKey)},"logs":${outcome.logs === null ? "null" : jsonString(outcome.logs)}`;
+  let head = `{"gas":${outcome.gas},"result":${encodeOutput(outcome.result)},"reqKey":${jsonString(outcome.reqKey)},"logs":${jsonString(outcome.logs)}`;
   if (outcome.events.length > 0) head += `,"events":${encodeEvents(outcome.events)}`;
   head += `,"metaData":`;
   const tail = `,"continuation":${outcome.continuation ?? "null"},"txId":${outcome.txId ?? "null"}}`;

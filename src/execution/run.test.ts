@@ -143,7 +143,7 @@ describe("executeCommand", () => {
     assert.equal(data(outcome), outcome.reqKey);
   });
 
-  it("reports a failed enforce as a TxFailure from the function, and writes nothing", () => {
+  it("reports a failed enforce as a TxFailure from the function, and writes nothing: logs hashes no writes", () => {
     const db = openMemoryPactDb();
     const hash = (data(run(db, MODULE)) as string).slice(-43);
     const outcome = run(db, "(m.check 0)");
@@ -154,7 +154,7 @@ describe("executeCommand", () => {
     });
     assert.equal(
       encodeCommandResult(outcome),
-      `{"gas":0,"result":{"status":"failure","error":{"callStack":[],"type":"TxFailure","message":"too small","info":"m.check.{${hash}}:2"}},"reqKey":"${outcome.reqKey}","logs":null,"metaData":null,"continuation":null,"txId":null}`,
+      `{"gas":0,"result":{"status":"failure","error":{"callStack":[],"type":"TxFailure","message":"too small","info":"m.check.{${hash}}:2"}},"reqKey":"${outcome.reqKey}","logs":"DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g","metaData":null,"continuation":null,"txId":null}`,
     );
   });
 

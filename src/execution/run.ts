@@ -17,7 +17,10 @@ import { ON_CHAIN_NATIVES } from "./natives.ts";
 import type { CommandOutcome, ExecutionOptions, OnChainError } from "./types.ts";
 import { runVerifierPlugins } from "./verifiers.ts";
 
-/** The `logs` of a command that wrote nothing (every `local` read, every pure computation). */
+/**
+ * The `logs` of a command that wrote nothing (every `local` read, every pure computation, every
+ * failure, whose writes are rolled back): the hash of an empty tx-log list.
+ */
 const NO_WRITES_HASH = encodeBase64Url(hashTxLogs([]));
 
 export function executeCommand(command: ParsedCommand, options: ExecutionOptions): CommandOutcome {
@@ -61,13 +64,13 @@ export function executeCommand(command: ParsedCommand, options: ExecutionOptions
   }
 }
 
-/** A failure result: no logs, events, continuation or tx id. */
+/** A failure result: no writes, events, continuation or tx id. */
 export function failureOutcome(reqKey: string, error: OnChainError, gas = 0): CommandOutcome {
   return {
     reqKey,
     gas,
     result: { status: "failure", error },
-    logs: null,
+    logs: NO_WRITES_HASH,
     events: [],
     continuation: null,
     txId: null,

@@ -92,8 +92,8 @@ export interface CommandOutcome {
   /** Gas consumed (0 under free gas). */
   readonly gas: number;
   readonly result: CommandOutput;
-  /** Unpadded base64url hash of the transaction's writes; null for a failure. */
-  readonly logs: string | null;
+  /** Unpadded base64url hash of the transaction's writes (of none for a failure). */
+  readonly logs: string;
   readonly events: readonly PactEvent[];
   /** The defpact state after the command as JSON text, or null. */
   readonly continuation: string | null;

@@ -30,8 +30,8 @@ import {
 
 export interface LocalOptions {
   readonly preflight: boolean;
-  /** Blocks back from the head (0: the head). */
-  readonly rewindDepth: number;
+  /** Blocks back from the head (0: the head), at most the head's height (back to genesis). */
+  readonly rewindDepth: bigint;
 }
 
 /** A `local` call the node refuses before running anything (a 400 with this message). */
@@ -53,7 +53,13 @@ export function runLocal(
   if (meta.kind !== "public") {
     throw new LocalRefusal("Validation failed: local needs public metadata in cmd.meta");
   }
-  const height = Math.max(0, chain.head.height - options.rewindDepth);
+  const headHeight = chain.head.height;
+  if (options.rewindDepth > BigInt(headHeight)) {
+    throw new LocalRefusal(
+      `rewindDepth ${options.rewindDepth} is past genesis: chain ${chain.chainId} is at height ${headHeight}`,
+    );
+  }
+  const height = headHeight - Number(options.rewindDepth);
   const parent = height === chain.head.height ? chain.head : parentOf(height);
   const env = chain.environment(parent);
   const block = blockContextOf(env);

@@ -32,7 +32,7 @@ function balance(node: BraidNode, account: string): string {
     devCommand({ code: `(coin.get-balance "${account}")`, nonce: `b-${Math.random()}` }),
     {
       preflight: false,
-      rewindDepth: 0,
+      rewindDepth: 0n,
     },
   );
   return JSON.stringify(JSON.parse(text).result.data);

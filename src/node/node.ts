@@ -58,6 +58,13 @@ export const stateFile = (chainId: number) => `state-${chainId}.sqlite`;
  */
 export const STATE_FLUSH_INTERVAL_MS = 200;
 
+/**
+ * The deepest `confirmationDepth` on-demand mining makes blocks for (Chainweb's reorg limit):
+ * each confirmation is a new height on every chain, 20 blocks, made before `poll` answers. A
+ * deeper one is answered from the blocks there are (mine more with `braid dev mine`).
+ */
+export const MAX_MINED_CONFIRMATIONS = 480;
+
 export class BraidNode {
   readonly events = new NodeEvents();
   readonly producer: BlockProducer;
@@ -249,11 +256,15 @@ export class BraidNode {
   /**
    * The result of a command on a chain, or null when it is not (yet) in a block of the chain's
    * branch with `confirmationDepth` blocks on top. In on-demand mode, a result that only lacks
-   * confirmations gets them mined at once.
+   * confirmations, at most {@link MAX_MINED_CONFIRMATIONS}, gets them mined at once.
    */
   result(chainId: number, hashBytes: Uint8Array, confirmationDepth = 0): string | null {
     const chain = this.chains[chainId]!;
-    if (confirmationDepth > 0 && this.options.mining === "on-demand") {
+    if (
+      confirmationDepth > 0 &&
+      confirmationDepth <= MAX_MINED_CONFIRMATIONS &&
+      this.options.mining === "on-demand"
+    ) {
       const found = chain.result(hashBytes, 0);
       if (found !== null) {
         const height = this.chainDb

@@ -114,7 +114,7 @@ describe("SPV on the node", () => {
         chainId: "1",
         nonce: "v",
       });
-      const local = JSON.parse(node.local(1, verify, { preflight: false, rewindDepth: 0 }));
+      const local = JSON.parse(node.local(1, verify, { preflight: false, rewindDepth: 0n }));
       assert.deepEqual(local.result, {
         status: "success",
         data: { amount: { int: 3 }, to: "bob" },
@@ -126,7 +126,7 @@ describe("SPV on the node", () => {
         chainId: "1",
         nonce: "w",
       });
-      const refused = JSON.parse(node.local(1, failed, { preflight: false, rewindDepth: 0 }));
+      const refused = JSON.parse(node.local(1, failed, { preflight: false, rewindDepth: 0n }));
       assert.equal(
         refused.result.error.message,
         "SPV verification failure: verifySPV: Failed command result in tx output proof",

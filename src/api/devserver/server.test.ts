@@ -208,7 +208,7 @@ describe("the development server driven by @kadena/client", () => {
     assert.deepEqual(dirty.result, { status: "success", data: { int: 10 } });
   });
 
-  it("records a failing command's failure with its message", async () => {
+  it("records a failing command's failure with its message, logs the hash of no writes", async () => {
     const failing = await signed("(counter.checked 0)", "failing");
     await client.submit(failing);
     const result = await client.listen(descriptor(failing.hash));
@@ -219,7 +219,7 @@ describe("the development server driven by @kadena/client", () => {
       { type: "TxFailure", message: "must be positive", callStack: [] },
     );
     assert.match(String(error.info), /^counter\.checked\.\{[A-Za-z0-9_-]{43}\}:3$/);
-    assert.equal(result.logs, null);
+    assert.equal(result.logs, "DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g");
     assert.equal(result.txId, null);
   });
 

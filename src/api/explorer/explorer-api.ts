@@ -174,7 +174,7 @@ export class ExplorerApi {
     };
     const parsed = parseCommand(signCommand(encodeCommandPayload(payload), [], "blake2b"));
     if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join("; "));
-    return this.node.local(chainId, parsed.command, { preflight: false, rewindDepth: 0 });
+    return this.node.local(chainId, parsed.command, { preflight: false, rewindDepth: 0n });
   }
 
   /**

@@ -101,13 +101,15 @@ describe("explorer files and endpoints", () => {
     );
   });
 
-  it("answers a block by hash with its commands decoded", async () => {
+  it("answers a block by hash with its commands decoded, the header naming its network both ways", async () => {
     const block = await json(`/braid/api/block/${blockHash}`);
     assert.equal(block.chain, 0);
     assert.equal(block.height, height);
     assert.equal(block.hash, blockHash);
     assert.equal(block.onBranch, true);
     assert.equal(block.header.hash, blockHash);
+    assert.equal(block.header.chainwebVersion, "development");
+    assert.equal(block.header.chainVersion, "development");
     assert.equal(block.transactions.length, 1);
     assert.equal(block.transactions[0].command.hash, requestKey);
     assert.equal(block.minerData.account, node.options.miner.account);

@@ -228,6 +228,57 @@ describe("block, header and payload endpoints", () => {
     }
   });
 
+  it("writes chainVersion and chainwebVersion in every object-form header, typed as chainweb-node types it", async () => {
+    const objectForm = { accept: "application/json;blockheader-encoding=object" };
+    const head = node.chains[5]!.head;
+    const bounds = { lower: [], upper: [b64(head.hash)] };
+    const answers = [
+      await get("/chain/5/block?limit=2"),
+      await post("/chain/5/block/branch?limit=2", bounds),
+      await get("/chain/5/header?limit=2", objectForm),
+      await post("/chain/5/header/branch?limit=2", bounds, objectForm),
+      await get(`/chain/5/header/${b64(head.hash)}`, objectForm),
+    ];
+    const expectedKeys = [
+      "nonce",
+      "creationTime",
+      "parent",
+      "adjacents",
+      "target",
+      "payloadHash",
+      "chainId",
+      "weight",
+      "height",
+      "chainwebVersion",
+      "chainVersion",
+      "epochStart",
+      "featureFlags",
+      "hash",
+    ];
+    const types: (string | null)[] = [];
+    for (const answer of answers) {
+      types.push(answer.headers.get("content-type"));
+      const body = await json(answer);
+      const headers =
+        body.items === undefined
+          ? [body]
+          : body.items.map((item: { header?: unknown }) => item.header ?? item);
+      assert.equal(headers.length > 0, true);
+      for (const header of headers) {
+        assert.deepEqual(Object.keys(header), expectedKeys);
+        assert.equal(header.chainVersion, "development");
+        assert.equal(header.chainwebVersion, "development");
+      }
+    }
+    assert.deepEqual(types, [
+      "application/json; charset=utf-8",
+      "application/json; charset=utf-8",
+      "application/json;blockheader-encoding=object",
+      "application/json;blockheader-encoding=object",
+      "application/json;blockheader-encoding=object",
+    ]);
+  });
+
   it("serves payloads by hash, with outputs and in batches", async () => {
     const head = node.chains[2]!.head;
     const ph = b64(head.payloadHash);

@@ -47,8 +47,22 @@ import {
 export const MAX_PAYLOAD_BATCH = 1000;
 
 const JSON_OFFER = "application/json";
+/**
+ * Headers as objects: asked for in `Accept` and answered in `Content-Type` exactly as
+ * chainweb-node writes it (servant's media type rendered by http-media: no space, no charset).
+ */
 const OBJECT_OFFER = "application/json;blockheader-encoding=object";
 const BINARY_OFFER = "application/octet-stream";
+
+/**
+ * Sends JSON text in the negotiated form. Fastify appends `; charset=utf-8` to a JSON type sent
+ * with a string, so the object form goes out as bytes, its type untouched.
+ */
+function sendJson(reply: FastifyReply, offer: string, text: string): FastifyReply {
+  return offer === OBJECT_OFFER
+    ? reply.type(OBJECT_OFFER).send(Buffer.from(text))
+    : reply.type(JSON_TYPE).send(text);
+}
 
 type ItemEncoder = (block: Block) => string;
 
@@ -92,7 +106,12 @@ export function registerChainRoutes(app: FastifyInstance, node: BraidNode): void
   const chainPath = (rest: string) => `${BASE}/chain/:chain/${rest}`;
 
   /** Runs a page query, turning the core's errors into the API's statuses. */
-  const sendPage = (reply: FastifyReply, run: () => Page<Block>, item: ItemEncoder) => {
+  const sendPage = (
+    reply: FastifyReply,
+    run: () => Page<Block>,
+    item: ItemEncoder,
+    offer: string,
+  ) => {
     let page: Page<Block>;
     try {
       page = run();
@@ -105,7 +124,7 @@ export function registerChainRoutes(app: FastifyInstance, node: BraidNode): void
     if (page.items.length === 0 && page.next === null) {
       throw new HttpError(404, "no block matches the query");
     }
-    return reply.type(JSON_TYPE).send(pageJson(page, item));
+    return sendJson(reply, offer, pageJson(page, item));
   };
 
   const pages: [string, readonly string[], (offer: string) => ItemEncoder][] = [
@@ -120,16 +139,21 @@ export function registerChainRoutes(app: FastifyInstance, node: BraidNode): void
   for (const [name, offers, encoderFor] of pages) {
     app.get(chainPath(name), { onRequest }, (request, reply) => {
       const chainId = chainOf(node, request);
-      const item = encoderFor(negotiate(request, offers));
+      const offer = negotiate(request, offers);
       const query = pageQuery(request);
-      return sendPage(reply, () => blockPage(db, chainId, query), item);
+      return sendPage(reply, () => blockPage(db, chainId, query), encoderFor(offer), offer);
     });
     app.post(chainPath(`${name}/branch`), { onRequest }, (request, reply) => {
       const chainId = chainOf(node, request);
-      const item = encoderFor(negotiate(request, offers));
+      const offer = negotiate(request, offers);
       const query = pageQuery(request);
       const bounds = branchBody(request);
-      return sendPage(reply, () => branchPage(db, chainId, bounds, query), item);
+      return sendPage(
+        reply,
+        () => branchPage(db, chainId, bounds, query),
+        encoderFor(offer),
+        offer,
+      );
     });
   }
 
@@ -155,7 +179,7 @@ export function registerChainRoutes(app: FastifyInstance, node: BraidNode): void
       offer === OBJECT_OFFER
         ? encodeHeaderJson(header)
         : JSON.stringify(encodeHeaderBase64(header));
-    return reply.type(JSON_TYPE).send(body);
+    return sendJson(reply, offer, body);
   });
 
   /** `?height=` is accepted (Chainweb uses it as a lookup hint) and checked. */

@@ -13,6 +13,7 @@ import { listenBody, pollBody, sendBody } from "../http/command-bodies.ts";
 import { badRequest, HttpError } from "../http/errors.ts";
 import { jsonObjectBody } from "../http/json-body.ts";
 import { KeyWaiters } from "../http/key-waiters.ts";
+import { quoteText } from "../http/quote.ts";
 
 /** Query parameters of `local` and `poll`, as received. */
 export interface ContractQuery {
@@ -21,9 +22,6 @@ export interface ContractQuery {
   readonly rewindDepth?: unknown;
   readonly confirmationDepth?: unknown;
 }
-
-/** The largest `rewindDepth` and `confirmationDepth` accepted (Chainweb's reorg limit). */
-export const MAX_DEPTH = 480;
 
 /**
  * In on-demand mining, how long `send` (and `private`) waits for its commands' block before it
@@ -95,7 +93,8 @@ export class ContractApi {
 
   poll(chainId: number, body: string, query: ContractQuery): string {
     const keys = pollBody(body);
-    const depth = depthParam(query.confirmationDepth, "confirmationDepth");
+    // Past 2^53 the number is rounded, but it stays deeper than any chain: no result yet.
+    const depth = Number(depthParam(query.confirmationDepth, "confirmationDepth"));
     const found = new Map<string, string>();
     for (const key of keys) {
       if (found.has(key)) continue;
@@ -196,10 +195,19 @@ function booleanParam(value: unknown, name: string, fallback: boolean): boolean 
   throw badRequest(`the query parameter ${name} must be true or false`);
 }
 
-function depthParam(value: unknown, name: string): number {
-  if (value === undefined) return 0;
-  if (typeof value !== "string" || !/^[0-9]{1,9}$/.test(value) || Number(value) > MAX_DEPTH) {
-    throw badRequest(`the query parameter ${name} must be an integer from 0 to ${MAX_DEPTH}`);
+/**
+ * `rewindDepth` or `confirmationDepth`: any integer >= 0, read exactly however many digits it
+ * has (the URL's length bounds them), so a depth past Number's safe range is still compared right.
+ */
+function depthParam(value: unknown, name: string): bigint {
+  if (value === undefined) return 0n;
+  if (typeof value !== "string") {
+    throw badRequest(`the query parameter ${name} is given more than once`);
   }
-  return Number(value);
+  if (!/^[0-9]+$/.test(value)) {
+    throw badRequest(
+      `the query parameter ${name} must be an integer >= 0, got ${quoteText(value)}`,
+    );
+  }
+  return BigInt(value);
 }

@@ -105,6 +105,16 @@ describe("development control endpoints", () => {
     );
   });
 
+  it("moves x-server-timestamp with the node's clock", async () => {
+    const timestamp = async () =>
+      Number((await fetch(`${server.url}/info`)).headers.get("x-server-timestamp"));
+    const before = await timestamp();
+    await json(await post("/braid/dev/time", '{"seconds":86400}'));
+    const after = await timestamp();
+    assert.ok(after - before >= 86_400 && after - before <= 86_402, `${before} → ${after}`);
+    assert.equal(after >= Math.floor(Date.now() / 1000) + node.clock.offsetSeconds - 1, true);
+  });
+
   it("refuses bad bodies with a 400 naming the problem", async () => {
     const cases: [string, string, string][] = [
       ["/braid/dev/mine", '{"blocks":"x","chains":[0]}', '"blocks" must be an integer, got "x"'],

@@ -19,7 +19,7 @@ import { addCommonHeaders } from "./headers.ts";
 
 async function serve(node: BraidNode, maxBufferedBytes: number, keepAliveMs: number) {
   const app = Fastify({ logger: false, forceCloseConnections: true });
-  addCommonHeaders(app);
+  addCommonHeaders(app, node.clock);
   sendPlainErrors(app, 1 << 20, (e) => {
     throw e;
   });
@@ -49,7 +49,7 @@ const until = async (test: () => boolean, ms = 5_000) => {
 };
 
 describe("header stream", () => {
-  it("frames events as Chainweb does, with keep-alives; /block/updates adds the payload", async () => {
+  it("frames events as Chainweb does, with keep-alives and both network keys; /block/updates adds the payload", async () => {
     const node = manualNode();
     const { app, base } = await serve(node, 1 << 20, 50);
     try {
@@ -73,6 +73,8 @@ describe("header stream", () => {
       assert.deepEqual(Object.keys(parsed), ["header", "powHash", "target", "txCount"]);
       assert.deepEqual(Object.keys(parsed.header), [...Object.keys(parsed.header)].sort());
       assert.equal(parsed.header.hash, encodeBase64Url(block.header.hash));
+      assert.equal(parsed.header.chainVersion, "development");
+      assert.equal(parsed.header.chainwebVersion, "development");
       assert.equal(parsed.powHash, powHashHex(computePowHash(block.header)));
       assert.equal(parsed.target, block.header.target.toString(16).padStart(64, "0"));
       assert.equal(parsed.txCount, block.payload.transactions.length);
@@ -91,6 +93,7 @@ describe("header stream", () => {
         "txCount",
       ]);
       assert.equal(full.payloadWithOutputs.payloadHash, parsed.header.payloadHash);
+      assert.deepEqual(full.header, parsed.header);
     } finally {
       await app.close();
       node.close();

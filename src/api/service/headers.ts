@@ -1,18 +1,20 @@
 /**
  * The headers every response of the node carries, success or error, on every route (the
  * interface spec's common response headers, and the name deployed clients read the version
- * from).
+ * from). `x-server-timestamp` is the node's clock, so it moves with `braid dev time` as block
+ * times do.
  */
 import type { FastifyInstance } from "fastify";
+import type { NodeClock } from "../../node/clock.ts";
 import { BRAID_VERSION } from "../../version.ts";
 
-export function addCommonHeaders(app: FastifyInstance): void {
+export function addCommonHeaders(app: FastifyInstance, clock: Pick<NodeClock, "nowSeconds">): void {
   app.addHook("onRequest", (request, reply, done) => {
     const socket = request.raw.socket;
     const address = socket.remoteAddress ?? "";
     const host = address.includes(":") ? `[${address}]` : address;
     reply.header("x-peer-addr", `${host}:${socket.remotePort ?? 0}`);
-    reply.header("x-server-timestamp", String(Math.floor(Date.now() / 1000)));
+    reply.header("x-server-timestamp", String(Math.floor(clock.nowSeconds())));
     reply.header("x-service-node-version", BRAID_VERSION);
     reply.header("x-chainweb-node-version", BRAID_VERSION);
     done();

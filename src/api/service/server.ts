@@ -43,7 +43,7 @@ export async function startNodeServer(
     bodyLimit: options.bodyLimit,
     routerOptions: { maxParamLength: 16_384 },
   });
-  addCommonHeaders(app);
+  addCommonHeaders(app, node.clock);
   acceptJsonBodiesOnly(app);
   sendPlainErrors(app, options.bodyLimit, options.onFault);
   allowCrossOrigin(app);

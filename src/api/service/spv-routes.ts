@@ -2,8 +2,9 @@
  * The SPV endpoint (issue #12, docs/node.md "SPV proofs"), served under both
  * `{base}/chain/{c}/contract/api/v1/spv` (the interface spec's path) and `{base}/chain/{c}/pact/spv`
  * (chainweb-node's, where `@kadena/client`'s `createSpv` and `pollCreateSpv` call). The body
- * `{"requestKey": <key>, "targetChainId": "<chain>"}` goes to the source chain; the answer is
- * the proof as a JSON string, base64url of Chainweb's proof JSON (chainweb-wire.md §4).
+ * `{"requestKey": <key>, "targetChainId": "<chain>"}` goes to the source chain. The proof is
+ * base64url of Chainweb's proof JSON (chainweb-wire.md §4); the spec's path answers it as
+ * `{"spv": proof}`, chainweb-node's as a bare JSON string, which deployed clients read.
  */
 import type { FastifyInstance } from "fastify";
 import { decodeBase64Url } from "../../crypto/index.ts";
@@ -16,19 +17,23 @@ import { describeBodyValue } from "../http/quote.ts";
 import { requestKey } from "../http/request-keys.ts";
 import { BASE, CHAIN_ID, chainHook, chainOf, JSON_TYPE } from "./request-parts.ts";
 
-/** The SPV paths after `{base}/chain/{c}/`. */
-export const SPV_PATHS = ["contract/api/v1/spv", "pact/spv"] as const;
+/** The SPV paths after `{base}/chain/{c}/`, each with its answer's form. */
+const SPV_ANSWERS: Readonly<Record<string, (proof: string) => string>> = {
+  "contract/api/v1/spv": (proof) => `{"spv":${jsonString(proof)}}`,
+  "pact/spv": (proof) => jsonString(proof),
+};
+export const SPV_PATHS = Object.keys(SPV_ANSWERS);
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export function registerSpvRoutes(app: FastifyInstance, node: BraidNode): void {
   const chainCount = node.chains.length;
-  for (const path of SPV_PATHS) {
+  for (const [path, answer] of Object.entries(SPV_ANSWERS)) {
     app.post(`${BASE}/chain/:chain/${path}`, { onRequest: chainHook(node) }, (request, reply) => {
       const chainId = chainOf(node, request);
       const body = spvBody(bodyText(request.body, request.headers["content-type"]), chainCount);
       try {
         const proof = node.spvProof(chainId, decodeBase64Url(body.requestKey), body.targetChainId);
-        return reply.type(JSON_TYPE).send(jsonString(proof));
+        return reply.type(JSON_TYPE).send(answer(proof));
       } catch (e) {
         if (e instanceof SpvRefusal) throw badRequest(e.message);
         throw e;

@@ -30,11 +30,11 @@ describe("header object form on mainnet headers", () => {
       assert.deepEqual(computeBlockHash(header), header.hash);
     }
   });
-  it("encodes the keys in chainweb-node's order", () => {
+  it("encodes the keys in chainweb-node's order, chainVersion right after chainwebVersion", () => {
     const header = decodeHeaderBase64(vectors.binaryHeadersBase64Url[0]!);
     assert.equal(
       encodeHeaderJson(header),
-      '{"nonce":"13095611958898437","creationTime":1602382624629329,"parent":"HaXABq1PKSKlhncJk0_Mt75_lL7NS3wI627QfXZ_85k","adjacents":{"5":"Mpic85rur2MYf3zli8s8bHxTFjriFoMPTr6ZPs8sjxM","10":"VBKuhU_hQmuvKlx88A5o-FH0rzNo59NsdxmOGNBQ-yc","15":"MItdqgHZxf7j6l0oE8X-G9-VyMbnQmZrtSniuRe_EJ8"},"target":"QrcsbEm-3WjyCGAGlzIEhLEN3ZMWORoyYy8AAAAAAAA","payloadHash":"GpaWbHkHrCjRhY8hKE0qZ1WsBBaG3Y_zkFLV2sYumQA","chainId":0,"weight":"NQn4BGftuWAeAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","height":1000000,"chainwebVersion":"mainnet01","epochStart":1602381443331834,"featureFlags":0,"hash":"k0an0qEORusqQg9ZjKrxa-0Bo0-hQVYLXqWi5LHxg3k"}',
+      '{"nonce":"13095611958898437","creationTime":1602382624629329,"parent":"HaXABq1PKSKlhncJk0_Mt75_lL7NS3wI627QfXZ_85k","adjacents":{"5":"Mpic85rur2MYf3zli8s8bHxTFjriFoMPTr6ZPs8sjxM","10":"VBKuhU_hQmuvKlx88A5o-FH0rzNo59NsdxmOGNBQ-yc","15":"MItdqgHZxf7j6l0oE8X-G9-VyMbnQmZrtSniuRe_EJ8"},"target":"QrcsbEm-3WjyCGAGlzIEhLEN3ZMWORoyYy8AAAAAAAA","payloadHash":"GpaWbHkHrCjRhY8hKE0qZ1WsBBaG3Y_zkFLV2sYumQA","chainId":0,"weight":"NQn4BGftuWAeAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","height":1000000,"chainwebVersion":"mainnet01","chainVersion":"mainnet01","epochStart":1602381443331834,"featureFlags":0,"hash":"k0an0qEORusqQg9ZjKrxa-0Bo0-hQVYLXqWi5LHxg3k"}',
     );
     assert.deepEqual(decodeHeaderObject(encodeHeaderObject(header)), header);
   });
@@ -42,7 +42,21 @@ describe("header object form on mainnet headers", () => {
     const header = decodeHeaderBase64(vectors.binaryHeadersBase64Url[1]!);
     assert.equal(
       encodeHeaderSortedJson(header),
-      '{"adjacents":{"10":"C76ElC60qXSJQCHePpzzJxsCYvvrqvmkoHPyZnex-4Q","15":"Kv0sz_rTANjoiJwMrdZFCJNFwdH0U_M5ouwMr3BXBfo","5":"ALcxv1ZiwwQ_QX9eOBZMbzIop6n7XtveS1FqOFwyvGM"},"chainId":0,"chainwebVersion":"mainnet01","creationTime":1602382678045236,"epochStart":1602381443331834,"featureFlags":0,"hash":"vhVa6Deh10RXLRf3L-MSQTYqaL-_IY_mi-v58MjP9R8","height":1000001,"nonce":"110239794631051275","parent":"k0an0qEORusqQg9ZjKrxa-0Bo0-hQVYLXqWi5LHxg3k","payloadHash":"smUiDW9jfD_0vrdt4-fXKT_lqC90RsgEGObdp3FznFY","target":"QrcsbEm-3WjyCGAGlzIEhLEN3ZMWORoyYy8AAAAAAAA","weight":"bOkHN2JUv2AeAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}',
+      '{"adjacents":{"10":"C76ElC60qXSJQCHePpzzJxsCYvvrqvmkoHPyZnex-4Q","15":"Kv0sz_rTANjoiJwMrdZFCJNFwdH0U_M5ouwMr3BXBfo","5":"ALcxv1ZiwwQ_QX9eOBZMbzIop6n7XtveS1FqOFwyvGM"},"chainId":0,"chainVersion":"mainnet01","chainwebVersion":"mainnet01","creationTime":1602382678045236,"epochStart":1602381443331834,"featureFlags":0,"hash":"vhVa6Deh10RXLRf3L-MSQTYqaL-_IY_mi-v58MjP9R8","height":1000001,"nonce":"110239794631051275","parent":"k0an0qEORusqQg9ZjKrxa-0Bo0-hQVYLXqWi5LHxg3k","payloadHash":"smUiDW9jfD_0vrdt4-fXKT_lqC90RsgEGObdp3FznFY","target":"QrcsbEm-3WjyCGAGlzIEhLEN3ZMWORoyYy8AAAAAAAA","weight":"bOkHN2JUv2AeAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}',
+    );
+  });
+  it("reads the network from chainwebVersion, chainVersion or both", () => {
+    const { chainwebVersion, ...specOnly } = vectors.objectHeaders[0]!;
+    const expected = vectors.binaryHeadersBase64Url[0];
+    assert.equal(
+      encodeHeaderBase64(decodeHeaderObject({ ...specOnly, chainVersion: chainwebVersion })),
+      expected,
+    );
+    assert.equal(
+      encodeHeaderBase64(
+        decodeHeaderObject({ ...specOnly, chainwebVersion, chainVersion: chainwebVersion }),
+      ),
+      expected,
     );
   });
   it("accepts padded base64url and ignores extra keys", () => {
@@ -81,6 +95,21 @@ describe("header object form errors", () => {
         'field "target": expected base64url of 32 bytes, got 3 bytes; ' +
         'field "chainwebVersion": unknown chainweb version "testnet99" (known: development, mainnet01); ' +
         'field "nonce": expected a string, got number 5; missing field "hash"',
+    );
+  });
+  it("names a missing network, a bad chainVersion and two names that disagree", () => {
+    const { chainwebVersion: _version, ...noVersion } = good;
+    assert.equal(
+      errorOf(noVersion),
+      'invalid block header object: missing field "chainwebVersion" (or "chainVersion")',
+    );
+    assert.equal(
+      errorOf({ ...noVersion, chainVersion: 7 }),
+      'invalid block header object: field "chainVersion": expected a string, got number 7',
+    );
+    assert.equal(
+      errorOf({ ...good, chainVersion: "development" }),
+      'invalid block header object: fields "chainwebVersion" and "chainVersion" name different networks (mainnet01, development)',
     );
   });
   it("names bad numbers, chain id keys and hashes", () => {

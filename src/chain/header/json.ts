@@ -3,7 +3,8 @@
  * - the default form: a string, base64url of the 318 binary bytes;
  * - the object form, keys in chainweb-node's order: nonce (decimal string), creationTime,
  *   parent, adjacents ({"<chain id>": hash}), target (base64url of 32 LE bytes), payloadHash,
- *   chainId, weight (like target), height, chainwebVersion (name), epochStart, featureFlags, hash;
+ *   chainId, weight (like target), height, chainwebVersion (the network's name), chainVersion
+ *   (the same name, the interface spec's key), epochStart, featureFlags, hash;
  * - the sorted-key object form of the header stream (SSE), adjacents keys sorted as text.
  * Numbers in the object form are JSON numbers, so `featureFlags` must stay below 2^53 there.
  */
@@ -18,7 +19,13 @@ export class HeaderJsonError extends Error {
   override name = "HeaderJsonError";
 }
 
-/** The object form's fields, in chainweb-node's order. */
+/**
+ * The object form's fields, in chainweb-node's order. The network's name is written twice:
+ * `chainwebVersion` is what chainweb-node writes and deployed clients read, `chainVersion` what
+ * the interface spec names. `chainVersion` comes right after `chainwebVersion`, where the spec
+ * lists it (between `height` and `epochStart`), so both the spec's order and chainweb-node's order
+ * of their own keys hold.
+ */
 export interface HeaderObject {
   nonce: string;
   creationTime: number;
@@ -30,6 +37,7 @@ export interface HeaderObject {
   weight: string;
   height: number;
   chainwebVersion: string;
+  chainVersion: string;
   epochStart: number;
   featureFlags: number;
   hash: string;
@@ -50,6 +58,7 @@ export function encodeHeaderObject(
   for (const id of [...header.adjacents.keys()].sort((a, b) => a - b)) {
     adjacents[String(id)] = encodeBase64Url(header.adjacents.get(id)!);
   }
+  const network = findVersionByCode(header.versionCode, versions).name;
   return {
     nonce: header.nonce.toString(),
     creationTime: header.creationTime,
@@ -60,7 +69,8 @@ export function encodeHeaderObject(
     chainId: header.chainId,
     weight: encodeBase64Url(word256ToBytes(header.weight)),
     height: header.height,
-    chainwebVersion: findVersionByCode(header.versionCode, versions).name,
+    chainwebVersion: network,
+    chainVersion: network,
     epochStart: header.epochStart,
     featureFlags: Number(header.featureFlags),
     hash: encodeBase64Url(header.hash),
@@ -102,7 +112,8 @@ export function decodeHeaderBase64(text: string): BlockHeader {
 
 /**
  * Decodes the object form, keys in any order (unknown keys, such as the extended form's
- * `powHash`, are ignored). Every bad or missing field is named in one HeaderJsonError.
+ * `powHash`, are ignored). The network is `chainwebVersion` or `chainVersion`, or both naming the
+ * same one. Every bad or missing field is named in one HeaderJsonError.
  */
 export function decodeHeaderObject(
   value: unknown,
@@ -142,7 +153,7 @@ export function decodeHeaderObject(
     chainId: field("chainId", (v) => safeInteger(v, 0, 0xffff_ffff), 0),
     weight: field("weight", word256, 0n),
     height: field("height", (v) => safeInteger(v, 0), 0),
-    versionCode: field("chainwebVersion", (v) => findVersionByName(text(v), versions).code, 0),
+    versionCode: versionCodeOf(o, problems, versions),
     epochStart: field("epochStart", (v) => safeInteger(v), 0),
     nonce: field("nonce", nonce, 0n),
     hash: field("hash", hash, zero),
@@ -151,6 +162,36 @@ export function decodeHeaderObject(
     throw new HeaderJsonError(`invalid block header object: ${problems.join("; ")}`);
   }
   return header;
+}
+
+/** The keys a network name may come under: chainweb-node's, then the interface spec's. */
+const VERSION_KEYS = ["chainwebVersion", "chainVersion"] as const;
+
+function versionCodeOf(
+  o: Record<string, unknown>,
+  problems: string[],
+  versions: readonly ChainwebVersion[] | undefined,
+): number {
+  const given = VERSION_KEYS.filter((key) => key in o);
+  if (given.length === 0) {
+    problems.push(`missing field "chainwebVersion" (or "chainVersion")`);
+    return 0;
+  }
+  const found = given.flatMap((key) => {
+    try {
+      return [{ key, version: findVersionByName(text(o[key]), versions) }];
+    } catch (e) {
+      problems.push(`field "${key}": ${(e as Error).message}`);
+      return [];
+    }
+  });
+  const [first, second] = found;
+  if (first !== undefined && second !== undefined && first.version.name !== second.version.name) {
+    problems.push(
+      `fields "${first.key}" and "${second.key}" name different networks (${first.version.name}, ${second.version.name})`,
+    );
+  }
+  return first?.version.code ?? 0;
 }
 
 function describe(v: unknown): string {

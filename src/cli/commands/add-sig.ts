@@ -1,7 +1,7 @@
 /**
- * `braid add-sig KEYFILE… [-l] < sigdata.yaml`: signs the signing data with every key that is one
- * of its signers, then prints it (YAML while signatures are missing, the verified command once
- * complete).
+ * `braid add-sig KEYFILE… [-l] < sigdata`: signs the signing data (the JSON `braid -u` prints, or
+ * the YAML `add-sig` prints) with every key that is one of its signers, then prints it (YAML while
+ * signatures are missing, the verified command once complete).
  */
 import { addSignatures, parseSigData } from "../../command/sig-data.ts";
 import { loadKeyFiles } from "../keys.ts";
@@ -12,7 +12,7 @@ export const addSigCommand: Subcommand = {
   register(program, io) {
     program
       .command("add-sig")
-      .description("add signatures to the signing data (YAML) read from standard input")
+      .description("add signatures to the signing data (JSON or YAML) read from standard input")
       .argument("<keyfiles...>", "YAML key files (public and secret), as braid -g prints")
       .option("-l, --local", "print a complete command bare (the /local body), not in {cmds:[…]}")
       .action(async (files: string[], options: { local?: boolean }) => {

@@ -1,6 +1,6 @@
 /**
- * `braid node`: runs a node with its HTTP service until interrupted (SIGINT or SIGTERM), then
- * closes the service and the databases. Options come from flags over `--config node.yaml` over
+ * `braid node`: runs a node with its HTTP service until stopped (SIGINT, SIGTERM or its output
+ * closed: stop.ts), then closes the service and the databases. Options come from flags over `--config node.yaml` over
  * the defaults (docs/node.md). On start it prints what a developer needs: the URL, the network,
  * the mining mode, where data lives and the funded accounts with their keys.
  */
@@ -20,6 +20,7 @@ import {
 import { UserError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 import type { Subcommand } from "../registry.ts";
+import { untilStopped } from "../stop.ts";
 
 interface NodeFlags {
   readonly config?: string;
@@ -107,10 +108,7 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
   if (options.logLevel === "debug" || options.logLevel === "info") {
     io.out(banner(options, server.url, node, readyMs));
   }
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  await untilStopped();
   await server.close();
   // A checkpoint under way finishes first, so closing copies the whole log back.
   await node.chainDb.checkpointsSettled();

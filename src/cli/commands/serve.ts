@@ -1,10 +1,11 @@
 /**
- * `braid -s CONFIG`: the development server. Runs until interrupted (SIGINT or SIGTERM), then
- * closes its databases and log.
+ * `braid -s CONFIG`: the development server. Runs until stopped (SIGINT, SIGTERM or its output
+ * closed: stop.ts), then closes its databases and log.
  */
 import { ConfigError, parseDevServerConfig, startDevServer } from "../../api/devserver/index.ts";
 import { UserError } from "../errors.ts";
 import type { RootMode } from "../registry.ts";
+import { untilStopped } from "../stop.ts";
 import { escapeControls } from "../terminal-text.ts";
 
 export const serveMode: RootMode = {
@@ -39,10 +40,7 @@ export const serveMode: RootMode = {
     io.out(
       escapeControls(`Braid development server listening on ${server.url} (state ${state})\n`),
     );
-    await new Promise<void>((resolve) => {
-      process.once("SIGINT", resolve);
-      process.once("SIGTERM", resolve);
-    });
+    await untilStopped();
     await server.close();
   },
 };

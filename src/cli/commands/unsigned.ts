@@ -1,9 +1,10 @@
 /**
- * `braid -u FILE`: builds the command a YAML request describes (its `signers` list public keys
- * only) and prints its signing data as YAML, for `add-sig`, `sign` and `combine-sigs`.
+ * `braid -u FILE`: builds the command a YAML request describes, unsigned (its signers come from
+ * `signers`, or from the public keys of `keyPairs`, whose secrets are not used), and prints its
+ * signing data as JSON (the interface spec's form) for `add-sig`, `sign` and `combine-sigs`.
  */
 import { buildSigData } from "../../command/build.ts";
-import { formatSigData } from "../../command/sig-data.ts";
+import { encodeSigDataJson } from "../../command/sig-data.ts";
 import { parseApiRequest } from "../../command/yaml-request.ts";
 import { chosenHash } from "../hash-option.ts";
 import type { RootMode } from "../registry.ts";
@@ -13,7 +14,7 @@ export const unsignedMode: RootMode = {
   register(program) {
     program.option(
       "-u, --unsigned <file>",
-      "build an unsigned command from a YAML request and print its signing data",
+      "build an unsigned command from a YAML request and print its signing data as JSON",
     );
   },
   selected: (options) => options.unsigned !== undefined,
@@ -23,6 +24,12 @@ export const unsignedMode: RootMode = {
       readFile: (path) => io.readFile(path),
       now: () => new Date(),
     });
-    io.out(formatSigData(buildSigData(request, chosenHash(options))));
+    const unused = request.unusedSecrets;
+    if (unused.length > 0) {
+      io.warn(
+        `warning: ${unused.length === 1 ? "the secret key of" : "the secret keys of"} ${unused.join(", ")} in ${source} ${unused.length === 1 ? "is" : "are"} not used: -u signs nothing (sign with braid add-sig)`,
+      );
+    }
+    io.out(`${encodeSigDataJson(buildSigData(request, chosenHash(options)))}\n`);
   },
 };

@@ -42,7 +42,7 @@ function balance(node: BraidNode, account: string, chainId = 0): string {
       nonce: `b-${Math.random()}`,
       chainId: String(chainId),
     }),
-    { preflight: false, rewindDepth: 0 },
+    { preflight: false, rewindDepth: 0n },
   );
   return JSON.stringify(JSON.parse(text).result.data);
 }
@@ -110,7 +110,7 @@ describe("development controls", () => {
       });
       const fresh = transfer("1.0", "new", newTime);
       const preflight = JSON.parse(
-        node.local(0, fresh, { preflight: true, rewindDepth: 0 }),
+        node.local(0, fresh, { preflight: true, rewindDepth: 0n }),
       ).preflightResult;
       assert.equal(preflight.result.status, "success");
       node.submit(0, [fresh]);

@@ -199,7 +199,7 @@ export class DevControls {
       const commands = request.chains.map((chainId) => {
         const command = this.fundingCommand(request, chainId);
         const preflight = JSON.parse(
-          this.node.local(chainId, command, { preflight: true, rewindDepth: 0 }),
+          this.node.local(chainId, command, { preflight: true, rewindDepth: 0n }),
         ).preflightResult.result;
         if (preflight.status !== "success") {
           throw new DevControlRefusal(
