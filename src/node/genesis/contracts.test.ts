@@ -1,15 +1,17 @@
 /**
  * The genesis contracts run through the Pact CLI in a child process: our REPL
  * script of their behaviour, each contract file alone, and the genesis
- * transactions replayed in order.
+ * transactions replayed in order. And read by Kadena's code generator
+ * (`pactjs contract-generate --file`), which must parse every one of them.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { contractGenerate, declaredFunctions, definedFunctions } from "../test-support/pactjs.ts";
 import { BRAID_ADMIN_KEY, DEV_ACCOUNTS, keysetOf } from "./accounts.ts";
 import {
   buyGasCall,
@@ -68,6 +70,33 @@ describe("genesis contracts", () => {
     );
     const result = runRepl(writeRepl("load-all.repl", lines));
     assert.deepEqual(result, { code: 0, stdout: "Load successful\n", stderr: "" });
+  });
+
+  it("are parsed by pactjs contract-generate: typings declare every function", async () => {
+    const project = join(dir, "pactjs");
+    mkdirSync(project);
+    for (const file of CONTRACT_FILES) writeFileSync(join(project, file), contractSource(file));
+    const generated = await contractGenerate(
+      project,
+      CONTRACT_FILES.flatMap((file) => ["--file", file]),
+    );
+    assert.deepEqual(generated.files, [
+      "coin.d.ts",
+      "fungible-v2.d.ts",
+      "fungible-xchain-v1.d.ts",
+      "gas-payer-v1.d.ts",
+      "index.d.ts",
+      "ns.d.ts",
+      "package.json",
+    ]);
+    for (const file of CONTRACT_FILES) {
+      const name = file.slice(0, -".pact".length);
+      assert.deepEqual(
+        declaredFunctions(generated.read(`${name}.d.ts`), name),
+        definedFunctions(contractSource(file)),
+        name,
+      );
+    }
   });
 
   it("carry no third-party copyright text", () => {

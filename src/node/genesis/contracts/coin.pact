@@ -151,8 +151,8 @@
           [account]))))
 
   (defun check-reserved:string (account:string)
-    @doc "The protocol letter of a reserved name (\"k\" for \"k:...\"), or \
-         \\"\" when ACCOUNT does not start with one letter and a colon."
+    @doc "The protocol letter of a reserved name (\"k\" for \"k:...\"), or \"\" \
+         \when ACCOUNT does not start with one letter and a colon."
     (if (= ":" (drop 1 (take 2 account)))
       (take 1 account)
       ""))
