@@ -16,8 +16,7 @@
  * operations are run again on the interface spec's `contract/api/v1` paths.
  *
  * Where a document is wrong, {@link DOCUMENT_EXCEPTIONS} names the spot and the reason and relaxes
- * exactly that spot. Where Braid is wrong, the check stays as the document says and the call is a
- * `todo` naming the defect (`defect` in the tables below), to be removed when it is fixed.
+ * exactly that spot; nothing else is relaxed.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -127,9 +126,9 @@ const DOCUMENT_EXCEPTIONS: readonly DocumentException[] = [
     pointer: "#/components/schemas/command-result/properties/txId",
     says: { type: "number" },
     use: { merge: { nullable: true } },
-    where: "txId of command results: local (every result) and poll/listen (failures)",
+    where: "txId of failed command results (local, poll, listen)",
     reason:
-      "Pact 5 on Chainweb has no transaction id for a local run nor for a failed command and writes null (chainweb-node's Pact 5 applyLocal and pactErrorToCommandResult set _crTxId = Nothing)",
+      "Pact 5 on Chainweb has no transaction id for a failed command and writes null (chainweb-node sets _crTxId = Nothing when the payload fails)",
   },
   {
     document: "pact",
@@ -188,14 +187,6 @@ interface State {
   next: string;
 }
 
-/** Braid defects the calls below show (each call naming one is a `todo` until it is fixed). */
-const DEFECTS = {
-  objectHeaderContentType:
-    "Braid defect: the object form of headers is answered with Content-Type application/json; charset=utf-8, where the document and chainweb-node (servant's JsonBlockHeaderObject) say application/json;blockheader-encoding=object (src/api/service/chain-routes.ts: sendPage and GET header/:hash reply with JSON_TYPE)",
-  localFailureLogs:
-    "Braid defect: a failed local command has logs: null, the document says a string (src/execution/run.ts failureOutcome, src/node/local.ts; logs are being made always a string elsewhere)",
-} as const;
-
 /** A well-formed hash no block or payload has. */
 const UNKNOWN_HASH = "A".repeat(43);
 /** 33 distinct well-formed hashes: one more than a branch query takes per side. */
@@ -227,8 +218,6 @@ interface Call {
   readonly retry?: (response: RawResponse) => boolean;
   /** More checks on the parsed body. */
   readonly check?: (body: unknown, s: State) => void;
-  /** A Braid defect this call shows (the test is a `todo` naming it until it is fixed). */
-  readonly defect?: string;
 }
 
 let nonceCount = 0;
@@ -416,7 +405,6 @@ const CALLS: Readonly<Record<string, readonly Call[]>> = {
     {
       name: "object headers (Accept …;blockheader-encoding=object, ?limit=3)",
       status: 200,
-      defect: DEFECTS.objectHeaderContentType,
       request: () => ({ accept: OBJECT_HEADERS, query: { limit: 3 } }),
     },
     {
@@ -434,7 +422,6 @@ const CALLS: Readonly<Record<string, readonly Call[]>> = {
     {
       name: "object (Accept …;blockheader-encoding=object)",
       status: 200,
-      defect: DEFECTS.objectHeaderContentType,
       request: (s) => ({ params: { blockHash: s.block.hash }, accept: OBJECT_HEADERS }),
       check: (body, s) => assert.equal((body as { hash: string }).hash, s.block.hash),
     },
@@ -470,7 +457,6 @@ const CALLS: Readonly<Record<string, readonly Call[]>> = {
     {
       name: "object headers (Accept …;blockheader-encoding=object)",
       status: 200,
-      defect: DEFECTS.objectHeaderContentType,
       request: (s) => ({
         accept: OBJECT_HEADERS,
         query: { limit: 3 },
@@ -646,7 +632,6 @@ const CALLS: Readonly<Record<string, readonly Call[]>> = {
     {
       name: "a failure (enforce)",
       status: 200,
-      defect: DEFECTS.localFailureLogs,
       request: async () => ({ body: await readCommand('(enforce false "no")', true) }),
       check: (body) =>
         assert.equal((body as { result: { status: string } }).result.status, "failure"),
@@ -819,10 +804,6 @@ const CONTRACT_PATHS = {
   },
   /** The field a 200 body of the operation is wrapped in on these paths. */
   wrappedIn: { [operationKey("pact", "post", "/spv")]: "spv" } as Record<string, string>,
-  defects: {
-    [operationKey("pact", "post", "/spv")]:
-      'intended behaviour not yet landed: contract/api/v1/spv answers the bare proof string, the interface spec says {"spv": proof} (src/api/service/spv-routes.ts; being changed elsewhere)',
-  } as Record<string, string>,
 };
 
 async function runCall(
@@ -924,7 +905,7 @@ describe("Chainweb's OpenAPI documents, against braid node", { timeout: 90_000 }
     for (const op of powOperations) {
       describe(op.key, () => {
         for (const call of CALLS[op.key]!) {
-          test(call.name, call.defect ? { todo: call.defect } : {}, () => runCall(op, call, state));
+          test(call.name, () => runCall(op, call, state));
         }
       });
     }
@@ -1020,9 +1001,7 @@ describe("Chainweb's OpenAPI documents, against braid node", { timeout: 90_000 }
           if (calls === undefined || calls.some((c) => c.node === "pow")) continue;
           describe(op.key, () => {
             for (const call of calls) {
-              test(call.name, call.defect ? { todo: call.defect } : {}, () =>
-                runCall(op, call, state),
-              );
+              test(call.name, () => runCall(op, call, state));
             }
           });
         }
@@ -1046,11 +1025,9 @@ describe("Chainweb's OpenAPI documents, against braid node", { timeout: 90_000 }
         const calls = CALLS[op.key];
         if (calls === undefined) continue;
         const wrappedIn = CONTRACT_PATHS.wrappedIn[op.key];
-        const pathDefect = CONTRACT_PATHS.defects[op.key];
         describe(op.key, () => {
           for (const call of calls) {
-            const todo = call.defect ?? (call.status === 200 ? pathDefect : undefined);
-            test(call.name, todo ? { todo } : {}, () =>
+            test(call.name, () =>
               runCall(op, call, state, { rewrite: CONTRACT_PATHS.rewrite, wrappedIn }),
             );
           }
