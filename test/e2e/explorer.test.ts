@@ -15,6 +15,7 @@ import { Decimal } from "../../src/pact/values/index.ts";
 import { type Browser, launchBrowser } from "./support/browser.ts";
 import {
   clientFor,
+  crossChainTransferCommand,
   NETWORK,
   SENDER00,
   SENDER01,
@@ -151,17 +152,7 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
 
   it("links the two steps of a cross-chain transfer", async () => {
     const client = clientFor(node.url, "pact");
-    const first = Pact.builder
-      .execution(`(coin.transfer-crosschain "sender00" "sender01" (read-keyset "ks") "1" 2.5)`)
-      .addData("ks", { keys: [SENDER01.publicKey], pred: "keys-all" })
-      .addSigner(SENDER00.publicKey, (withCap) => [
-        withCap("coin.GAS"),
-        withCap("coin.TRANSFER_XCHAIN", "sender00", "sender01", { decimal: "2.5" }, "1"),
-      ])
-      .setMeta({ chainId: "0", senderAccount: "sender00", gasLimit: 10_000 })
-      .setNetworkId(NETWORK)
-      .createTransaction();
-    const sent = await client.submit(await signWith(SENDER00, first));
+    const sent = await client.submit(await signWith(SENDER00, crossChainTransferCommand()));
     assert.equal((await client.listen(sent)).result.status, "success");
     const proof = (await client.pollCreateSpv(sent, "1")).replace(/"/g, "");
     const cont = Pact.builder

@@ -25,7 +25,14 @@ import { mineNonce } from "../../src/chain/mining/mine.ts";
 import { word256FromBytes } from "../../src/chain/word256.ts";
 import { blake2b256, encodeBase64Url } from "../../src/crypto/index.ts";
 import { type NodeProcess, startNode } from "../../src/node/test-support/node-process.ts";
-import { clientFor, NETWORK, SENDER00, SENDER01, signWith } from "./support/kadena.ts";
+import {
+  clientFor,
+  crossChainTransferCommand,
+  NETWORK,
+  SENDER00,
+  SENDER01,
+  signWith,
+} from "./support/kadena.ts";
 import {
   checkRequestBody,
   checkResponse,
@@ -928,20 +935,7 @@ describe("Chainweb's OpenAPI documents, against braid node", { timeout: 90_000 }
           .setNonce(nonce("failing"))
           .createTransaction(),
       );
-      const xchain = signWith(
-        SENDER00,
-        Pact.builder
-          .execution('(coin.transfer-crosschain "sender00" "sender01" (read-keyset "ks") "1" 2.5)')
-          .addData("ks", { keys: [SENDER01.publicKey], pred: "keys-all" })
-          .addSigner(SENDER00.publicKey, (withCap) => [
-            withCap("coin.GAS"),
-            withCap("coin.TRANSFER_XCHAIN", "sender00", "sender01", { decimal: "2.5" }, "1"),
-          ])
-          .setMeta({ chainId: "0", senderAccount: "sender00", gasLimit: 10_000 })
-          .setNetworkId(NETWORK)
-          .setNonce(nonce("xchain"))
-          .createTransaction(),
-      );
+      const xchain = signWith(SENDER00, crossChainTransferCommand(nonce("xchain")));
       const [sentTransfer, sentFailing, sentXchain] = await Promise.all(
         [transfer("1.0"), failing, xchain].map(async (c) => client.submitOne(await c)),
       );

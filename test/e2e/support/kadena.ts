@@ -65,6 +65,23 @@ export function transferCommand(
     .createTransaction();
 }
 
+/**
+ * An unsigned `coin.transfer-crosschain` of 2.5 KDA from sender00 on chain 0 to sender01 on
+ * chain 1 (the first step; `nonce` makes it unique when given).
+ */
+export function crossChainTransferCommand(nonce?: string): IUnsignedCommand {
+  const builder = Pact.builder
+    .execution('(coin.transfer-crosschain "sender00" "sender01" (read-keyset "ks") "1" 2.5)')
+    .addData("ks", { keys: [SENDER01.publicKey], pred: "keys-all" })
+    .addSigner(SENDER00.publicKey, (withCap) => [
+      withCap("coin.GAS"),
+      withCap("coin.TRANSFER_XCHAIN", "sender00", "sender01", { decimal: "2.5" }, "1"),
+    ])
+    .setMeta({ chainId: "0", senderAccount: "sender00", gasLimit: 10_000 })
+    .setNetworkId(NETWORK);
+  return (nonce === undefined ? builder : builder.setNonce(nonce)).createTransaction();
+}
+
 /** Signs a command with one key pair. */
 export async function signWith(keys: DevKeyPair, command: IUnsignedCommand): Promise<ICommand> {
   const signed = await createSignWithKeypair(keys)(command);
