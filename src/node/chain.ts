@@ -23,6 +23,7 @@ import {
   type BlockEnvironment,
   type ExecutedBlock,
   executeBlock,
+  minerOfData,
 } from "./executor/block-executor.ts";
 import { executeGenesis } from "./genesis/genesis.ts";
 import { Mempool } from "./mempool/mempool.ts";
@@ -94,8 +95,8 @@ export class ChainNode {
     return this.context.chainDb.ancestorAt(this.current.hash, height);
   }
 
-  /** The block environment of a child of `parent`. */
-  environment(parent: BlockHeader): BlockEnvironment {
+  /** The block environment of a child of `parent` mined by `miner` (the node's own by default). */
+  environment(parent: BlockHeader, miner: MinerAccount = this.context.miner): BlockEnvironment {
     const c = this.context;
     return {
       networkId: c.networkId,
@@ -103,7 +104,7 @@ export class ChainNode {
       parentHash: parent.hash,
       parentHeight: parent.height,
       parentTime: parent.creationTime,
-      miner: c.miner,
+      miner,
       reward: c.reward,
       blockGasLimit: c.blockGasLimit,
       continuationVerifier: continuationVerifier(c.chainDb, this.chainId, parent),
@@ -251,7 +252,11 @@ export class ChainNode {
           ? executeGenesis(state, this.context.networkId, this.chainId, commands).map(
               (c) => c.output,
             )
-          : executeBlock(state, this.environment(parent), commands).commands.map((c) => c.output);
+          : executeBlock(
+              state,
+              this.environment(parent, storedMiner(header, stored.payload)),
+              commands,
+            ).commands.map((c) => c.output);
       const same =
         outputs.length === stored.payload.transactions.length &&
         outputs.every((o, i) => equalBytes(o, stored.payload.transactions[i]!.output));
@@ -341,6 +346,15 @@ export function topLevelValueOffset(json: string, key: string): number | null {
     else if (c === "}" || c === "]") depth--;
   }
   return null;
+}
+
+/** The miner a stored block paid (its payload's miner data, checked when it was imported). */
+function storedMiner(header: BlockHeader, payload: PayloadWithOutputs): MinerAccount {
+  const miner = minerOfData(payload.minerData);
+  if (miner === null) {
+    throw new Error(`block ${encodeBase64Url(header.hash)} holds miner data Braid cannot pay`);
+  }
+  return miner;
 }
 
 /** A command as stored in a payload (already verified when it was first accepted). */

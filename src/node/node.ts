@@ -6,25 +6,24 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { equalBytes } from "../chain/bytes.ts";
 import { type Block, ChainDatabase } from "../chain/db/index.ts";
 import { genesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { NO_COINBASE_OUTPUT, NO_MINER_DATA } from "../chain/payload/constants.ts";
 import { makePayloadWithOutputs } from "../chain/payload/payload.ts";
-import { validateHeader } from "../chain/validation/validate.ts";
 import { DEVELOPMENT } from "../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
 import type { ParsedCommand, PublicMeta } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../pact/db/index.ts";
 import { Decimal } from "../pact/values/index.ts";
-import { type ChainContext, ChainNode, indexOfPayload, type StoredBlock } from "./chain.ts";
+import { type ChainContext, ChainNode, type StoredBlock } from "./chain.ts";
 import { NodeClock } from "./clock.ts";
 import { NodeEvents } from "./events.ts";
 import { blockContextOf, buyGas } from "./executor/block-executor.ts";
 import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
 import { executeGenesis, genesisCommands, networkVersion } from "./genesis/genesis.ts";
+import { importBlocks } from "./import/block-import.ts";
 import { type LocalOptions, LocalRefusal, runLocal } from "./local.ts";
 import type { NodeLogger } from "./logger.ts";
 import {
@@ -309,52 +308,22 @@ export class BraidNode {
   }
 
   /**
-   * Stores blocks made elsewhere (parents first; a peer's, or a competing branch in a test):
-   * each header is validated against its parent and adjacent parents, and each chain whose
-   * heaviest branch changed has its state rewound to the fork point and the new branch
-   * replayed. Commands of blocks that left the branch go back to the mempool. Throws
-   * {@link CommandRefusal} for an invalid header (nothing of the batch is stored then).
+   * Imports blocks made elsewhere (parents first; a peer's, or a competing branch in a test):
+   * validated, executed on their fork and compared, then stored and adopted when heavier
+   * (import/block-import.ts). Throws {@link ImportError} for a block that is not what it claims;
+   * nothing of the batch is stored then.
    */
   insertBlocks(blocks: readonly Block[]): void {
-    const db = this.chainDb;
-    const known = new Map<string, BlockHeader>();
-    const find = (hash: Uint8Array) => known.get(encodeBase64Url(hash)) ?? db.header(hash);
-    for (const { header } of blocks) {
-      const adjacentParents = new Map<number, BlockHeader>();
-      for (const [chainId, hash] of header.adjacents) {
-        const adjacent = find(hash);
-        if (adjacent !== undefined) adjacentParents.set(chainId, adjacent);
-      }
-      const result = validateHeader({
+    importBlocks(
+      {
         version: this.version,
-        header,
-        parent: find(header.parent),
-        adjacentParents,
-      });
-      if (!result.ok) {
-        throw new CommandRefusal(
-          `block ${encodeBase64Url(header.hash)} is invalid: ${result.failures.map((f) => f.message).join("; ")}`,
-        );
-      }
-      known.set(encodeBase64Url(header.hash), header);
-    }
-    const indexes = blocks.map((block) => indexOfPayload(block.payload));
-    db.insertBlocks(blocks.map((block, i) => ({ ...block, index: indexes[i] })));
-    const cut = db.cut();
-    for (const chain of this.chains) {
-      const best = cut.get(chain.chainId)!;
-      if (equalBytes(best.hash, chain.head.hash)) continue;
-      const dropped = chain.syncTo(best);
-      chain.mempool.add(dropped.filter((c) => !chain.isOnChain(c.hashBytes)));
-      this.log.info(
-        `chain ${chain.chainId}: now at ${encodeBase64Url(best.hash).slice(0, 12)} (height ${best.height})${dropped.length > 0 ? `, ${dropped.length} commands back in the mempool` : ""}`,
-      );
-    }
-    // Announced after the states moved, so a `listen` woken by them finds its result.
-    blocks.forEach((block, i) => {
-      const requestKeys = indexes[i]!.map((entry) => encodeBase64Url(entry.requestKey));
-      this.events.emit("block", block.header.chainId, { ...block, requestKeys, rejected: [] });
-    });
+        chainDb: this.chainDb,
+        chains: this.chains,
+        log: this.log,
+        announce: (chainId, block) => this.events.emit("block", chainId, block),
+      },
+      blocks,
+    );
   }
 
   private announce(chainId: number, block: StoredBlock): void {

@@ -37,6 +37,7 @@ import { BUY_GAS_LIMIT, gasAmount, sizeGas } from "./gas.ts";
 import { gasPayerOf, withGasPayerData } from "./gas-payer.ts";
 
 const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
 
 /** Where a block's commands run: what `chain-data` reports and who is paid. */
 export interface BlockEnvironment {
@@ -90,6 +91,24 @@ export function minerDataBytes(miner: MinerAccount): Uint8Array {
   return utf8.encode(
     `{"account":${jsonString(miner.account)},"predicate":"keys-all","public-keys":[${keys}]}`,
   );
+}
+
+/**
+ * The miner a payload's miner data names (the inverse of {@link minerDataBytes}), or null when it
+ * is not a `keys-all` miner of ED25519 keys, the only kind Braid pays.
+ */
+export function minerOfData(bytes: Uint8Array): MinerAccount | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(utf8Decoder.decode(bytes));
+  } catch {
+    return null;
+  }
+  if (typeof data !== "object" || data === null) return null;
+  const { account, predicate, "public-keys": keys } = data as Record<string, unknown>;
+  if (typeof account !== "string" || predicate !== "keys-all" || !Array.isArray(keys)) return null;
+  if (!keys.every((k) => typeof k === "string")) return null;
+  return { account, publicKeys: keys as string[] };
 }
 
 /** A command as a payload transaction: `{"hash","sigs","cmd"}` with the `cmd` text as received. */

@@ -1,0 +1,171 @@
+/**
+ * Importing blocks: a block is stored only once its header is valid, its payload matches its
+ * hashes and executing it gives the outputs it holds; a refused block leaves nothing behind and
+ * the node restarts cleanly.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Block } from "../../chain/db/index.ts";
+import type { BlockHeader } from "../../chain/header/types.ts";
+import { makeBlockHeader } from "../../chain/mining/new-header.ts";
+import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
+import { JsonNumber } from "../../pact/values/index.ts";
+import { makeLogger } from "../logger.ts";
+import { BraidNode } from "../node.ts";
+import { resolveNodeOptions } from "../options.ts";
+import {
+  blocksAfterGenesis,
+  cap,
+  devCommand,
+  GAS_CAP,
+  manualNode,
+} from "../test-support/dev-node.ts";
+import { ImportError, type ImportErrorCode } from "./import-error.ts";
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+/** `block` with its first output's text changed, its payload and header made anew to match. */
+function withOtherOutput(source: BraidNode, block: Block, from: string, to: string): Block {
+  const { header, payload } = block;
+  const transactions = payload.transactions.map((t, i) =>
+    i === 0 ? { ...t, output: utf8.encode(text.decode(t.output).replace(from, to)) } : t,
+  );
+  const remade = makePayloadWithOutputs(transactions, payload.minerData, payload.coinbase);
+  return { header: reheader(source, header, remade.payloadHash), payload: remade };
+}
+
+/** A valid header like `header`, for another payload. */
+function reheader(source: BraidNode, header: BlockHeader, payloadHash: Uint8Array): BlockHeader {
+  const db = source.chainDb;
+  return makeBlockHeader({
+    version: source.version,
+    parent: db.header(header.parent)!,
+    adjacentParents: new Map([...header.adjacents].map(([c, hash]) => [c, db.header(hash)!])),
+    payloadHash,
+    creationTime: header.creationTime,
+  });
+}
+
+function refusal(node: BraidNode, blocks: readonly Block[]): [ImportErrorCode, string] {
+  try {
+    node.insertBlocks(blocks);
+  } catch (e) {
+    if (e instanceof ImportError) return [e.code, e.reason];
+    throw e;
+  }
+  assert.fail("the import was not refused");
+}
+
+describe("importing blocks", () => {
+  let source: BraidNode;
+  let transfer: Block;
+  /** The blocks the transfer's block needs first (a fresh parent and its neighbours). */
+  let needed: Block[];
+  /** A batch: the blocks `last` needs, then `last`. */
+  const batch = (last: Block) => [...needed, last];
+  /** Whether none of `blocks` is stored in `node`. */
+  const noneStored = (node: BraidNode, blocks: readonly Block[]) =>
+    blocks.every(({ header }) => node.chainDb.header(header.hash) === undefined);
+
+  before(() => {
+    source = manualNode();
+    const command = devCommand({
+      code: '(coin.transfer "sender00" "sender01" 1.0)',
+      caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber("1.0"))],
+      nonce: "import-transfer",
+    });
+    source.submit(0, [command]);
+    const header = source.producer.mine(0).header;
+    transfer = source.chainDb.block(header.hash)!;
+    needed = blocksAfterGenesis(source).filter((b) => b.header.height < header.height);
+    assert.ok(needed.length > 0, "a fresh parent and its neighbours came first");
+  });
+  after(() => source.close());
+
+  it("refuses a block whose outputs differ from its execution, storing nothing, and the node restarts cleanly", () => {
+    const dir = mkdtempSync(join(tmpdir(), "braid-import-"));
+    const options = resolveNodeOptions(
+      { dataDir: dir, mining: "interval", miningInterval: 86_400 },
+      {},
+    );
+    try {
+      const node = BraidNode.open(options, makeLogger("error"));
+      const head = node.chains[0]!.head;
+      const lying = batch(withOtherOutput(source, transfer, "Write succeeded", "Write succeeded!"));
+      assert.deepEqual(refusal(node, lying), [
+        "outputs-mismatch",
+        "the output of transaction 0 differs",
+      ]);
+      assert.ok(noneStored(node, lying), "nothing of the batch is stored");
+      assert.deepEqual(node.chains[0]!.head.hash, head.hash, "the chain did not move");
+      node.close();
+      const reopened = BraidNode.open(options, makeLogger("error"));
+      try {
+        assert.deepEqual(reopened.chains[0]!.head.hash, head.hash);
+        assert.ok(noneStored(reopened, lying));
+        reopened.insertBlocks(batch(transfer));
+        assert.deepEqual(
+          reopened.chains[0]!.head.hash,
+          transfer.header.hash,
+          "the true one imports",
+        );
+      } finally {
+        reopened.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a payload that does not match its hashes or the header's", () => {
+    const node = manualNode();
+    try {
+      const { header, payload } = transfer;
+      const changed = payload.transactions.map((t) => ({ ...t, output: utf8.encode("{}") }));
+      const unhashed = batch({ header, payload: { ...payload, transactions: changed } });
+      assert.deepEqual(refusal(node, unhashed), [
+        "payload-mismatch",
+        "the payload does not match outputsHash",
+      ]);
+      const other = makePayloadWithOutputs(changed, payload.minerData, payload.coinbase);
+      assert.deepEqual(refusal(node, batch({ header, payload: other })), [
+        "payload-mismatch",
+        "the payload does not match the header's payloadHash",
+      ]);
+      assert.ok(noneStored(node, unhashed));
+    } finally {
+      node.close();
+    }
+  });
+
+  it("refuses a header without a known parent, and a coinbase other than execution gives", () => {
+    const node = manualNode();
+    try {
+      const orphan = { ...transfer.header, parent: new Uint8Array(32) };
+      const [code, reason] = refusal(node, batch({ ...transfer, header: orphan }));
+      assert.equal(code, "invalid-header");
+      assert.match(reason, /parent/);
+      const { payload } = transfer;
+      const coinbase = text.decode(payload.coinbase).replace('"gas":0', '"gas":1');
+      assert.notEqual(coinbase, text.decode(payload.coinbase));
+      const stolen = makePayloadWithOutputs(
+        payload.transactions,
+        payload.minerData,
+        utf8.encode(coinbase),
+      );
+      const lying = batch({
+        header: reheader(source, transfer.header, stolen.payloadHash),
+        payload: stolen,
+      });
+      assert.deepEqual(refusal(node, lying), ["outputs-mismatch", "the coinbase differs"]);
+      assert.ok(noneStored(node, lying));
+      assert.equal(node.chains[0]!.head.height, 0);
+    } finally {
+      node.close();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Importing blocks made elsewhere (a peer's, or a competing branch in a test), parents first:
+ * each header is validated by the chain core against its parent and adjacent parents, each
+ * payload's hashes are checked, and each block is executed on its fork's state and must give
+ * the outputs it holds (fork-execution.ts). Only when every block of the batch passes is the
+ * batch stored; then each chain whose heaviest branch changed has its state rewound to the fork
+ * point and the new branch replayed, and the commands of blocks that left the branch go back to
+ * the mempool. A refused batch leaves nothing behind: the first refusal is thrown as an
+ * {@link ImportError}.
+ */
+import { equalBytes } from "../../chain/bytes.ts";
+import type { Block, ChainDatabase } from "../../chain/db/index.ts";
+import type { BlockHeader } from "../../chain/header/types.ts";
+import { payloadHashMismatches } from "../../chain/payload/payload.ts";
+import { validateHeader } from "../../chain/validation/validate.ts";
+import type { ChainwebVersion } from "../../chain/version/version.ts";
+import { encodeBase64Url } from "../../crypto/index.ts";
+import { type ChainNode, indexOfPayload, type StoredBlock } from "../chain.ts";
+import type { NodeLogger } from "../logger.ts";
+import { ForkExecution } from "./fork-execution.ts";
+import { ImportError } from "./import-error.ts";
+
+export interface ImportContext {
+  readonly version: ChainwebVersion;
+  readonly chainDb: ChainDatabase;
+  readonly chains: readonly ChainNode[];
+  readonly log: NodeLogger;
+  /** Told of each imported block, after the states moved. */
+  readonly announce: (chainId: number, block: StoredBlock) => void;
+}
+
+export function importBlocks(context: ImportContext, blocks: readonly Block[]): void {
+  const { chainDb, chains } = context;
+  const checked = new Map<string, Block>();
+  const find = (hash: Uint8Array) =>
+    checked.get(encodeBase64Url(hash))?.header ?? chainDb.header(hash);
+  const execution = new ForkExecution(chainDb, checked);
+  for (const block of blocks) {
+    const parent = checkHeader(context.version, block.header, find);
+    checkPayload(block);
+    execution.check(chains[block.header.chainId]!, block, parent);
+    checked.set(encodeBase64Url(block.header.hash), block);
+  }
+  const indexes = blocks.map((block) => indexOfPayload(block.payload));
+  chainDb.insertBlocks(blocks.map((block, i) => ({ ...block, index: indexes[i]! })));
+  adoptCut(context);
+  // Announced after the states moved, so a `listen` woken by them finds its result.
+  blocks.forEach((block, i) => {
+    const requestKeys = indexes[i]!.map((entry) => encodeBase64Url(entry.requestKey));
+    context.announce(block.header.chainId, { ...block, requestKeys, rejected: [] });
+  });
+}
+
+/** Validates the header with the chain core; returns its parent. */
+function checkHeader(
+  version: ChainwebVersion,
+  header: BlockHeader,
+  find: (hash: Uint8Array) => BlockHeader | undefined,
+): BlockHeader {
+  const adjacentParents = new Map<number, BlockHeader>();
+  for (const [chainId, hash] of header.adjacents) {
+    const adjacent = find(hash);
+    if (adjacent !== undefined) adjacentParents.set(chainId, adjacent);
+  }
+  const parent = find(header.parent);
+  const result = validateHeader({ version, header, parent, adjacentParents });
+  if (!result.ok || parent === undefined) {
+    const reasons = result.ok ? ["its parent is unknown"] : result.failures.map((f) => f.message);
+    throw new ImportError("invalid-header", header.chainId, header.hash, reasons.join("; "));
+  }
+  return parent;
+}
+
+/** The payload's hashes must match its contents, and its hash the header's. */
+function checkPayload({ header, payload }: Block): void {
+  const wrong = payloadHashMismatches(payload);
+  if (!equalBytes(payload.payloadHash, header.payloadHash)) wrong.push("the header's payloadHash");
+  if (wrong.length > 0) {
+    throw new ImportError(
+      "payload-mismatch",
+      header.chainId,
+      header.hash,
+      `the payload does not match ${wrong.join(", ")}`,
+    );
+  }
+}
+
+/**
+ * Moves every chain whose heaviest branch changed to it: its state rewound to the fork point and
+ * the new branch replayed; the commands of blocks that left the branch go back to the mempool.
+ */
+function adoptCut({ chainDb, chains, log }: ImportContext): void {
+  const cut = chainDb.cut();
+  for (const chain of chains) {
+    const best = cut.get(chain.chainId)!;
+    if (equalBytes(best.hash, chain.head.hash)) continue;
+    const dropped = chain.syncTo(best);
+    chain.mempool.add(dropped.filter((c) => !chain.isOnChain(c.hashBytes)));
+    log.info(
+      `chain ${chain.chainId}: now at ${encodeBase64Url(best.hash).slice(0, 12)} (height ${best.height})${dropped.length > 0 ? `, ${dropped.length} commands back in the mempool` : ""}`,
+    );
+  }
+}

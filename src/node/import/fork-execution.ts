@@ -1,0 +1,127 @@
+/**
+ * Executing a block that is not stored yet, on the state of its own fork, without moving the
+ * chain's state: an overlay of the state at the fork point (the newest ancestor on the state's
+ * branch), the blocks between replayed on it, then the block itself. What comes out is checked
+ * against the block: the outputs, the coinbase and the miner data must hash to the header's
+ * `payloadHash`, as Chainweb validates a block before it enters its database.
+ *
+ * A run of blocks that extend one another (a peer's branch, parents first) reuses the overlay
+ * the previous block left, so each is executed once here.
+ */
+import { equalBytes } from "../../chain/bytes.ts";
+import type { Block, ChainDatabase } from "../../chain/db/index.ts";
+import type { BlockHeader } from "../../chain/header/types.ts";
+import { makePayloadWithOutputs, type PayloadWithOutputs } from "../../chain/payload/payload.ts";
+import { type ParsedCommand, parseCommand } from "../../command/index.ts";
+import { encodeBase64Url } from "../../crypto/index.ts";
+import type { PactDb } from "../../pact/db/index.ts";
+import { type ChainNode, storedCommand } from "../chain.ts";
+import { executeBlock, minerOfData } from "../executor/block-executor.ts";
+import { ImportError } from "./import-error.ts";
+
+const utf8 = new TextDecoder();
+
+export class ForkExecution {
+  /** The overlay the last executed block left, and that block's hash (base64url). */
+  private last: { readonly hash: string; readonly db: PactDb } | null = null;
+
+  constructor(
+    private readonly chainDb: ChainDatabase,
+    /** Blocks of the batch checked so far, by hash (base64url): found before the database. */
+    private readonly checked: ReadonlyMap<string, Block>,
+  ) {}
+
+  /** Executes `block` on its fork; throws {@link ImportError} when it is not what it claims. */
+  check(chain: ChainNode, block: Block, parent: BlockHeader): void {
+    const { header, payload } = block;
+    const miner = minerOfData(payload.minerData);
+    if (miner === null) {
+      throw new ImportError(
+        "invalid-miner-data",
+        header.chainId,
+        header.hash,
+        "the miner data is not a keys-all miner of ED25519 keys",
+      );
+    }
+    const db = this.overlayAt(chain, parent);
+    const executed = executeBlock(db, chain.environment(parent, miner), verifiedCommands(block));
+    const remade = makePayloadWithOutputs(
+      executed.commands.map((c) => ({ transaction: c.transaction, output: c.output })),
+      payload.minerData,
+      executed.coinbase,
+    );
+    this.last = { hash: encodeBase64Url(header.hash), db };
+    if (executed.rejected.length > 0 || !equalBytes(remade.payloadHash, header.payloadHash)) {
+      this.last = null;
+      throw new ImportError(
+        "outputs-mismatch",
+        header.chainId,
+        header.hash,
+        outputsDifference(payload, remade, executed.rejected),
+      );
+    }
+  }
+
+  /** A scratch state after `parent`: the last overlay when it ends there, else a new one. */
+  private overlayAt(chain: ChainNode, parent: BlockHeader): PactDb {
+    const last = this.last;
+    if (last !== null && last.hash === encodeBase64Url(parent.hash)) return last.db;
+    // The blocks from the fork point to the parent: stored or checked before, so their commands
+    // and miner data were verified then.
+    const between: Block[] = [];
+    let at = parent;
+    while (!this.chainDb.isAncestor(at.hash, chain.head.hash)) {
+      const block = this.blockOf(at.hash);
+      between.push(block);
+      at = this.blockOf(block.header.parent).header;
+    }
+    const db = chain.state.scratchAt(at.height);
+    for (const block of between.reverse()) {
+      const before = this.blockOf(block.header.parent).header;
+      const miner = minerOfData(block.payload.minerData) ?? undefined;
+      const commands = block.payload.transactions.map((t) => storedCommand(t.transaction));
+      executeBlock(db, chain.environment(before, miner), commands);
+    }
+    return db;
+  }
+
+  private blockOf(hash: Uint8Array): Block {
+    const block = this.checked.get(encodeBase64Url(hash)) ?? this.chainDb.block(hash);
+    if (block === undefined) throw new Error(`block ${encodeBase64Url(hash)} is not known`);
+    return block;
+  }
+}
+
+/** The block's commands, each with its hash and signatures checked. */
+function verifiedCommands(block: Block): ParsedCommand[] {
+  return block.payload.transactions.map((t, i) => {
+    const parsed = parseCommand(JSON.parse(utf8.decode(t.transaction)));
+    if (!parsed.ok) {
+      throw new ImportError(
+        "invalid-command",
+        block.header.chainId,
+        block.header.hash,
+        `transaction ${i} is not a valid command: ${parsed.problems.map((p) => p.message).join("; ")}`,
+      );
+    }
+    return parsed.command;
+  });
+}
+
+/** Where the outputs of a block differ from what executing it gave, in words. */
+function outputsDifference(
+  stated: PayloadWithOutputs,
+  executed: PayloadWithOutputs,
+  rejected: readonly { readonly command: ParsedCommand; readonly reason: string }[],
+): string {
+  if (rejected.length > 0) {
+    return `transaction ${rejected[0]!.command.hash} cannot be in a block: ${rejected[0]!.reason}`;
+  }
+  if (!equalBytes(stated.coinbase, executed.coinbase)) return "the coinbase differs";
+  const i = stated.transactions.findIndex(
+    (t, n) => !equalBytes(t.output, executed.transactions[n]?.output ?? new Uint8Array()),
+  );
+  return i >= 0
+    ? `the output of transaction ${i} differs`
+    : "the outputs hash differs from the header's";
+}
