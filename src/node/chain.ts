@@ -3,8 +3,9 @@
  * state is at (`head`), its mempool, and what reads them: results by request key and `local`.
  *
  * Storage order, which makes `kill -9` harmless: a block is executed on the state inside an open
- * state transaction, then stored with its transaction index in the chain database (committed),
- * then the state transaction commits. A crash between the two leaves the chain database ahead of
+ * state transaction (`prepareBlock`), then stored with its transaction index in the chain
+ * database (committed, by the importer: import/importer.ts), then the state transaction commits
+ * (`commitPrepared`). A crash between the two leaves the chain database ahead of
  * the state; `syncTo` on start-up replays the missing blocks from their stored payloads, which
  * reproduces them exactly (execution is deterministic and the outputs hash is checked).
  */
@@ -114,27 +115,7 @@ export class ChainNode {
   }
 
   /**
-   * Executes `commands` in a new block on top of `head`, stores it and moves `head` to it.
-   * `adjacentParents` are the blocks at the head's height of the adjacent chains.
-   */
-  produceBlock(
-    commands: readonly ParsedCommand[],
-    adjacentParents: ReadonlyMap<number, BlockHeader>,
-    creationTime: number,
-    nonce?: bigint,
-  ): StoredBlock {
-    const prepared = this.prepareBlock(commands, adjacentParents, creationTime, nonce);
-    try {
-      this.context.chainDb.insertBlock(prepared.header, prepared.payload, prepared.index);
-    } catch (e) {
-      this.abortPrepared();
-      throw e;
-    }
-    return this.commitPrepared(prepared);
-  }
-
-  /**
-   * The header `produceBlock` would make with nonce 0, without storing anything (the work a
+   * The header a block of `commands` would have with nonce 0, without storing anything (the work a
    * proof-of-work miner searches a nonce for; the same inputs give the same header again).
    */
   candidateHeader(
@@ -148,9 +129,9 @@ export class ChainNode {
   }
 
   /**
-   * Executes a new block on top of `head`, leaving the state's block open: the caller stores it
-   * in the chain database (alone or with other chains' blocks, in one transaction), then calls
-   * {@link commitPrepared} — or {@link abortPrepared} when storing failed.
+   * Executes a new block on top of `head`, leaving the state's block open: the importer stores
+   * it in the chain database (alone or with other chains' blocks, in one transaction), then
+   * calls {@link commitPrepared} — or {@link abortPrepared} when storing failed.
    */
   prepareBlock(
     commands: readonly ParsedCommand[],

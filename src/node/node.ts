@@ -8,22 +8,19 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Block, ChainDatabase } from "../chain/db/index.ts";
 import { genesisHeader } from "../chain/header/genesis.ts";
-import type { BlockHeader } from "../chain/header/types.ts";
-import { NO_COINBASE_OUTPUT, NO_MINER_DATA } from "../chain/payload/constants.ts";
-import { makePayloadWithOutputs } from "../chain/payload/payload.ts";
 import { DEVELOPMENT } from "../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
 import type { ParsedCommand, PublicMeta } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../pact/db/index.ts";
 import { Decimal } from "../pact/values/index.ts";
-import { type ChainContext, ChainNode, type StoredBlock } from "./chain.ts";
+import { type ChainContext, ChainNode } from "./chain.ts";
 import { NodeClock } from "./clock.ts";
 import { NodeEvents } from "./events.ts";
 import { blockContextOf, buyGas } from "./executor/block-executor.ts";
 import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
-import { executeGenesis, genesisCommands, networkVersion } from "./genesis/genesis.ts";
-import { importBlocks } from "./import/block-import.ts";
+import { createGenesis, storedVersion } from "./import/genesis-blocks.ts";
+import { BlockImporter } from "./import/importer.ts";
 import { type LocalOptions, LocalRefusal, runLocal } from "./local.ts";
 import type { NodeLogger } from "./logger.ts";
 import {
@@ -65,7 +62,6 @@ export const STATE_FLUSH_INTERVAL_MS = 200;
 export const MAX_MINED_CONFIRMATIONS = 480;
 
 export class BraidNode {
-  readonly events = new NodeEvents();
   readonly producer: BlockProducer;
   /** The node's clock: the system's, moved forward by `braid dev time`. */
   readonly clock: NodeClock;
@@ -81,16 +77,19 @@ export class BraidNode {
     readonly log: NodeLogger,
     /** Whether the genesis blocks were made by this start (a fresh data directory). */
     readonly fresh: boolean,
+    /** Every stored block: the only bridge to the header stream and `listen`. */
+    readonly events: NodeEvents,
+    /** The one way blocks are stored and heads moved. */
+    readonly importer: BlockImporter,
   ) {
     this.minGasPrice = Decimal.parseLiteral(options.minGasPrice);
     this.clock = new NodeClock(chainDb);
     this.producer = new BlockProducer({
       version,
-      chainDb,
       chains,
       blockGasLimit: options.blockGasLimit,
       nowMicros: () => this.clock.nowMicros(),
-      onBlock: (chainId, block) => this.announce(chainId, block),
+      store: (prepared) => importer.storeProduced(prepared),
       onError: (e) =>
         log.error(`catching the chains up failed: ${e instanceof Error ? e.message : String(e)}`),
     });
@@ -124,8 +123,10 @@ export class BraidNode {
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
       };
       const chains = states.map((state, chainId) => openChain(chainId, state, context));
-      replayToCut(chainDb, chains, log);
-      const node = new BraidNode(options, version, chainDb, chains, log, fresh);
+      const events = new NodeEvents();
+      const importer = new BlockImporter({ version, chainDb, chains, log, events });
+      replayToCut(importer, chainDb, chains, log);
+      const node = new BraidNode(options, version, chainDb, chains, log, fresh, events, importer);
       node.mining = startMining(options, node.producer, log);
       node.flushTimer = setInterval(() => node.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();
       return node;
@@ -309,33 +310,12 @@ export class BraidNode {
 
   /**
    * Imports blocks made elsewhere (parents first; a peer's, or a competing branch in a test):
-   * validated, executed on their fork and compared, then stored and adopted when heavier
-   * (import/block-import.ts). Throws {@link ImportError} for a block that is not what it claims;
-   * nothing of the batch is stored then.
+   * validated, executed on their fork and compared, then stored and adopted when heavier.
+   * Throws an `ImportError` for a block that is not what it claims; nothing of the batch is
+   * stored then.
    */
   insertBlocks(blocks: readonly Block[]): void {
-    importBlocks(
-      {
-        version: this.version,
-        chainDb: this.chainDb,
-        chains: this.chains,
-        log: this.log,
-        announce: (chainId, block) => this.events.emit("block", chainId, block),
-      },
-      blocks,
-    );
-  }
-
-  private announce(chainId: number, block: StoredBlock): void {
-    const h = block.header;
-    // Blocks with commands at info; the empty blocks that keep the chains braided at debug.
-    (block.requestKeys.length > 0 ? this.log.info : this.log.debug)(
-      `chain ${String(chainId).padStart(2)}  height ${String(h.height).padStart(6)}  txs ${String(block.requestKeys.length).padStart(3)}  ${encodeBase64Url(h.hash).slice(0, 12)}`,
-    );
-    for (const r of block.rejected) {
-      this.log.warn(`chain ${chainId}: left out ${r.command.hash}: ${r.reason}`);
-    }
-    this.events.emit("block", chainId, block);
+    this.importer.importForeign(blocks);
   }
 }
 
@@ -343,7 +323,12 @@ export class BraidNode {
  * Brings every chain's state to the chain database's cut (replaying the blocks a crash or a
  * deleted state file left out), showing progress on the log.
  */
-function replayToCut(chainDb: ChainDatabase, chains: readonly ChainNode[], log: NodeLogger): void {
+function replayToCut(
+  importer: BlockImporter,
+  chainDb: ChainDatabase,
+  chains: readonly ChainNode[],
+  log: NodeLogger,
+): void {
   const cut = chainDb.cut();
   const behind = chains.reduce(
     (sum, chain) => sum + Math.max(0, cut.get(chain.chainId)!.height - chain.head.height),
@@ -351,14 +336,12 @@ function replayToCut(chainDb: ChainDatabase, chains: readonly ChainNode[], log: 
   );
   const started = performance.now();
   let replayed = 0;
-  for (const chain of chains) {
-    chain.syncTo(cut.get(chain.chainId)!, () => {
-      replayed++;
-      log.progress(
-        `replaying stored blocks: ${replayed} of ${Math.max(behind, replayed)} (chain ${chain.chainId})`,
-      );
-    });
-  }
+  importer.adoptCut((chain) => {
+    replayed++;
+    log.progress(
+      `replaying stored blocks: ${replayed} of ${Math.max(behind, replayed)} (chain ${chain.chainId})`,
+    );
+  });
   if (replayed > 0) {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     log.progressDone(`replayed ${replayed} stored blocks in ${seconds} s`);
@@ -382,52 +365,4 @@ function openChain(chainId: number, state: VersionedPactDb, context: ChainContex
   const chain = new ChainNode(chainId, state, context, genesis);
   chain.replay(genesis);
   return chain;
-}
-
-/**
- * Runs the genesis transactions of every chain, stores the genesis blocks and commits each
- * state; returns the network version with the resulting genesis payload hashes.
- */
-function createGenesis(
-  chainDb: ChainDatabase,
-  states: readonly VersionedPactDb[],
-  network: string,
-): ChainwebVersion {
-  const executed = states.map((state, chainId) => {
-    state.beginBlock(0);
-    return executeGenesis(state, network, chainId, genesisCommands(network, chainId));
-  });
-  const payloads = executed.map((outputs) =>
-    makePayloadWithOutputs(outputs, NO_MINER_DATA, NO_COINBASE_OUTPUT),
-  );
-  const version = networkVersion(
-    DEVELOPMENT,
-    payloads.map((p) => p.payloadHash),
-  );
-  const headers: BlockHeader[] = payloads.map((_, chainId) => genesisHeader(version, chainId));
-  chainDb.insertBlocks(
-    headers.map((header, chainId) => ({
-      header,
-      payload: payloads[chainId]!,
-      index: executed[chainId]!.map((c) => ({
-        requestKey: c.command.hashBytes,
-        metaOffset: c.metaOffset,
-      })),
-    })),
-  );
-  states.forEach((state, chainId) => {
-    state.commitBlock(headers[chainId]!.hash);
-  });
-  return version;
-}
-
-/** The network version whose genesis payloads are the stored genesis blocks'. */
-function storedVersion(chainDb: ChainDatabase): ChainwebVersion {
-  const hashes = allChainIds(DEVELOPMENT).map((chainId) => {
-    const [genesis] = chainDb.headersAtHeight(chainId, 0);
-    if (genesis === undefined)
-      throw new Error(`the chain database has no genesis block of chain ${chainId}`);
-    return genesis.payloadHash;
-  });
-  return networkVersion(DEVELOPMENT, hashes);
 }

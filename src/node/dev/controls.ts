@@ -168,17 +168,11 @@ export class DevControls {
       clock.notBefore(latest + 1);
       const known = this.mempools.get(id) ?? new Map<number, ReadonlySet<string>>();
       for (const chain of chains) {
-        const dropped = chain.syncTo(reverted.heads.get(chain.chainId)!);
         const pending = known.get(chain.chainId) ?? new Set<string>();
-        chain.mempool.remove(
-          chain.mempool
-            .commands()
-            .map((c) => c.hash)
-            .filter((hash) => !pending.has(hash)),
-        );
-        chain.mempool.add(
-          dropped.filter((c) => pending.has(c.hash) && !chain.isOnChain(c.hashBytes)),
-        );
+        this.node.importer.switchTo(chain, reverted.heads.get(chain.chainId)!, {
+          kind: "keep-only",
+          pending,
+        });
         if (chain.mempool.size > 0) this.node.commandsArrived(chain.chainId);
       }
       for (const later of this.mempools.keys()) if (later > id) this.mempools.delete(later);

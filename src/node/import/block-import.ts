@@ -1,22 +1,19 @@
 /**
- * Importing blocks made elsewhere (a peer's, or a competing branch in a test), parents first:
- * each header is validated by the chain core against its parent and adjacent parents, each
- * payload's hashes are checked, and each block is executed on its fork's state and must give
- * the outputs it holds (fork-execution.ts). Only when every block of the batch passes is the
- * batch stored; then each chain whose heaviest branch changed has its state rewound to the fork
- * point and the new branch replayed, and the commands of blocks that left the branch go back to
- * the mempool. A refused batch leaves nothing behind: the first refusal is thrown as an
- * {@link ImportError}.
+ * Checking and storing blocks made elsewhere (a peer's, or a competing branch in a test), parents
+ * first: each header is validated by the chain core against its parent and adjacent parents,
+ * each payload's hashes are checked, and each block is executed on its fork's state and must
+ * give the outputs it holds (fork-execution.ts). Only when every block of the batch passes is
+ * the batch stored (adopting it is the importer's). A refused batch leaves nothing behind: the
+ * first refusal is thrown as an {@link ImportError}.
  */
 import { equalBytes } from "../../chain/bytes.ts";
-import type { Block, ChainDatabase } from "../../chain/db/index.ts";
+import type { Block, ChainDatabase, TxIndexEntry } from "../../chain/db/index.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { payloadHashMismatches } from "../../chain/payload/payload.ts";
 import { validateHeader } from "../../chain/validation/validate.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import { type ChainNode, indexOfPayload, type StoredBlock } from "../chain.ts";
-import type { NodeLogger } from "../logger.ts";
+import { type ChainNode, indexOfPayload } from "../chain.ts";
 import { ForkExecution } from "./fork-execution.ts";
 import { ImportError } from "./import-error.ts";
 
@@ -24,12 +21,10 @@ export interface ImportContext {
   readonly version: ChainwebVersion;
   readonly chainDb: ChainDatabase;
   readonly chains: readonly ChainNode[];
-  readonly log: NodeLogger;
-  /** Told of each imported block, after the states moved. */
-  readonly announce: (chainId: number, block: StoredBlock) => void;
 }
 
-export function importBlocks(context: ImportContext, blocks: readonly Block[]): void {
+/** Checks and stores `blocks`; returns each one's transaction index entries. */
+export function importBlocks(context: ImportContext, blocks: readonly Block[]): TxIndexEntry[][] {
   const { chainDb, chains } = context;
   const checked = new Map<string, Block>();
   const find = (hash: Uint8Array) =>
@@ -43,12 +38,7 @@ export function importBlocks(context: ImportContext, blocks: readonly Block[]): 
   }
   const indexes = blocks.map((block) => indexOfPayload(block.payload));
   chainDb.insertBlocks(blocks.map((block, i) => ({ ...block, index: indexes[i]! })));
-  adoptCut(context);
-  // Announced after the states moved, so a `listen` woken by them finds its result.
-  blocks.forEach((block, i) => {
-    const requestKeys = indexes[i]!.map((entry) => encodeBase64Url(entry.requestKey));
-    context.announce(block.header.chainId, { ...block, requestKeys, rejected: [] });
-  });
+  return indexes;
 }
 
 /** Validates the header with the chain core; returns its parent. */
@@ -81,23 +71,6 @@ function checkPayload({ header, payload }: Block): void {
       header.chainId,
       header.hash,
       `the payload does not match ${wrong.join(", ")}`,
-    );
-  }
-}
-
-/**
- * Moves every chain whose heaviest branch changed to it: its state rewound to the fork point and
- * the new branch replayed; the commands of blocks that left the branch go back to the mempool.
- */
-function adoptCut({ chainDb, chains, log }: ImportContext): void {
-  const cut = chainDb.cut();
-  for (const chain of chains) {
-    const best = cut.get(chain.chainId)!;
-    if (equalBytes(best.hash, chain.head.hash)) continue;
-    const dropped = chain.syncTo(best);
-    chain.mempool.add(dropped.filter((c) => !chain.isOnChain(c.hashBytes)));
-    log.info(
-      `chain ${chain.chainId}: now at ${encodeBase64Url(best.hash).slice(0, 12)} (height ${best.height})${dropped.length > 0 ? `, ${dropped.length} commands back in the mempool` : ""}`,
     );
   }
 }

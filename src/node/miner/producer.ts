@@ -18,7 +18,6 @@
  * block with the current time is made first.
  */
 
-import type { ChainDatabase } from "../../chain/db/index.ts";
 import { adjacentChains } from "../../chain/graph/graph.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { type ChainwebVersion, graphAt } from "../../chain/version/version.ts";
@@ -46,13 +45,17 @@ export interface PowWork {
 
 export interface ProducerOptions {
   readonly version: ChainwebVersion;
-  readonly chainDb: ChainDatabase;
   readonly chains: readonly ChainNode[];
   readonly blockGasLimit: number;
   /** The clock, in microseconds since the UNIX epoch. */
   readonly nowMicros: () => number;
-  /** Told of every stored block. */
-  readonly onBlock: (chainId: number, block: StoredBlock) => void;
+  /**
+   * Stores blocks executed on their chains' states (the importer's `storeProduced`): together,
+   * then committed and announced; aborted when storing fails.
+   */
+  readonly store: (
+    prepared: readonly { readonly chain: ChainNode; readonly block: PreparedBlock }[],
+  ) => StoredBlock[];
   /** Told of a failure of background work (levelling), which has no caller to throw to. */
   readonly onError: (error: unknown) => void;
 }
@@ -173,7 +176,6 @@ export class BlockProducer {
    */
   private makeLayer(group: readonly ChainNode[]): void {
     if (group.length === 0) return;
-    const { chainDb } = this.options;
     const prepared: { chain: ChainNode; block: PreparedBlock }[] = [];
     try {
       for (const chain of group.slice(0, LEVEL_BLOCKS_PER_TURN)) {
@@ -184,18 +186,11 @@ export class BlockProducer {
           block: chain.prepareBlock(commands, adjacentParents, creationTime),
         });
       }
-      chainDb.insertBlocks(
-        prepared.map(({ block }) => ({
-          header: block.header,
-          payload: block.payload,
-          index: block.index,
-        })),
-      );
     } catch (e) {
       for (const { chain } of prepared) chain.abortPrepared();
       throw e;
     }
-    for (const { chain, block } of prepared) this.stored(chain, chain.commitPrepared(block));
+    this.options.store(prepared);
   }
 
   close(): void {
@@ -212,7 +207,8 @@ export class BlockProducer {
   private makeBlock(chainId: number, commands: readonly ParsedCommand[]): StoredBlock {
     const chain = this.options.chains[chainId]!;
     const { adjacentParents, creationTime } = this.blockInputs(chainId, true);
-    return this.stored(chain, chain.produceBlock(commands, adjacentParents, creationTime));
+    const block = chain.prepareBlock(commands, adjacentParents, creationTime);
+    return this.options.store([{ chain, block }])[0]!;
   }
 
   /** How many commands wait in the chain's mempool. */
@@ -250,16 +246,8 @@ export class BlockProducer {
   storeSolved(work: PowWork, nonce: bigint, creationTime = work.creationTime): BlockHeader | null {
     const chain = this.options.chains[work.chainId]!;
     if (chain.head !== work.parent) return null;
-    const block = chain.produceBlock(work.commands, work.adjacentParents, creationTime, nonce);
-    this.stored(chain, block);
-    return block.header;
-  }
-
-  private stored(chain: ChainNode, block: StoredBlock): StoredBlock {
-    chain.mempool.remove(block.requestKeys);
-    chain.mempool.remove(block.rejected.map((r) => r.command.hash));
-    this.options.onBlock(chain.chainId, block);
-    return block;
+    const block = chain.prepareBlock(work.commands, work.adjacentParents, creationTime, nonce);
+    return this.options.store([{ chain, block }])[0]!.header;
   }
 
   /**

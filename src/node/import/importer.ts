@@ -1,0 +1,153 @@
+/**
+ * The one way blocks enter the node and heads move. Every block goes through here, one call at a
+ * time (JavaScript's one thread makes each call whole):
+ *
+ * - blocks this node made (`storeProduced`: on-demand, interval and proof-of-work mining, the
+ *   development controls' `mine`), already executed on their chains' states: stored together,
+ *   the states committed, the heads moved, the mempools cleared of their commands, announced;
+ * - blocks made elsewhere (`importForeign`): validated, checked and executed on their fork before
+ *   anything is stored (block-import.ts), then adopted when heavier;
+ * - the genesis blocks (genesis-blocks.ts, before the chains exist);
+ * - a change of branch (`adoptCut`, `switchTo`): after an import, on start (the blocks a crash or
+ *   a missing state file left unexecuted), and for a development revert — each chain's state
+ *   rewound to the fork point and the new branch replayed, with one rule for what the mempool
+ *   keeps.
+ */
+import { equalBytes } from "../../chain/bytes.ts";
+import type { Block, ChainDatabase } from "../../chain/db/index.ts";
+import type { BlockHeader } from "../../chain/header/types.ts";
+import type { ChainwebVersion } from "../../chain/version/version.ts";
+import { encodeBase64Url } from "../../crypto/index.ts";
+import type { ChainNode, PreparedBlock, StoredBlock } from "../chain.ts";
+import type { NodeEvents } from "../events.ts";
+import type { NodeLogger } from "../logger.ts";
+import { importBlocks } from "./block-import.ts";
+
+export interface ImporterParts {
+  readonly version: ChainwebVersion;
+  readonly chainDb: ChainDatabase;
+  readonly chains: readonly ChainNode[];
+  readonly log: NodeLogger;
+  readonly events: NodeEvents;
+}
+
+/**
+ * What a chain's mempool keeps when its branch changes: the commands of the blocks that left the
+ * branch go back (`return-dropped`), or only the commands in `pending` stay or come back (a
+ * development revert to a snapshot). A command already on the new branch never stays.
+ */
+export type MempoolRule =
+  | { readonly kind: "return-dropped" }
+  | { readonly kind: "keep-only"; readonly pending: ReadonlySet<string> };
+
+const RETURN_DROPPED: MempoolRule = { kind: "return-dropped" };
+
+export class BlockImporter {
+  constructor(private readonly parts: ImporterParts) {}
+
+  /**
+   * Stores blocks this node executed (each still open on its chain's state) in one chain
+   * database transaction, then commits their states and announces them. When storing fails,
+   * every one is aborted and nothing moved.
+   */
+  storeProduced(
+    prepared: readonly { readonly chain: ChainNode; readonly block: PreparedBlock }[],
+  ): StoredBlock[] {
+    try {
+      this.parts.chainDb.insertBlocks(
+        prepared.map(({ block }) => ({
+          header: block.header,
+          payload: block.payload,
+          index: block.index,
+        })),
+      );
+    } catch (e) {
+      for (const { chain } of prepared) chain.abortPrepared();
+      throw e;
+    }
+    return prepared.map(({ chain, block }) => {
+      const stored = chain.commitPrepared(block);
+      chain.mempool.remove(stored.requestKeys);
+      chain.mempool.remove(stored.rejected.map((r) => r.command.hash));
+      this.announce(chain.chainId, stored);
+      return stored;
+    });
+  }
+
+  /**
+   * Imports blocks made elsewhere, parents first, all or nothing; throws an `ImportError` for
+   * the first that is not what it claims.
+   */
+  importForeign(blocks: readonly Block[]): void {
+    const { version, chainDb, chains } = this.parts;
+    const indexes = importBlocks({ version, chainDb, chains }, blocks);
+    this.adoptCut();
+    // Announced after the states moved, so a `listen` woken by them finds its result.
+    blocks.forEach((block, i) => {
+      const requestKeys = indexes[i]!.map((entry) => encodeBase64Url(entry.requestKey));
+      this.announce(block.header.chainId, { ...block, requestKeys, rejected: [] });
+    });
+  }
+
+  /**
+   * Moves every chain to its head in the chain database's cut (the heaviest branch), the
+   * commands of blocks that left a branch back in its mempool. `onReplayed` is told of each block
+   * replayed (start-up's progress).
+   */
+  adoptCut(onReplayed?: (chain: ChainNode) => void): void {
+    const cut = this.parts.chainDb.cut();
+    for (const chain of this.parts.chains) {
+      const head = cut.get(chain.chainId)!;
+      const back = this.switchTo(chain, head, RETURN_DROPPED, onReplayed);
+      if (back !== null && onReplayed === undefined) {
+        this.parts.log.info(
+          `chain ${chain.chainId}: now at ${encodeBase64Url(head.hash).slice(0, 12)} (height ${head.height})${back > 0 ? `, ${back} commands back in the mempool` : ""}`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Moves `chain` to `head` (a stored block): its state rewound to the fork point and the
+   * branch to `head` replayed; its mempool as `rule` says. Returns how many commands went back
+   * to the mempool, or null when the chain was at `head` already.
+   */
+  switchTo(
+    chain: ChainNode,
+    head: BlockHeader,
+    rule: MempoolRule,
+    onReplayed?: (chain: ChainNode) => void,
+  ): number | null {
+    if (equalBytes(head.hash, chain.head.hash)) return null;
+    const dropped = chain.syncTo(head, () => onReplayed?.(chain));
+    const back = dropped.filter(
+      (c) =>
+        (rule.kind === "return-dropped" || rule.pending.has(c.hash)) &&
+        !chain.isOnChain(c.hashBytes),
+    );
+    if (rule.kind === "keep-only") {
+      const pending = rule.pending;
+      chain.mempool.remove(
+        chain.mempool
+          .commands()
+          .map((c) => c.hash)
+          .filter((hash) => !pending.has(hash)),
+      );
+    }
+    chain.mempool.add(back);
+    return back.length;
+  }
+
+  private announce(chainId: number, block: StoredBlock): void {
+    const { log, events } = this.parts;
+    const h = block.header;
+    // Blocks with commands at info; the empty blocks that keep the chains braided at debug.
+    (block.requestKeys.length > 0 ? log.info : log.debug)(
+      `chain ${String(chainId).padStart(2)}  height ${String(h.height).padStart(6)}  txs ${String(block.requestKeys.length).padStart(3)}  ${encodeBase64Url(h.hash).slice(0, 12)}`,
+    );
+    for (const r of block.rejected) {
+      log.warn(`chain ${chainId}: left out ${r.command.hash}: ${r.reason}`);
+    }
+    events.emit("block", chainId, block);
+  }
+}
