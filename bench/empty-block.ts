@@ -1,8 +1,9 @@
 /**
  * What an empty block is made of. On-demand mining makes 19 of them for every block of a busy
  * chain (each chain must keep up with its neighbours), so their cost bounds what one sequential
- * client gets (docs/performance.md, "What the remaining aims ask"). In this process, on a node in
- * memory and on SQLite files in a temporary directory, after 100 unmeasured rounds:
+ * client gets (docs/history/performance-node-2026-11.md, "What the remaining aims ask"). In this
+ * process, on a node in memory and on SQLite files in a temporary directory, after 100
+ * unmeasured rounds:
  * - rounds of one block on every chain, made as the node's levelling makes them (prepared chain
  *   by chain, stored a layer of LEVEL_BLOCKS_PER_TURN at a time in one chain database
  *   transaction, then the contract states committed), the three steps timed apart;

@@ -26,7 +26,7 @@ const API_REQUESTS = 50;
 
 const dir = mkdtempSync(join(tmpdir(), "braid-explorer-bench-"));
 const node = BraidNode.open(
-  resolveNodeOptions({ dataDir: dir, mining: "interval", miningInterval: 86_400 }, {}),
+  resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
   makeLogger("error"),
 );
 

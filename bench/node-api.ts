@@ -209,7 +209,7 @@ async function pages(heights: number): Promise<Figures> {
 
 async function stream(): Promise<void> {
   const node = BraidNode.open(
-    resolveNodeOptions({ inMemory: true, mining: "interval", miningInterval: 86_400 }, {}),
+    resolveNodeOptions({ inMemory: true, mining: "none" }, {}),
     makeLogger("error"),
   );
   const committed = new Map<string, number>();

@@ -55,6 +55,24 @@ describe("BraidNode", () => {
     }
   });
 
+  it("without mining (none), makes no block of its own: commands wait in the mempool", async () => {
+    const node = manualNode({ mining: "none" });
+    try {
+      assert.equal(node.minesOnRequest, false);
+      assert.equal(node.minesWithNonces, false);
+      const tx = transfer("1.0", "none");
+      node.submit(0, [tx]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(
+        node.chains.map((c) => c.head.height),
+        node.chains.map(() => 0),
+      );
+      assert.equal(node.chains[0]!.mempool.has(tx.hash), true);
+    } finally {
+      node.close();
+    }
+  });
+
   it("follows a heavier competing branch: state rewound and replayed, the orphaned command back in the mempool", () => {
     const a = manualNode();
     const b = manualNode();
@@ -82,10 +100,7 @@ describe("BraidNode", () => {
   it("replays the stored blocks a missing state file lacks, showing progress on the log", () => {
     const dir = mkdtempSync(join(tmpdir(), "braid-replay-"));
     try {
-      const options = resolveNodeOptions(
-        { dataDir: dir, mining: "interval", miningInterval: 86_400 },
-        {},
-      );
+      const options = resolveNodeOptions({ dataDir: dir, mining: "none" }, {});
       const first = BraidNode.open(options, makeLogger("error"));
       for (let i = 0; i < 3; i++) first.producer.mine(0);
       const head = first.chains[0]!.head;

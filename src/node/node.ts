@@ -157,6 +157,16 @@ export class BraidNode {
     }
   }
 
+  /** Whether the mining mode makes blocks as requests need them (on-demand). */
+  get minesOnRequest(): boolean {
+    return this.mining?.makesBlocksOnRequest ?? false;
+  }
+
+  /** Whether every block needs its nonce search (pow). */
+  get minesWithNonces(): boolean {
+    return this.mining?.searchesNonces ?? false;
+  }
+
   /** Tells the mining mode that commands wait on `chainId`. */
   commandsArrived(chainId: number): void {
     this.mining?.commandsArrived(chainId);
@@ -179,7 +189,7 @@ export class BraidNode {
 
   /** Mines until the chain's head is `height` (on-demand mode: confirmations asked for now). */
   mineTo(chainId: number, height: number): void {
-    if (this.options.mining !== "on-demand") return;
+    if (!this.minesOnRequest) return;
     const chain = this.chains[chainId]!;
     while (chain.head.height < height) this.producer.mine(chainId);
     this.producer.level();
@@ -263,7 +273,7 @@ export class BraidNode {
     if (
       confirmationDepth > 0 &&
       confirmationDepth <= MAX_MINED_CONFIRMATIONS &&
-      this.options.mining === "on-demand"
+      this.minesOnRequest
     ) {
       const found = chain.result(hashBytes, 0);
       if (found !== null) {
@@ -290,7 +300,7 @@ export class BraidNode {
   spvProof(chainId: number, requestKey: Uint8Array, targetChainId: number): string {
     const location = this.chains[chainId]!.locate(requestKey, 0);
     const target = this.chains[targetChainId]!;
-    if (location !== null && this.options.mining === "on-demand") {
+    if (location !== null && this.minesOnRequest) {
       const height = proofTargetHeight(this.version, chainId, targetChainId, location);
       if (target.head.height < height) {
         this.producer.ensureHeight(targetChainId, height);

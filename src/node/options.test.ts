@@ -38,7 +38,7 @@ describe("node options", () => {
   it("names the key of every bad value", () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ port: 70000 }, "port must be an integer from 0 to 65535, got 70000"],
-      [{ mining: "fast" }, 'mining must be one of on-demand, interval, pow, got "fast"'],
+      [{ mining: "fast" }, 'mining must be one of on-demand, interval, pow, none, got "fast"'],
       [{ network: "mainnet01" }, 'network must be one of development, got "mainnet01"'],
       [{ blockGasLimit: 0 }, "blockGasLimit must be an integer from 1 to 10000000, got 0"],
       [

@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { parseDocument } from "yaml";
 
-export const MINING_MODES = ["on-demand", "interval", "pow"] as const;
+export const MINING_MODES = ["on-demand", "interval", "pow", "none"] as const;
 export type MiningMode = (typeof MINING_MODES)[number];
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;

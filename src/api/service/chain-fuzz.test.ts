@@ -59,7 +59,7 @@ describe("block and header endpoints under a seeded fuzz run", () => {
 
   before(async () => {
     node = BraidNode.open(
-      resolveNodeOptions({ inMemory: true, mining: "interval", miningInterval: 86_400 }, {}),
+      resolveNodeOptions({ inMemory: true, mining: "none" }, {}),
       makeLogger("error"),
     );
     for (let i = 0; i < 4; i++) node.producer.mineAll();

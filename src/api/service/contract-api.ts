@@ -85,7 +85,7 @@ export class ContractApi {
    * {@link SEND_MINING_WAIT_MS}; at once otherwise.
    */
   private async mined(chainId: number, keys: readonly string[]): Promise<void> {
-    if (this.node.options.mining !== "on-demand") return;
+    if (!this.node.minesOnRequest) return;
     await Promise.all(
       keys.map((key) => this.sendWaiters.wait(`${chainId}/${key}`, SEND_MINING_WAIT_MS)),
     );

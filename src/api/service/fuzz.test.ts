@@ -20,11 +20,13 @@ const FUZZ_MS = 3_000;
 const FUZZ_WORKERS = 2;
 const WARM_UP_REQUESTS = 100;
 /**
- * The slowest `/health-check` answer allowed while the fuzz runs. Looser than the development
- * server's 100 ms: the node's requests verify signatures and check commands against 20 chains,
- * and the test shares two cores with another test file.
+ * How fast 95 % of the `/health-check` answers must be while the fuzz runs. Looser than the
+ * development server's 100 ms: the node's requests verify signatures and check commands against
+ * 20 chains, and the test shares two cores with another test file.
  */
 const HEALTH_WITHIN_MS = 250;
+/** The slowest `/health-check` answer allowed while the fuzz runs (one hiccup of the machine). */
+const HEALTH_AT_MOST_MS = 1_000;
 
 /** A key no account uses: every command of the corpus fails to buy gas. */
 const key = keyPairFromSeed(new Uint8Array(32).fill(9));
@@ -117,7 +119,7 @@ describe("braid node under a seeded fuzz run", () => {
     );
   }
 
-  it(`answers only 200, 400 and 404, keeps /health-check within ${HEALTH_WITHIN_MS} ms, and changes nothing`, async () => {
+  it(`answers only 200, 400 and 404, keeps 95 % of /health-check within ${HEALTH_WITHIN_MS} ms, and changes nothing`, async () => {
     const before = await heights();
     const random = new Random(FUZZ_SEED);
     const endpoints = corpus();
@@ -161,23 +163,27 @@ describe("braid node under a seeded fuzz run", () => {
       const worker = new Random(FUZZ_SEED + w);
       while (performance.now() < deadline) await one(worker);
     });
-    let slowest = 0;
+    const times: number[] = [];
     const monitor = (async () => {
       while (performance.now() < deadline) {
         const started = performance.now();
         const response = await fetch(`${node.url}/health-check`);
         assert.equal(await response.text(), "Health check OK.\n");
-        slowest = Math.max(slowest, performance.now() - started);
+        times.push(performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, 20 + random.int(20)));
       }
     })();
     await Promise.all([...workers, monitor]);
 
     assert.ok(requests > WARM_UP_REQUESTS + 100, `only ${requests} requests`);
-    assert.ok(slowest < HEALTH_WITHIN_MS, `/health-check took ${slowest.toFixed(1)} ms`);
+    times.sort((a, b) => a - b);
+    const p95 = times[Math.ceil(0.95 * times.length) - 1]!;
+    const slowest = times.at(-1)!;
+    assert.ok(p95 < HEALTH_WITHIN_MS, `/health-check p95 ${p95.toFixed(1)} ms`);
+    assert.ok(slowest < HEALTH_AT_MOST_MS, `/health-check took ${slowest.toFixed(1)} ms`);
     assert.deepEqual(await heights(), before, "no block was made");
     console.log(
-      `node fuzz: ${requests} requests, statuses ${JSON.stringify([...statuses])}, /health-check at most ${slowest.toFixed(1)} ms`,
+      `node fuzz: ${requests} requests, statuses ${JSON.stringify([...statuses])}, /health-check p95 ${p95.toFixed(1)} ms, at most ${slowest.toFixed(1)} ms`,
     );
   });
 });

@@ -22,7 +22,7 @@ const CHAIN_ID = /^(0|[1-9][0-9]{0,8})$/;
 const MAX_GET_BODY = 4096;
 
 export function registerMiningRoutes(app: FastifyInstance, node: BraidNode): void {
-  if (node.options.mining !== "pow") return;
+  if (!node.minesWithNonces) return;
   const coordinator = new MiningCoordinator(node.version, node.producer, () =>
     node.clock.nowMicros(),
   );

@@ -171,7 +171,7 @@ describe("braid node: header stream, pages and restart, in a child process", () 
     assert.match(first.target, /^[0-9a-f]{64}$/);
 
     // Restart on the same data, without mining: the streamed blocks are all in the pages.
-    node = await startNode(dataDir, ["--mining", "interval", "--mining-interval", "86400"]);
+    node = await startNode(dataDir, ["--mining", "none"]);
     const restarted = `${node.url}/chainweb/0.0/development`;
     for (const [chainId, list] of perChain) {
       const last = list[list.length - 1]!;

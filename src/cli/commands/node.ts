@@ -125,7 +125,7 @@ function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: num
     `  explorer     ${url}/   (blocks, transactions, accounts; docs/explorer.md)`,
     `  network id   ${options.network}`,
     `  chains       ${node.chains.length} (0 to ${node.chains.length - 1})`,
-    `  mining       ${options.mining}${options.mining === "interval" ? ` every ${options.miningIntervalSeconds} s` : ""}`,
+    `  mining       ${options.mining}${miningDetail(options)}`,
     `  data         ${options.dataDir ?? "in memory (nothing is kept)"}`,
     `  miner        ${options.miner.account}`,
     "",
@@ -139,4 +139,11 @@ function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: num
   }
   lines.push("", "Blocks (chain, height, transactions, hash):", "");
   return `${lines.join("\n")}\n`;
+}
+
+/** What the banner adds to the mining mode's name. */
+function miningDetail(options: NodeOptions): string {
+  if (options.mining === "interval") return ` every ${options.miningIntervalSeconds} s`;
+  if (options.mining === "none") return " (blocks only from braid dev mine)";
+  return "";
 }

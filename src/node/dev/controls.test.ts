@@ -131,7 +131,7 @@ describe("development controls", () => {
     dirs.push(dir);
     const open = () =>
       BraidNode.open(
-        resolveNodeOptions({ dataDir: dir, mining: "interval", miningInterval: 86_400 }, {}),
+        resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
         makeLogger("error"),
       );
     let node = open();

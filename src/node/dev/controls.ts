@@ -90,7 +90,7 @@ export class DevControls {
    * with the heads' heights of the chains asked for.
    */
   mine(blocks: number, chains: readonly number[]): Promise<Map<number, number>> {
-    if (this.node.options.mining === "pow") {
+    if (this.node.minesWithNonces) {
       throw new DevControlRefusal(
         "mine is for on-demand and interval mining: in pow mode every block needs its nonce search",
       );
@@ -108,7 +108,7 @@ export class DevControls {
         for (const chainId of chains) producer.ensureHeight(chainId, start.get(chainId)! + step);
         await nextTurn();
       }
-      if (this.node.options.mining === "on-demand") producer.level();
+      if (this.node.minesOnRequest) producer.level();
       return new Map(chains.map((c) => [c, this.node.chains[c]!.head.height]));
     });
   }
@@ -203,7 +203,7 @@ export class DevControls {
         return [chainId, command] as const;
       });
       const mined =
-        this.node.options.mining === "on-demand"
+        this.node.minesOnRequest
           ? this.blocksHolding(commands.map(([, command]) => command.hash))
           : Promise.resolve();
       for (const [chainId, command] of commands) this.node.submit(chainId, [command]);

@@ -89,7 +89,7 @@ describe("importing blocks", () => {
   it("refuses a block whose outputs differ from its execution, storing nothing, and the node restarts cleanly", () => {
     const dir = mkdtempSync(join(tmpdir(), "braid-import-"));
     const options = resolveNodeOptions(
-      { dataDir: dir, mining: "interval", miningInterval: 86_400 },
+      { dataDir: dir, mining: "none" },
       {},
     );
     try {

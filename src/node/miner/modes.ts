@@ -1,5 +1,5 @@
 /**
- * The three mining modes (docs/node.md):
+ * The mining modes (docs/node.md):
  * - `on-demand`: commands are mined as soon as they arrive; the ones that arrive in the same
  *   event-loop turn share a block, and so do the ones whose signatures are still being checked
  *   when the block could be made (for at most {@link ADMISSION_GATHER_MS}). When the chain's
@@ -8,6 +8,8 @@
  * - `interval`: every chain advances by one block every `miningInterval` seconds.
  * - `pow`: chains are mined one block at a time, lowest first, each with a real nonce search
  *   against its difficulty target (pow.ts), without stopping the event loop.
+ * - `none`: no block is made but by the development controls (a node that only follows, or a
+ *   test that decides when blocks come).
  */
 import type { NodeLogger } from "../logger.ts";
 import type { NodeOptions } from "../options.ts";
@@ -34,8 +36,19 @@ export function startMining(
       return interval(producer, options.miningIntervalSeconds, log);
     case "pow":
       return new PowMiner(producer, log);
+    case "none":
+      return NO_MINING;
   }
 }
+
+const NO_MINING: MiningControl = {
+  makesBlocksOnRequest: false,
+  searchesNonces: false,
+  commandsArrived() {},
+  admissionStarted() {},
+  admissionEnded() {},
+  stop() {},
+};
 
 function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
   const waiting = new Set<number>();
@@ -98,6 +111,8 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
     setImmediate(run);
   };
   return {
+    makesBlocksOnRequest: true,
+    searchesNonces: false,
     commandsArrived(chainId) {
       waiting.add(chainId);
       schedule();
@@ -127,6 +142,8 @@ function interval(producer: BlockProducer, seconds: number, log: NodeLogger): Mi
     }
   }, seconds * 1000);
   return {
+    makesBlocksOnRequest: false,
+    searchesNonces: false,
     commandsArrived() {},
     admissionStarted() {},
     admissionEnded() {},

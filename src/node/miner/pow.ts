@@ -16,6 +16,8 @@ export const POW_SLICE_TRIES = 20_000;
 export const RATE_WINDOW_MS = 10_000;
 
 export class PowMiner implements MiningControl {
+  readonly makesBlocksOnRequest = false;
+  readonly searchesNonces = true;
   private stopped = false;
   private work: PowWork | null = null;
   private bytes: Uint8Array | null = null;

@@ -30,7 +30,7 @@ import { type RawOptions, resolveNodeOptions } from "../options.ts";
 export function manualNode(options: RawOptions = {}): BraidNode {
   return BraidNode.open(
     resolveNodeOptions(
-      { inMemory: true, mining: "interval", miningInterval: 86_400, ...options },
+      { inMemory: true, mining: "none", ...options },
       {},
     ),
     makeLogger("error"),
