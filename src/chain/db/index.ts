@@ -1,17 +1,11 @@
-/** The chain database and the block endpoints' page queries. */
+/** The chain database, the interfaces it implements and takes, and the block endpoints' page queries. */
 export { MAX_INDEXED_ACCOUNT_LENGTH } from "./activity.ts";
+export type { HeaderLink } from "./ancestry.ts";
+export type { BlockIndexer, StoredBlock } from "./block-indexer.ts";
+export type { ScanStart } from "./block-scan.ts";
+export type { Block } from "./block-store.ts";
 export { isBraided } from "./braiding.ts";
-export {
-  type Block,
-  ChainDatabase,
-  type ContinuationRecord,
-  type HeaderLink,
-  type IndexedBlock,
-  type SnapshotRevert,
-  type TransferRecord,
-  type TxIndexEntry,
-  type TxLocation,
-} from "./chain-database.ts";
+export { ChainDatabase, type IndexedBlock } from "./chain-database.ts";
 export { type Cursor, formatCursor, parseCursor } from "./cursor.ts";
 export {
   BlockNotFoundError,
@@ -20,6 +14,8 @@ export {
   HeaderInsertError,
   PageQueryError,
 } from "./errors.ts";
+export type { ContinuationRecord, TransferRecord } from "./explorer-indexes.ts";
+export type { HeaderReader } from "./header-reader.ts";
 export { MAX_BLOCK_PAGE_LIMIT, MAX_BRANCH_BOUNDS } from "./limits.ts";
 export {
   type BranchBounds,
@@ -28,3 +24,5 @@ export {
   type Page,
   type PageQuery,
 } from "./pages.ts";
+export type { SnapshotRevert } from "./snapshots.ts";
+export type { TxIndexEntry, TxLocation } from "./tx-index.ts";

@@ -35,13 +35,11 @@
  */
 
 /**
- * Bumped whenever the schema changes. A file of an older version that {@link SCHEMA_UPGRADES}
- * can bring up to date is upgraded on open; any other version is refused.
+ * Bumped whenever the schema changes. A file of an older version that the upgrade steps
+ * (migrations/, one file per version) can bring up to date is upgraded on open; any other
+ * version is refused.
  */
 export const SCHEMA_VERSION = 4;
-
-/** The versions an existing file may have that opening upgrades to {@link SCHEMA_VERSION}. */
-export const SCHEMA_UPGRADES: readonly number[] = [2, 3];
 
 /** The columns of `block_headers` (the upgrade to version 3 builds the table anew). */
 export const BLOCK_HEADERS_COLUMNS = `

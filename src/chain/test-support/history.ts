@@ -4,7 +4,8 @@
  * consensus-valid (no difficulty adjustment); the database does not need them to be.
  */
 
-import type { Block } from "../db/chain-database.ts";
+import { encodeBase64Url } from "../../crypto/index.ts";
+import type { Block } from "../db/block-store.ts";
 import { genesisHeader } from "../header/genesis.ts";
 import { computeBlockHash } from "../header/hash.ts";
 import type { BlockHeader } from "../header/types.ts";
@@ -102,6 +103,23 @@ export function forkedChain(): Map<string, Block> {
   add("B5", childBlock(header("B4"), { nonce: 1n, payload: payloadWithTransaction("B5") }));
   add("C4", childBlock(header("A3"), { nonce: 2n }));
   return blocks;
+}
+
+/**
+ * {@link forkedChain} with what its tests look up by name: a block, its hash, and the names of
+ * headers ("?" for a header not of the chain).
+ */
+export function namedForkedChain() {
+  const history = forkedChain();
+  const nameOf = new Map([...history].map(([name, b]) => [encodeBase64Url(b.header.hash), name]));
+  const block = (name: string) => history.get(name)!;
+  return {
+    history,
+    block,
+    hash: (name: string) => block(name).header.hash,
+    names: (headers: Iterable<BlockHeader>) =>
+      [...headers].map((h) => nameOf.get(encodeBase64Url(h.hash)) ?? "?"),
+  };
 }
 
 /** A block on `parent` whose adjacent parents are the given blocks of the adjacent chains. */
