@@ -1,12 +1,18 @@
 /**
- * What the node announces: each stored block, with its request keys. The only bridge from the
- * node to listeners outside it (the API's `listen` waiters, the header stream).
+ * What the node announces: each stored block, with its request keys; each move of the cut (the
+ * heads of the chains: read it with `BraidNode.cut()`); each change of a chain's branch that
+ * left blocks behind. The only bridge from the node to listeners outside it (the API's `listen`
+ * waiters, the header stream, and later the peers).
  */
 import { EventEmitter } from "node:events";
+import type { BlockHeader } from "../chain/header/types.ts";
 import type { StoredBlock } from "./chain.ts";
 
 interface NodeEventMap {
   block: [chainId: number, block: StoredBlock];
+  cut: [];
+  /** The chain's head moved from `from` to `to`, which does not descend from it. */
+  reorg: [chainId: number, from: BlockHeader, to: BlockHeader];
 }
 
 export class NodeEvents extends EventEmitter<NodeEventMap> {

@@ -83,8 +83,19 @@ describe("BraidNode", () => {
       a.producer.mine(0);
       assert.equal(balance(a, "sender01"), "110000002.5");
       for (let i = 0; i < 3; i++) b.producer.mine(0);
+      const before = a.chains[0]!.head;
+      const reorgs: [number, Uint8Array, Uint8Array][] = [];
+      let cuts = 0;
+      a.events.on("reorg", (chainId, from, to) => reorgs.push([chainId, from.hash, to.hash]));
+      a.events.on("cut", () => cuts++);
       a.insertBlocks(blocksAfterGenesis(b));
       assert.deepEqual(a.chains[0]!.head.hash, b.chains[0]!.head.hash);
+      assert.deepEqual(
+        reorgs.filter(([chainId]) => chainId === 0),
+        [[0, before.hash, b.chains[0]!.head.hash]],
+      );
+      assert.equal(cuts, 1, "one new cut for the batch");
+      assert.deepEqual(a.cut().get(0)!.hash, b.chains[0]!.head.hash);
       assert.equal(balance(a, "sender01"), "110000000");
       assert.equal(a.result(0, tx.hashBytes), null);
       assert.equal(a.chains[0]!.mempool.has(tx.hash), true);

@@ -6,6 +6,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import type { Cut } from "../chain/cut/cut.ts";
 import { type Block, ChainDatabase } from "../chain/db/index.ts";
 import { genesisHeader } from "../chain/header/genesis.ts";
 import { DEVELOPMENT } from "../chain/version/known-versions.ts";
@@ -155,6 +156,11 @@ export class BraidNode {
         `saving the contract state failed: ${e instanceof Error ? e.message : String(e)}`,
       );
     }
+  }
+
+  /** The cut: every chain's head (moved only by the importer, which announces each move). */
+  cut(): Cut {
+    return new Map(this.chains.map((chain) => [chain.chainId, chain.head]));
   }
 
   /** Whether the mining mode makes blocks as requests need them (on-demand). */

@@ -3,21 +3,16 @@
  * `GET {base}/cut[?maxheight=]` (CutHashes, chainweb-wire.md §9).
  */
 import type { FastifyInstance } from "fastify";
-import type { BlockHeader } from "../../chain/header/types.ts";
+import { encodeCutHashes, limitCutHeight } from "../../chain/cut/cut.ts";
 import { allChainIds, genesisHeight, graphAt } from "../../chain/version/version.ts";
-import { word256ToBytes } from "../../chain/word256.ts";
-import { encodeBase64Url, sha512t256Parts } from "../../crypto/index.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { BRAID_VERSION } from "../../version.ts";
 import { HttpError } from "../http/errors.ts";
 import { BASE, chainHook, JSON_TYPE, negotiate } from "./request-parts.ts";
 
-const WORD256_MAX = (1n << 256n) - 1n;
-
 export function nodeInfo(node: BraidNode): unknown {
   const v = node.version;
-  const cut = node.chainDb.cut();
-  const height = Math.max(0, ...[...cut.values()].map((h) => h.height));
+  const height = Math.max(0, ...[...node.cut().values()].map((h) => h.height));
   const graphs = [...v.graphs]
     .sort((a, b) => b.fromHeight - a.fromHeight)
     .map((epoch) => [
@@ -44,43 +39,6 @@ export function nodeInfo(node: BraidNode): unknown {
   };
 }
 
-/**
- * The cut as CutHashes JSON. With `maxheight` (a bound on the cut height, the sum of the chain
- * heights) each head is stepped back, highest first, until the sum is within it.
- */
-export function cutJson(node: BraidNode, maxheight?: number): string {
-  const heads = node.chainDb.cut();
-  if (maxheight !== undefined) {
-    const sum = () => [...heads.values()].reduce((s, h) => s + h.height, 0);
-    while (sum() > maxheight) {
-      let top: BlockHeader | undefined;
-      for (const h of heads.values()) if (top === undefined || h.height > top.height) top = h;
-      const parent = top === undefined ? undefined : node.chainDb.header(top.parent);
-      if (top === undefined || parent === undefined) break;
-      heads.set(top.chainId, parent);
-    }
-  }
-  const ids = [...heads.keys()].sort((a, b) => a - b);
-  const hashes: Record<string, { height: number; hash: string }> = {};
-  let weight = 0n;
-  let height = 0;
-  for (const c of ids) {
-    const h = heads.get(c)!;
-    hashes[String(c)] = { height: h.height, hash: encodeBase64Url(h.hash) };
-    weight += h.weight;
-    height += h.height;
-  }
-  const id = sha512t256Parts(ids.map((c) => heads.get(c)!.hash));
-  return JSON.stringify({
-    hashes,
-    origin: null,
-    weight: encodeBase64Url(word256ToBytes(weight & WORD256_MAX)),
-    height,
-    instance: node.version.name,
-    id: encodeBase64Url(id),
-  });
-}
-
 export function registerInfoRoutes(app: FastifyInstance, node: BraidNode): void {
   app.get("/info", (request, reply) => {
     negotiate(request, ["application/json"]);
@@ -95,8 +53,10 @@ export function registerInfoRoutes(app: FastifyInstance, node: BraidNode): void 
     ) {
       throw new HttpError(400, "maxheight must be an integer >= 0");
     }
-    return reply
-      .type(JSON_TYPE)
-      .send(cutJson(node, maxheight === undefined ? undefined : Number(maxheight)));
+    const cut =
+      maxheight === undefined
+        ? node.cut()
+        : limitCutHeight(node.cut(), Number(maxheight), (h) => node.chainDb.header(h.parent));
+    return reply.type(JSON_TYPE).send(encodeCutHashes(cut, node.version.name, null));
   });
 }

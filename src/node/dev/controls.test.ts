@@ -130,10 +130,7 @@ describe("development controls", () => {
     const dir = mkdtempSync(join(tmpdir(), "braid-dev-"));
     dirs.push(dir);
     const open = () =>
-      BraidNode.open(
-        resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
-        makeLogger("error"),
-      );
+      BraidNode.open(resolveNodeOptions({ dataDir: dir, mining: "none" }, {}), makeLogger("error"));
     let node = open();
     let transferBlock: Uint8Array;
     let snapshotHead: Uint8Array;

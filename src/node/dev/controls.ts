@@ -167,12 +167,11 @@ export class DevControls {
       // New blocks get times after every block made so far, so none repeats an abandoned one.
       clock.notBefore(latest + 1);
       const known = this.mempools.get(id) ?? new Map<number, ReadonlySet<string>>();
+      this.node.importer.moveTo(reverted.heads, (chain) => ({
+        kind: "keep-only",
+        pending: known.get(chain.chainId) ?? new Set<string>(),
+      }));
       for (const chain of chains) {
-        const pending = known.get(chain.chainId) ?? new Set<string>();
-        this.node.importer.switchTo(chain, reverted.heads.get(chain.chainId)!, {
-          kind: "keep-only",
-          pending,
-        });
         if (chain.mempool.size > 0) this.node.commandsArrived(chain.chainId);
       }
       for (const later of this.mempools.keys()) if (later > id) this.mempools.delete(later);
@@ -202,10 +201,9 @@ export class DevControls {
         }
         return [chainId, command] as const;
       });
-      const mined =
-        this.node.minesOnRequest
-          ? this.blocksHolding(commands.map(([, command]) => command.hash))
-          : Promise.resolve();
+      const mined = this.node.minesOnRequest
+        ? this.blocksHolding(commands.map(([, command]) => command.hash))
+        : Promise.resolve();
       for (const [chainId, command] of commands) this.node.submit(chainId, [command]);
       await mined;
       return new Map(commands.map(([chainId, command]) => [chainId, command.hash]));

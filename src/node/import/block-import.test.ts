@@ -88,10 +88,7 @@ describe("importing blocks", () => {
 
   it("refuses a block whose outputs differ from its execution, storing nothing, and the node restarts cleanly", () => {
     const dir = mkdtempSync(join(tmpdir(), "braid-import-"));
-    const options = resolveNodeOptions(
-      { dataDir: dir, mining: "none" },
-      {},
-    );
+    const options = resolveNodeOptions({ dataDir: dir, mining: "none" }, {});
     try {
       const node = BraidNode.open(options, makeLogger("error"));
       const head = node.chains[0]!.head;

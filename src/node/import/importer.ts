@@ -8,15 +8,16 @@
  * - blocks made elsewhere (`importForeign`): validated, checked and executed on their fork before
  *   anything is stored (block-import.ts), then adopted when heavier;
  * - the genesis blocks (genesis-blocks.ts, before the chains exist);
- * - a change of branch (`adoptCut`, `switchTo`): after an import, on start (the blocks a crash or
+ * - a change of branch (`adoptCut`, `moveTo`): after an import, on start (the blocks a crash or
  *   a missing state file left unexecuted), and for a development revert — each chain's state
  *   rewound to the fork point and the new branch replayed, with one rule for what the mempool
- *   keeps.
+ *   keeps. The importer is the one writer of the cut (`cut` and `reorg` events).
  */
 import { equalBytes } from "../../chain/bytes.ts";
+import type { Cut } from "../../chain/cut/cut.ts";
 import type { Block, ChainDatabase } from "../../chain/db/index.ts";
-import type { BlockHeader } from "../../chain/header/types.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
+import type { ParsedCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { ChainNode, PreparedBlock, StoredBlock } from "../chain.ts";
 import type { NodeEvents } from "../events.ts";
@@ -65,13 +66,15 @@ export class BlockImporter {
       for (const { chain } of prepared) chain.abortPrepared();
       throw e;
     }
-    return prepared.map(({ chain, block }) => {
-      const stored = chain.commitPrepared(block);
-      chain.mempool.remove(stored.requestKeys);
-      chain.mempool.remove(stored.rejected.map((r) => r.command.hash));
-      this.announce(chain.chainId, stored);
-      return stored;
+    const stored = prepared.map(({ chain, block }) => {
+      const done = chain.commitPrepared(block);
+      chain.mempool.remove(done.requestKeys);
+      chain.mempool.remove(done.rejected.map((r) => r.command.hash));
+      this.announce(chain.chainId, done);
+      return done;
     });
+    this.parts.events.emit("cut");
+    return stored;
   }
 
   /**
@@ -92,50 +95,40 @@ export class BlockImporter {
   /**
    * Moves every chain to its head in the chain database's cut (the heaviest branch), the
    * commands of blocks that left a branch back in its mempool. `onReplayed` is told of each block
-   * replayed (start-up's progress).
+   * replayed (start-up's progress; the moves are logged otherwise).
    */
   adoptCut(onReplayed?: (chain: ChainNode) => void): void {
-    const cut = this.parts.chainDb.cut();
-    for (const chain of this.parts.chains) {
-      const head = cut.get(chain.chainId)!;
-      const back = this.switchTo(chain, head, RETURN_DROPPED, onReplayed);
-      if (back !== null && onReplayed === undefined) {
-        this.parts.log.info(
+    this.moveTo(this.parts.chainDb.cut(), () => RETURN_DROPPED, onReplayed);
+  }
+
+  /**
+   * Moves every chain to its head in `heads` (stored blocks): its state rewound to the fork
+   * point and the branch to the head replayed (a `reorg` event when the head does not descend
+   * from the old one), its mempool as `ruleOf` says; then announces the new cut.
+   */
+  moveTo(
+    heads: Cut,
+    ruleOf: (chain: ChainNode) => MempoolRule,
+    onReplayed?: (chain: ChainNode) => void,
+  ): void {
+    const { chainDb, chains, events, log } = this.parts;
+    let moved = false;
+    for (const chain of chains) {
+      const head = heads.get(chain.chainId)!;
+      if (equalBytes(head.hash, chain.head.hash)) continue;
+      moved = true;
+      const from = chain.head;
+      const dropped = chain.syncTo(head, () => onReplayed?.(chain));
+      if (!chainDb.isAncestor(from.hash, head.hash))
+        events.emit("reorg", chain.chainId, from, head);
+      const back = keptInMempool(chain, dropped, ruleOf(chain));
+      if (onReplayed === undefined) {
+        log.info(
           `chain ${chain.chainId}: now at ${encodeBase64Url(head.hash).slice(0, 12)} (height ${head.height})${back > 0 ? `, ${back} commands back in the mempool` : ""}`,
         );
       }
     }
-  }
-
-  /**
-   * Moves `chain` to `head` (a stored block): its state rewound to the fork point and the
-   * branch to `head` replayed; its mempool as `rule` says. Returns how many commands went back
-   * to the mempool, or null when the chain was at `head` already.
-   */
-  switchTo(
-    chain: ChainNode,
-    head: BlockHeader,
-    rule: MempoolRule,
-    onReplayed?: (chain: ChainNode) => void,
-  ): number | null {
-    if (equalBytes(head.hash, chain.head.hash)) return null;
-    const dropped = chain.syncTo(head, () => onReplayed?.(chain));
-    const back = dropped.filter(
-      (c) =>
-        (rule.kind === "return-dropped" || rule.pending.has(c.hash)) &&
-        !chain.isOnChain(c.hashBytes),
-    );
-    if (rule.kind === "keep-only") {
-      const pending = rule.pending;
-      chain.mempool.remove(
-        chain.mempool
-          .commands()
-          .map((c) => c.hash)
-          .filter((hash) => !pending.has(hash)),
-      );
-    }
-    chain.mempool.add(back);
-    return back.length;
+    if (moved) events.emit("cut");
   }
 
   private announce(chainId: number, block: StoredBlock): void {
@@ -150,4 +143,27 @@ export class BlockImporter {
     }
     events.emit("block", chainId, block);
   }
+}
+
+/** Applies `rule` to the chain's mempool after its branch changed; how many commands came back. */
+function keptInMempool(
+  chain: ChainNode,
+  dropped: readonly ParsedCommand[],
+  rule: MempoolRule,
+): number {
+  const back = dropped.filter(
+    (c) =>
+      (rule.kind === "return-dropped" || rule.pending.has(c.hash)) && !chain.isOnChain(c.hashBytes),
+  );
+  if (rule.kind === "keep-only") {
+    const pending = rule.pending;
+    chain.mempool.remove(
+      chain.mempool
+        .commands()
+        .map((c) => c.hash)
+        .filter((hash) => !pending.has(hash)),
+    );
+  }
+  chain.mempool.add(back);
+  return back.length;
 }

@@ -29,10 +29,7 @@ import { type RawOptions, resolveNodeOptions } from "../options.ts";
  */
 export function manualNode(options: RawOptions = {}): BraidNode {
   return BraidNode.open(
-    resolveNodeOptions(
-      { inMemory: true, mining: "none", ...options },
-      {},
-    ),
+    resolveNodeOptions({ inMemory: true, mining: "none", ...options }, {}),
     makeLogger("error"),
   );
 }
