@@ -68,6 +68,22 @@ module.exports = {
     },
     ...upward,
     {
+      name: "api-through-node-ports",
+      comment:
+        "the API reaches the node only through its ports (src/node/ports.ts), handed over by the composition root",
+      severity: "error",
+      from: { path: "^src/api/", pathNot: `${TESTS}|/test-support/` },
+      to: { path: "^src/node/", pathNot: "^src/node/ports\\.ts$" },
+    },
+    {
+      name: "cli-through-node-root",
+      comment:
+        "the CLI opens the node through its composition root and options, and uses it through its ports",
+      severity: "error",
+      from: { path: "^src/cli/", pathNot: TESTS },
+      to: { path: "^src/node/", pathNot: "^src/node/(node|ports|options|logger)\\.ts$" },
+    },
+    {
       name: "pact-entry-point",
       comment:
         "execution, node, api and cli use the interpreter through src/pact/index.ts (and the public index.ts of pact/values and pact/db)",

@@ -62,7 +62,7 @@ try {
   }
   const bigHash = encodeBase64Url(big.header.hash);
 
-  const server = await startNodeServer(node, {
+  const server = await startNodeServer(node.ports, {
     host: "127.0.0.1",
     port: 0,
     bodyLimit: 2_000_000,

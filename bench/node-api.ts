@@ -159,7 +159,7 @@ async function pages(heights: number): Promise<Figures> {
     addCommonHeaders(app, { nowSeconds: () => Date.now() / 1000 });
     acceptJsonBodiesOnly(app);
     sendPlainErrors(app, 1 << 20, (e) => console.error(e));
-    registerChainRoutes(app, node);
+    registerChainRoutes(app, node.ports);
     await app.listen({ host: "127.0.0.1", port: 0 });
     const port = (app.server.address() as { port: number }).port;
     const base = `http://127.0.0.1:${port}/chainweb/0.0/development`;
@@ -217,7 +217,7 @@ async function stream(): Promise<void> {
   node.events.on("block", (_c, block) => {
     committed.set(encodeBase64Url(block.header.hash), performance.now());
   });
-  const server = await startNodeServer(node, {
+  const server = await startNodeServer(node.ports, {
     host: "127.0.0.1",
     port: 0,
     bodyLimit: 1 << 20,

@@ -17,6 +17,7 @@ import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../pac
 import { Decimal } from "../pact/values/index.ts";
 import { type ChainContext, ChainNode } from "./chain.ts";
 import { NodeClock } from "./clock.ts";
+import { DevControls, developmentOnlyProblem } from "./dev/controls.ts";
 import { NodeEvents } from "./events.ts";
 import { blockContextOf, buyGas } from "./executor/block-executor.ts";
 import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
@@ -32,15 +33,13 @@ import {
 } from "./mempool/admission.ts";
 import { MAX_PENDING_COMMANDS } from "./mempool/mempool.ts";
 import type { MiningControl } from "./miner/control.ts";
+import { MiningCoordinator } from "./miner/coordination.ts";
 import { startMining } from "./miner/modes.ts";
 import { BlockProducer } from "./miner/producer.ts";
 import type { NodeOptions } from "./options.ts";
+import type { NodePorts } from "./ports.ts";
+import { CommandRefusal } from "./refusals.ts";
 import { createOutputProof, proofTargetHeight } from "./spv.ts";
-
-/** Commands the node refuses (a 400 with this message). */
-export class CommandRefusal extends Error {
-  override readonly name = "CommandRefusal";
-}
 
 /** The chain database's file in the data directory. */
 export const CHAIN_DB_FILE = "chain.sqlite";
@@ -67,6 +66,7 @@ export class BraidNode {
   /** The node's clock: the system's, moved forward by `braid dev time`. */
   readonly clock: NodeClock;
   private mining: MiningControl | null = null;
+  private portsMade: NodePorts | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly minGasPrice: Decimal;
 
@@ -138,7 +138,12 @@ export class BraidNode {
     }
   }
 
-  /** Stops mining and closes the databases. */
+  /** Resolves once the databases' background work (a checkpoint under way) has ended. */
+  settled(): Promise<void> {
+    return this.chainDb.checkpointsSettled();
+  }
+
+  /** Stops mining and closes the databases (after {@link settled}, for a clean end). */
   close(): void {
     clearInterval(this.flushTimer);
     this.mining?.stop();
@@ -156,6 +161,33 @@ export class BraidNode {
         `saving the contract state failed: ${e instanceof Error ? e.message : String(e)}`,
       );
     }
+  }
+
+  /** What the API and the CLI may use of the node (ports.ts). */
+  get ports(): NodePorts {
+    this.portsMade ??= {
+      network: {
+        version: this.version,
+        networkId: this.options.network,
+        chainCount: this.chains.length,
+      },
+      blocks: this.chainDb,
+      heads: this,
+      events: this.events,
+      clock: this.clock,
+      commands: this,
+      mining: this.minesWithNonces
+        ? new MiningCoordinator(this.version, this.producer, () => this.clock.nowMicros())
+        : null,
+      dev: this.devControls(),
+    };
+    return this.portsMade;
+  }
+
+  /** The development controls, on a development network. */
+  private devControls(): DevControls | { readonly refused: string } {
+    const problem = developmentOnlyProblem(this.options.network);
+    return problem === null ? new DevControls(this) : { refused: problem };
   }
 
   /** The cut: every chain's head (moved only by the importer, which announces each move). */

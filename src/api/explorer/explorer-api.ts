@@ -20,7 +20,11 @@ import {
   signCommand,
 } from "../../command/index.ts";
 import { decodeBase64Url, encodeBase64Url } from "../../crypto/index.ts";
-import type { BraidNode } from "../../node/node.ts";
+import type { NodePorts } from "../../node/ports.ts";
+
+/** What the explorer reads of the node. */
+export type ExplorerPorts = Pick<NodePorts, "network" | "blocks" | "heads" | "commands">;
+
 import { JsonNumber, parseJson } from "../../pact/values/index.ts";
 import { HttpError } from "../http/errors.ts";
 import { requestKey } from "../http/request-keys.ts";
@@ -67,15 +71,20 @@ function embedCommand(bytes: Uint8Array): string {
 }
 
 export class ExplorerApi {
-  constructor(private readonly node: BraidNode) {}
+  constructor(private readonly node: ExplorerPorts) {}
 
   private get db() {
-    return this.node.chainDb;
+    return this.node.blocks;
+  }
+
+  /** The chain ids, ascending. */
+  private get chainIds(): number[] {
+    return Array.from({ length: this.node.network.chainCount }, (_, c) => c);
   }
 
   /** Whether a stored block is on its chain's current branch. */
   private onBranch(header: { hash: Uint8Array; chainId: number }): boolean {
-    const head = this.node.chains[header.chainId]!.head;
+    const head = this.node.heads.cut().get(header.chainId)!;
     return this.db.isAncestor(header.hash, head.hash);
   }
 
@@ -141,8 +150,8 @@ export class ExplorerApi {
    */
   account(name: string): string {
     checkAccountName(name);
-    const details = this.node.chains.map(
-      (chain) => `{"chain":${chain.chainId},"result":${this.details(chain.chainId, name)}}`,
+    const details = this.chainIds.map(
+      (chainId) => `{"chain":${chainId},"result":${this.details(chainId, name)}}`,
     );
     const transfers = this.db
       .recentTransfers(name, MAX_ACCOUNT_TRANSFERS)
@@ -169,12 +178,15 @@ export class ExplorerApi {
       },
       signers: [],
       verifiers: null,
-      networkId: this.node.options.network,
+      networkId: this.node.network.networkId,
       nonce: "braid-explorer",
     };
     const parsed = parseCommand(signCommand(encodeCommandPayload(payload), [], "blake2b"));
     if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join("; "));
-    return this.node.local(chainId, parsed.command, { preflight: false, rewindDepth: 0n });
+    return this.node.commands.local(chainId, parsed.command, {
+      preflight: false,
+      rewindDepth: 0n,
+    });
   }
 
   /**
@@ -182,10 +194,10 @@ export class ExplorerApi {
    * every chain (enough for {@link MAX_RECENT_BLOCKS} in all), by creation time.
    */
   recentBlocks(): string {
-    const perChain = Math.ceil(MAX_RECENT_BLOCKS / this.node.chains.length) + 1;
+    const perChain = Math.ceil(MAX_RECENT_BLOCKS / this.node.network.chainCount) + 1;
     const headers: BlockHeader[] = [];
-    for (const chain of this.node.chains) {
-      let at: BlockHeader | undefined = chain.head;
+    for (const head of this.node.heads.cut().values()) {
+      let at: BlockHeader | undefined = head;
       for (let i = 0; i < perChain && at !== undefined; i++) {
         headers.push(at);
         at = at.height === 0 ? undefined : this.db.header(at.parent);
@@ -223,18 +235,18 @@ export class ExplorerApi {
   }
 
   private blockAtHeight(chainId: number, height: number): string {
-    const chain = this.node.chains[chainId];
-    if (chain === undefined) {
+    const head = this.node.heads.cut().get(chainId);
+    if (head === undefined) {
       throw new HttpError(
         404,
-        `no chain ${chainId}: the chains are 0 to ${this.node.chains.length - 1}`,
+        `no chain ${chainId}: the chains are 0 to ${this.node.network.chainCount - 1}`,
       );
     }
-    const hash = this.db.ancestorHashAt(chain.head.hash, height);
+    const hash = this.db.ancestorHashAt(head.hash, height);
     if (hash === undefined) {
       throw new HttpError(
         404,
-        `chain ${chainId} has no block at height ${height} (its head is at ${chain.head.height})`,
+        `chain ${chainId} has no block at height ${height} (its head is at ${head.height})`,
       );
     }
     return str({ kind: "block", hash: encodeBase64Url(hash) });

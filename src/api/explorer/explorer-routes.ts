@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { BraidNode } from "../../node/node.ts";
+
 import { HttpError } from "../http/errors.ts";
-import { ExplorerApi } from "./explorer-api.ts";
+import { ExplorerApi, type ExplorerPorts } from "./explorer-api.ts";
 
 const ASSETS_DIR = new URL("./assets/", import.meta.url);
 
@@ -44,7 +44,7 @@ function loadAssets(): Map<string, Asset> {
   return assets;
 }
 
-export function registerExplorerRoutes(app: FastifyInstance, node: BraidNode): void {
+export function registerExplorerRoutes(app: FastifyInstance, node: ExplorerPorts): void {
   const assets = loadAssets();
   const api = new ExplorerApi(node);
   const sendAsset = (reply: FastifyReply, name: string) => {

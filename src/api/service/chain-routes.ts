@@ -29,7 +29,7 @@ import {
 } from "../../chain/payload/json.ts";
 import type { PayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import type { BraidNode } from "../../node/node.ts";
+import type { NodePorts } from "../../node/ports.ts";
 import { badRequest, HttpError } from "../http/errors.ts";
 import { bodyText, jsonObjectBody, parseJsonBody } from "../http/json-body.ts";
 import {
@@ -100,9 +100,11 @@ function branchBody(request: FastifyRequest) {
   return { lower: side("lower"), upper: side("upper") };
 }
 
-export function registerChainRoutes(app: FastifyInstance, node: BraidNode): void {
-  const db = node.chainDb;
-  const onRequest = chainHook(node);
+export function registerChainRoutes(
+  app: FastifyInstance,
+  { network, blocks: db }: Pick<NodePorts, "network" | "blocks">,
+): void {
+  const onRequest = chainHook(network);
   const chainPath = (rest: string) => `${BASE}/chain/:chain/${rest}`;
 
   /** Runs a page query, turning the core's errors into the API's statuses. */
@@ -138,13 +140,13 @@ export function registerChainRoutes(app: FastifyInstance, node: BraidNode): void
   ];
   for (const [name, offers, encoderFor] of pages) {
     app.get(chainPath(name), { onRequest }, (request, reply) => {
-      const chainId = chainOf(node, request);
+      const chainId = chainOf(network, request);
       const offer = negotiate(request, offers);
       const query = pageQuery(request);
       return sendPage(reply, () => blockPage(db, chainId, query), encoderFor(offer), offer);
     });
     app.post(chainPath(`${name}/branch`), { onRequest }, (request, reply) => {
-      const chainId = chainOf(node, request);
+      const chainId = chainOf(network, request);
       const offer = negotiate(request, offers);
       const query = pageQuery(request);
       const bounds = branchBody(request);
@@ -168,7 +170,7 @@ export function registerChainRoutes(app: FastifyInstance, node: BraidNode): void
   };
 
   app.get(chainPath("header/:hash"), { onRequest }, (request, reply) => {
-    const chainId = chainOf(node, request);
+    const chainId = chainOf(network, request);
     const offer = negotiate(request, [JSON_OFFER, OBJECT_OFFER, BINARY_OFFER]);
     const header = headerOf(chainId, (request.params as { hash: string }).hash);
     if (header instanceof BlockNotFoundError) return sendKeyNotFound(reply, header);
@@ -190,7 +192,7 @@ export function registerChainRoutes(app: FastifyInstance, node: BraidNode): void
     }
   };
   const payloadOf = (reply: FastifyReply, request: FastifyRequest) => {
-    chainOf(node, request);
+    chainOf(network, request);
     negotiate(request, [JSON_OFFER]);
     checkHeight(request);
     const hash = parseHash((request.params as { hash: string }).hash, "payload hash");
@@ -235,7 +237,7 @@ export function registerChainRoutes(app: FastifyInstance, node: BraidNode): void
   };
   const batch = (name: string, encode: (p: PayloadWithOutputs) => unknown) =>
     app.post(chainPath(name), { onRequest }, (request, reply) => {
-      chainOf(node, request);
+      chainOf(network, request);
       negotiate(request, [JSON_OFFER]);
       const found: unknown[] = [];
       for (const hash of batchHashes(request)) {

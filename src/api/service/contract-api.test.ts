@@ -52,7 +52,7 @@ describe("the contract API of an on-demand node", () => {
 
     it("resolves send only once the result is stored", async () => {
       // Without HTTP in between, nothing else gives the miner a turn before `send` resolves.
-      const api = new ContractApi(node, 5_000);
+      const api = new ContractApi(node.ports, 5_000);
       try {
         const command = transfer("resolved after the block");
         await api.send(0, JSON.stringify({ cmds: [wireCommand(command)] }));
@@ -63,7 +63,7 @@ describe("the contract API of an on-demand node", () => {
     });
 
     it("resolves private only once the result is stored", async () => {
-      const api = new ContractApi(node, 5_000);
+      const api = new ContractApi(node.ports, 5_000);
       try {
         const cmd = JSON.stringify({
           payload: { exec: { code: "(+ 1 2)", data: null } },

@@ -5,9 +5,12 @@
  */
 import { type ParsedCommand, parseCommandAsync } from "../../command/index.ts";
 import { decodeBase64Url } from "../../crypto/index.ts";
-import type { StoredBlock } from "../../node/chain.ts";
-import { LocalRefusal } from "../../node/local.ts";
-import { type BraidNode, CommandRefusal } from "../../node/node.ts";
+import {
+  CommandRefusal,
+  LocalRefusal,
+  type NodePorts,
+  type StoredBlock,
+} from "../../node/ports.ts";
 import { encodeLegacyObject, jsonString } from "../../pact/values/index.ts";
 import { listenBody, pollBody, sendBody } from "../http/command-bodies.ts";
 import { badRequest, HttpError } from "../http/errors.ts";
@@ -40,7 +43,7 @@ export class ContractApi {
       const waitKey = `${chainId}/${key}`;
       this.sendWaiters.publish(waitKey, true);
       if (!this.waiters.has(waitKey)) continue;
-      const result = this.node.result(chainId, decodeBase64Url(key));
+      const result = this.node.commands.result(chainId, decodeBase64Url(key));
       if (result !== null) this.waiters.publish(waitKey, result);
     }
     for (const { command } of block.rejected)
@@ -48,7 +51,7 @@ export class ContractApi {
   };
 
   constructor(
-    private readonly node: BraidNode,
+    private readonly node: Pick<NodePorts, "commands" | "events">,
     private readonly listenTimeoutMs: number,
   ) {
     node.events.on("block", this.onBlock);
@@ -56,8 +59,8 @@ export class ContractApi {
 
   async send(chainId: number, body: string): Promise<string> {
     const bodies = sendBody(body);
-    const commands = await this.node.admitting(chainId, () => parseBatch(bodies, true));
-    const keys = this.refusing(() => this.node.submit(chainId, commands));
+    const commands = await this.node.commands.admitting(chainId, () => parseBatch(bodies, true));
+    const keys = this.refusing(() => this.node.commands.submit(chainId, commands));
     await this.mined(chainId, keys);
     return `{"requestKeys":[${keys.map(jsonString).join(",")}]}`;
   }
@@ -68,14 +71,14 @@ export class ContractApi {
    */
   async private(chainId: number, body: string): Promise<string> {
     const bodies = [jsonObjectBody(body, "(a command)")];
-    const [command] = await this.node.admitting(chainId, () => parseBatch(bodies, true));
+    const [command] = await this.node.commands.admitting(chainId, () => parseBatch(bodies, true));
     const meta = command!.payload.meta;
     if (meta.kind !== "private" || meta.address === null) {
       throw badRequest(
         `the command needs private metadata {"address": {"from": entity, "to": [entity, …]}} in cmd.meta`,
       );
     }
-    const keys = this.refusing(() => this.node.submit(chainId, [command!]));
+    const keys = this.refusing(() => this.node.commands.submit(chainId, [command!]));
     await this.mined(chainId, keys);
     return `{"requestKeys":[${keys.map(jsonString).join(",")}]}`;
   }
@@ -85,7 +88,7 @@ export class ContractApi {
    * {@link SEND_MINING_WAIT_MS}; at once otherwise.
    */
   private async mined(chainId: number, keys: readonly string[]): Promise<void> {
-    if (!this.node.minesOnRequest) return;
+    if (!this.node.commands.minesOnRequest) return;
     await Promise.all(
       keys.map((key) => this.sendWaiters.wait(`${chainId}/${key}`, SEND_MINING_WAIT_MS)),
     );
@@ -98,7 +101,7 @@ export class ContractApi {
     const found = new Map<string, string>();
     for (const key of keys) {
       if (found.has(key)) continue;
-      const result = this.node.result(chainId, keyBytes(key), depth);
+      const result = this.node.commands.result(chainId, keyBytes(key), depth);
       if (result !== null) found.set(key, result);
     }
     return encodeLegacyObject(found);
@@ -107,7 +110,7 @@ export class ContractApi {
   /** `listen`: the result as soon as it is in a block; a 504 after the time-out. */
   async listen(chainId: number, body: string, signal: AbortSignal): Promise<string> {
     const key = listenBody(body);
-    const stored = this.node.result(chainId, keyBytes(key));
+    const stored = this.node.commands.result(chainId, keyBytes(key));
     if (stored !== null) return stored;
     const result = await this.waiters.wait(`${chainId}/${key}`, this.listenTimeoutMs, signal);
     if (result === undefined && this.closed) {
@@ -133,7 +136,7 @@ export class ContractApi {
       throw badRequest(`Validation failed: ${parsed.problems.map((p) => p.message).join("; ")}`);
     }
     try {
-      return this.node.local(chainId, parsed.command, { preflight, rewindDepth });
+      return this.node.commands.local(chainId, parsed.command, { preflight, rewindDepth });
     } catch (e) {
       if (e instanceof LocalRefusal) throw badRequest(e.message);
       throw e;

@@ -7,14 +7,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import {
+  CommandRefusal,
   checkFundRequest,
   DevControlRefusal,
-  DevControls,
-  developmentOnlyProblem,
+  type DevControls,
   FUND_PREDICATES,
   type FundRequest,
-} from "../../node/dev/controls.ts";
-import { type BraidNode, CommandRefusal } from "../../node/node.ts";
+  type NodePorts,
+} from "../../node/ports.ts";
 import { badRequest } from "../http/errors.ts";
 import { bodyText, jsonObjectBody } from "../http/json-body.ts";
 import { JSON_TYPE } from "./request-parts.ts";
@@ -23,16 +23,18 @@ export const DEV_BASE = "/braid/dev";
 /** What `fund` sends when the body names no amount, in KDA. */
 export const DEFAULT_FUND_AMOUNT = "1000.0";
 
-export function registerDevRoutes(app: FastifyInstance, node: BraidNode): void {
-  const problem = developmentOnlyProblem(node.options.network);
-  const controls = problem === null ? new DevControls(node) : null;
+export function registerDevRoutes(
+  app: FastifyInstance,
+  { dev, clock }: Pick<NodePorts, "dev" | "clock">,
+): void {
+  const controls = "refused" in dev ? null : dev;
   const post = (
     name: string,
     expected: string,
     handle: (controls: DevControls, body: Record<string, unknown>) => Promise<unknown>,
   ) =>
     app.post(`${DEV_BASE}/${name}`, async (request: FastifyRequest, reply: FastifyReply) => {
-      if (controls === null) throw badRequest(problem!);
+      if (controls === null) throw badRequest((dev as { refused: string }).refused);
       const text = bodyText(request.body, request.headers["content-type"]);
       const body = text.trim() === "" ? {} : jsonObjectBody(text, expected);
       try {
@@ -53,7 +55,7 @@ export function registerDevRoutes(app: FastifyInstance, node: BraidNode): void {
 
   post("time", '{"seconds": n}', async (controls, body) => {
     const offsetSeconds = await controls.advanceTime(integerField(body, "seconds"));
-    return { offsetSeconds, now: new Date(node.clock.nowMicros() / 1000).toISOString() };
+    return { offsetSeconds, now: new Date(clock.nowMicros() / 1000).toISOString() };
   });
 
   post("snapshot", "{}", async (controls) => ({ id: await controls.snapshot() }));

@@ -23,7 +23,11 @@ async function serve(node: BraidNode, maxBufferedBytes: number, keepAliveMs: num
   sendPlainErrors(app, 1 << 20, (e) => {
     throw e;
   });
-  const hub = registerHeaderStream(app, node, { maxBufferedBytes, keepAliveMs, maxSubscribers: 3 });
+  const hub = registerHeaderStream(app, node.ports, {
+    maxBufferedBytes,
+    keepAliveMs,
+    maxSubscribers: 3,
+  });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address() as { port: number };
   return { app, hub, base: `http://127.0.0.1:${address.port}/chainweb/0.0/development` };

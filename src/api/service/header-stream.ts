@@ -15,8 +15,7 @@ import type { FastifyInstance } from "fastify";
 import { computePowHash, powHashHex } from "../../chain/header/hash.ts";
 import { encodeHeaderSortedJson } from "../../chain/header/json.ts";
 import { encodePayloadWithOutputsObject } from "../../chain/payload/json.ts";
-import type { StoredBlock } from "../../node/chain.ts";
-import type { BraidNode } from "../../node/node.ts";
+import type { NodePorts, StoredBlock } from "../../node/ports.ts";
 import { HttpError } from "../http/errors.ts";
 import { BASE, chainHook, negotiate } from "./request-parts.ts";
 
@@ -70,10 +69,10 @@ export class HeaderStreamHub {
   dropped = 0;
 
   constructor(
-    private readonly node: BraidNode,
+    private readonly events: NodePorts["events"],
     readonly options: StreamOptions,
   ) {
-    node.events.on("block", this.onBlock);
+    events.on("block", this.onBlock);
     this.timer = setInterval(
       () => this.broadcast(":keep-alive\n\n", ":keep-alive\n\n"),
       options.keepAliveMs,
@@ -139,7 +138,7 @@ export class HeaderStreamHub {
   close(): void {
     this.closed = true;
     clearInterval(this.timer);
-    this.node.events.off("block", this.onBlock);
+    this.events.off("block", this.onBlock);
     for (const s of this.subscribers) s.res.end();
     this.subscribers.clear();
   }
@@ -147,15 +146,15 @@ export class HeaderStreamHub {
 
 export function registerHeaderStream(
   app: FastifyInstance,
-  node: BraidNode,
+  { network, events }: Pick<NodePorts, "network" | "events">,
   options: StreamOptions = DEFAULT_STREAM_OPTIONS,
 ): HeaderStreamHub {
-  const hub = new HeaderStreamHub(node, options);
+  const hub = new HeaderStreamHub(events, options);
   app.addHook("preClose", (done) => {
     hub.close();
     done();
   });
-  const onRequest = chainHook(node, false);
+  const onRequest = chainHook(network, false);
   for (const [path, withPayload] of [
     ["header/updates", false],
     ["block/updates", true],

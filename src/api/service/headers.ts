@@ -5,10 +5,13 @@
  * times do.
  */
 import type { FastifyInstance } from "fastify";
-import type { NodeClock } from "../../node/clock.ts";
+import type { NodePorts } from "../../node/ports.ts";
 import { BRAID_VERSION } from "../../version.ts";
 
-export function addCommonHeaders(app: FastifyInstance, clock: Pick<NodeClock, "nowSeconds">): void {
+export function addCommonHeaders(
+  app: FastifyInstance,
+  clock: Pick<NodePorts["clock"], "nowSeconds">,
+): void {
   app.addHook("onRequest", (request, reply, done) => {
     const socket = request.raw.socket;
     const address = socket.remoteAddress ?? "";

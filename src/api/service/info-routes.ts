@@ -5,14 +5,14 @@
 import type { FastifyInstance } from "fastify";
 import { encodeCutHashes, limitCutHeight } from "../../chain/cut/cut.ts";
 import { allChainIds, genesisHeight, graphAt } from "../../chain/version/version.ts";
-import type { BraidNode } from "../../node/node.ts";
+import type { NodePorts } from "../../node/ports.ts";
 import { BRAID_VERSION } from "../../version.ts";
 import { HttpError } from "../http/errors.ts";
 import { BASE, chainHook, JSON_TYPE, negotiate } from "./request-parts.ts";
 
-export function nodeInfo(node: BraidNode): unknown {
-  const v = node.version;
-  const height = Math.max(0, ...[...node.cut().values()].map((h) => h.height));
+export function nodeInfo({ network, heads }: Pick<NodePorts, "network" | "heads">): unknown {
+  const v = network.version;
+  const height = Math.max(0, ...[...heads.cut().values()].map((h) => h.height));
   const graphs = [...v.graphs]
     .sort((a, b) => b.fromHeight - a.fromHeight)
     .map((epoch) => [
@@ -39,12 +39,16 @@ export function nodeInfo(node: BraidNode): unknown {
   };
 }
 
-export function registerInfoRoutes(app: FastifyInstance, node: BraidNode): void {
+export function registerInfoRoutes(
+  app: FastifyInstance,
+  node: Pick<NodePorts, "network" | "heads" | "blocks">,
+): void {
+  const { network, heads, blocks } = node;
   app.get("/info", (request, reply) => {
     negotiate(request, ["application/json"]);
     return reply.type(JSON_TYPE).send(JSON.stringify(nodeInfo(node)));
   });
-  app.get(`${BASE}/cut`, { onRequest: chainHook(node, false) }, (request, reply) => {
+  app.get(`${BASE}/cut`, { onRequest: chainHook(network, false) }, (request, reply) => {
     negotiate(request, ["application/json"]);
     const { maxheight } = (request.query ?? {}) as Record<string, unknown>;
     if (
@@ -55,8 +59,8 @@ export function registerInfoRoutes(app: FastifyInstance, node: BraidNode): void 
     }
     const cut =
       maxheight === undefined
-        ? node.cut()
-        : limitCutHeight(node.cut(), Number(maxheight), (h) => node.chainDb.header(h.parent));
-    return reply.type(JSON_TYPE).send(encodeCutHashes(cut, node.version.name, null));
+        ? heads.cut()
+        : limitCutHeight(heads.cut(), Number(maxheight), (h) => blocks.header(h.parent));
+    return reply.type(JSON_TYPE).send(encodeCutHashes(cut, network.version.name, null));
   });
 }

@@ -8,9 +8,9 @@
  * In the other mining modes these paths are 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { MiningCoordinator, SolvedWorkRefusal } from "../../node/miner/coordination.ts";
-import type { BraidNode } from "../../node/node.ts";
+import { type NodePorts, SolvedWorkRefusal } from "../../node/ports.ts";
 import { badRequest, HttpError } from "../http/errors.ts";
+import { checkNetwork } from "./request-parts.ts";
 
 const OCTET_STREAM = "application/octet-stream";
 /** How long an update stream stays open (Chainweb's `updateStreamTimeout`), ±10 %. */
@@ -21,23 +21,13 @@ const CHAIN_ID = /^(0|[1-9][0-9]{0,8})$/;
 /** The largest body read on a GET (Chainweb's miners send a 4-byte chain id or Miner JSON). */
 const MAX_GET_BODY = 4096;
 
-export function registerMiningRoutes(app: FastifyInstance, node: BraidNode): void {
-  if (!node.minesWithNonces) return;
-  const coordinator = new MiningCoordinator(node.version, node.producer, () =>
-    node.clock.nowMicros(),
-  );
-  const chainCount = node.chains.length;
+export function registerMiningRoutes(
+  app: FastifyInstance,
+  { network, mining: coordinator, events }: Pick<NodePorts, "network" | "mining" | "events">,
+): void {
+  if (coordinator === null) return;
+  const { chainCount } = network;
   let streams = 0;
-
-  const checkNetwork = (request: FastifyRequest) => {
-    const { network } = request.params as { network: string };
-    if (network !== node.options.network) {
-      throw new HttpError(
-        404,
-        `no such network: ${JSON.stringify(network.slice(0, 64))}; this node runs ${node.options.network}`,
-      );
-    }
-  };
   const chainParam = (value: unknown): number | undefined => {
     if (value === undefined) return undefined;
     if (typeof value !== "string" || !CHAIN_ID.test(value) || Number(value) >= chainCount) {
@@ -54,13 +44,13 @@ export function registerMiningRoutes(app: FastifyInstance, node: BraidNode): voi
     const base = "/chainweb/0.0/:network/mining";
 
     scope.get(`${base}/work`, (request, reply) => {
-      checkNetwork(request);
+      checkNetwork(network, request);
       const chain = chainParam((request.query as { chain?: unknown }).chain);
       return reply.type(OCTET_STREAM).send(Buffer.from(coordinator.work(chain)));
     });
 
     scope.post(`${base}/solved`, (request, reply) => {
-      checkNetwork(request);
+      checkNetwork(network, request);
       if (!(request.body instanceof Buffer)) {
         throw badRequest(`Decoding error: the solved work must be sent as ${OCTET_STREAM}`);
       }
@@ -74,7 +64,7 @@ export function registerMiningRoutes(app: FastifyInstance, node: BraidNode): voi
     });
 
     scope.get(`${base}/updates`, async (request, reply) => {
-      checkNetwork(request);
+      checkNetwork(network, request);
       const chainId = updatesChain(
         request,
         request.body instanceof Buffer ? request.body : await rawBody(request),
@@ -82,7 +72,7 @@ export function registerMiningRoutes(app: FastifyInstance, node: BraidNode): voi
         chainParam,
       );
       if (streams >= MAX_UPDATE_STREAMS) throw new HttpError(503, "Too many update streams");
-      openUpdateStream(node, chainId, reply, () => streams--);
+      openUpdateStream(events, chainId, reply, () => streams--);
       streams++;
     });
   });
@@ -127,7 +117,7 @@ async function rawBody(request: FastifyRequest): Promise<Buffer> {
  * make the chain's work stale); closes after about {@link UPDATE_STREAM_SECONDS}.
  */
 function openUpdateStream(
-  node: BraidNode,
+  events: NodePorts["events"],
   chainId: number,
   reply: FastifyReply,
   closed: () => void,
@@ -149,7 +139,7 @@ function openUpdateStream(
       raw.write("event:New Cut\n\n");
     }
   };
-  node.events.on("block", onBlock);
+  events.on("block", onBlock);
   const jitter = 0.9 + Math.random() * 0.2;
   const timer = setTimeout(() => raw.end(), UPDATE_STREAM_SECONDS * 1000 * jitter);
   let done = false;
@@ -157,7 +147,7 @@ function openUpdateStream(
     if (done) return;
     done = true;
     clearTimeout(timer);
-    node.events.off("block", onBlock);
+    events.off("block", onBlock);
     closed();
   });
 }

@@ -14,7 +14,7 @@ import {
 } from "../../chain/db/index.ts";
 import { HASH_BYTES } from "../../chain/header/binary.ts";
 import { Base64UrlError, decodeBase64Url } from "../../crypto/index.ts";
-import type { BraidNode } from "../../node/node.ts";
+import type { NetworkInfo } from "../../node/ports.ts";
 import { HttpError } from "../http/errors.ts";
 
 export const BASE = "/chainweb/0.0/:network";
@@ -24,21 +24,21 @@ export const CHAIN_ID = /^(0|[1-9][0-9]{0,8})$/;
 const COUNT = /^[0-9]+$/;
 
 /** A 404 for a network this node does not run. */
-export function checkNetwork(node: BraidNode, request: FastifyRequest): void {
+export function checkNetwork(served: NetworkInfo, request: FastifyRequest): void {
   const { network } = request.params as { network: string };
-  if (network !== node.options.network) {
+  if (network !== served.networkId) {
     throw new HttpError(
       404,
-      `no such network: ${JSON.stringify(network.slice(0, 64))}; this node runs ${node.options.network}`,
+      `no such network: ${JSON.stringify(network.slice(0, 64))}; this node runs ${served.networkId}`,
     );
   }
 }
 
 /** The chain of a request under `{base}/chain/:chain/`; a 404 for an unknown network or chain. */
-export function chainOf(node: BraidNode, request: FastifyRequest): number {
-  checkNetwork(node, request);
+export function chainOf(network: NetworkInfo, request: FastifyRequest): number {
+  checkNetwork(network, request);
   const { chain } = request.params as { chain: string };
-  const count = node.chains.length;
+  const count = network.chainCount;
   if (!CHAIN_ID.test(chain) || Number(chain) >= count) {
     throw new HttpError(
       404,
@@ -49,11 +49,11 @@ export function chainOf(node: BraidNode, request: FastifyRequest): number {
 }
 
 /** A route hook that refuses unknown networks/chains before the body is read. */
-export function chainHook(node: BraidNode, withChain = true) {
+export function chainHook(network: NetworkInfo, withChain = true) {
   return (request: FastifyRequest, _reply: FastifyReply, done: (e?: Error) => void) => {
     try {
-      if (withChain) chainOf(node, request);
-      else checkNetwork(node, request);
+      if (withChain) chainOf(network, request);
+      else checkNetwork(network, request);
       done();
     } catch (e) {
       done(e as Error);

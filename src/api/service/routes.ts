@@ -6,7 +6,7 @@
  * looked at.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { BraidNode } from "../../node/node.ts";
+import type { NodePorts } from "../../node/ports.ts";
 import { registerExplorerRoutes } from "../explorer/explorer-routes.ts";
 import { bodyText } from "../http/json-body.ts";
 import { registerChainRoutes } from "./chain-routes.ts";
@@ -21,9 +21,9 @@ import { registerSpvRoutes } from "./spv-routes.ts";
 /** The prefixes the contract endpoints are served under, after `{base}/chain/{c}/`. */
 export const CONTRACT_API_PREFIXES = ["contract/api/v1", "pact/api/v1"] as const;
 
-export function registerRoutes(app: FastifyInstance, node: BraidNode, api: ContractApi): void {
-  const chainId = (request: FastifyRequest) => chainOf(node, request);
-  const checkChain = chainHook(node);
+export function registerRoutes(app: FastifyInstance, node: NodePorts, api: ContractApi): void {
+  const chainId = (request: FastifyRequest) => chainOf(node.network, request);
+  const checkChain = chainHook(node.network);
   const text = (request: FastifyRequest) => bodyText(request.body, request.headers["content-type"]);
   const query = (request: FastifyRequest) => (request.query ?? {}) as ContractQuery;
   const json = (reply: FastifyReply, body: string) => reply.type(JSON_TYPE).send(body);

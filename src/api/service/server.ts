@@ -4,7 +4,7 @@
  * response, bound to the configured address.
  */
 import Fastify from "fastify";
-import type { BraidNode } from "../../node/node.ts";
+import type { NodePorts } from "../../node/ports.ts";
 import { allowCrossOrigin } from "../http/cors.ts";
 import { acceptJsonBodiesOnly } from "../http/json-body.ts";
 import { sendPlainErrors } from "../http/plain-errors.ts";
@@ -32,7 +32,7 @@ export interface RunningNodeServer {
 }
 
 export async function startNodeServer(
-  node: BraidNode,
+  node: NodePorts,
   options: NodeServerOptions,
 ): Promise<RunningNodeServer> {
   // maxParamLength: path parameters (hashes, chain ids) are checked by the routes, so an overlong

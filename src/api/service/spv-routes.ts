@@ -8,8 +8,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { decodeBase64Url } from "../../crypto/index.ts";
-import type { BraidNode } from "../../node/node.ts";
-import { SpvRefusal } from "../../node/spv.ts";
+import { type NodePorts, SpvRefusal } from "../../node/ports.ts";
 import { jsonString } from "../../pact/values/index.ts";
 import { badRequest } from "../http/errors.ts";
 import { bodyText, jsonObjectBody } from "../http/json-body.ts";
@@ -25,20 +24,31 @@ const SPV_ANSWERS: Readonly<Record<string, (proof: string) => string>> = {
 export const SPV_PATHS = Object.keys(SPV_ANSWERS);
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-export function registerSpvRoutes(app: FastifyInstance, node: BraidNode): void {
-  const chainCount = node.chains.length;
+export function registerSpvRoutes(
+  app: FastifyInstance,
+  { network, commands }: Pick<NodePorts, "network" | "commands">,
+): void {
+  const { chainCount } = network;
   for (const [path, answer] of Object.entries(SPV_ANSWERS)) {
-    app.post(`${BASE}/chain/:chain/${path}`, { onRequest: chainHook(node) }, (request, reply) => {
-      const chainId = chainOf(node, request);
-      const body = spvBody(bodyText(request.body, request.headers["content-type"]), chainCount);
-      try {
-        const proof = node.spvProof(chainId, decodeBase64Url(body.requestKey), body.targetChainId);
-        return reply.type(JSON_TYPE).send(answer(proof));
-      } catch (e) {
-        if (e instanceof SpvRefusal) throw badRequest(e.message);
-        throw e;
-      }
-    });
+    app.post(
+      `${BASE}/chain/:chain/${path}`,
+      { onRequest: chainHook(network) },
+      (request, reply) => {
+        const chainId = chainOf(network, request);
+        const body = spvBody(bodyText(request.body, request.headers["content-type"]), chainCount);
+        try {
+          const proof = commands.spvProof(
+            chainId,
+            decodeBase64Url(body.requestKey),
+            body.targetChainId,
+          );
+          return reply.type(JSON_TYPE).send(answer(proof));
+        } catch (e) {
+          if (e instanceof SpvRefusal) throw badRequest(e.message);
+          throw e;
+        }
+      },
+    );
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The block endpoints' queries (`GET .../chain/{c}/block`, `POST .../chain/{c}/block/branch`)
- * as functions over a {@link ChainDatabase}, returning pages `{limit, items, next}` the way the
+ * as functions over the chain database ({@link PageSource}), returning pages `{limit, items, next}` the way the
  * Chainweb node computes them (`BlockHeaderDB/RestAPI/Server.hs`, `Utils/Paging.hs`,
  * `TreeDB.hs`, `BlockHeaderDB/Internal.hs`):
  *
@@ -26,6 +26,13 @@
 import { encodeBase64Url } from "../../crypto/index.ts";
 import { equalBytes } from "../bytes.ts";
 import type { Block, ChainDatabase, HeaderLink } from "./chain-database.ts";
+
+/** What the page queries read of the chain database. */
+export type PageSource = Pick<
+  ChainDatabase,
+  "scanBlocks" | "linksInRange" | "link" | "block" | "ancestorHashAt"
+>;
+
 import { type Cursor, formatCursor } from "./cursor.ts";
 import { BlockNotFoundError, BranchBoundsError, PageQueryError } from "./errors.ts";
 import { MAX_BLOCK_PAGE_LIMIT, MAX_BRANCH_BOUNDS } from "./limits.ts";
@@ -54,7 +61,7 @@ export interface BranchBounds {
 const NO_HASH = new Uint8Array(0);
 
 /** A page of the chain's blocks in ascending order (`GET .../chain/{c}/block`). */
-export function blockPage(db: ChainDatabase, chainId: number, query: PageQuery): Page<Block> {
+export function blockPage(db: PageSource, chainId: number, query: PageQuery): Page<Block> {
   const window = readWindow(query);
   let from: { height: number; hash: Uint8Array; inclusive: boolean } = {
     height: window.min,
@@ -77,7 +84,7 @@ export function blockPage(db: ChainDatabase, chainId: number, query: PageQuery):
 
 /** A page of a branch in descending order (`POST .../chain/{c}/block/branch`). */
 export function branchPage(
-  db: ChainDatabase,
+  db: PageSource,
   chainId: number,
   bounds: BranchBounds,
   query: PageQuery,
@@ -193,7 +200,7 @@ class ChainLinks {
   private readonly inRange = new Map<string, HeaderLink>();
 
   constructor(
-    private readonly db: ChainDatabase,
+    private readonly db: PageSource,
     { chainId, low, high, most }: PageRange,
   ) {
     for (const link of db.linksInRange(chainId, low, high, most)) {
@@ -227,7 +234,7 @@ function pageRange(chainId: number, low: number, high: number, limit: number): P
 }
 
 /** The blocks of `hashes`, those in the range read at once, in order. */
-function blocksOf(db: ChainDatabase, range: PageRange, hashes: readonly Uint8Array[]): Block[] {
+function blocksOf(db: PageSource, range: PageRange, hashes: readonly Uint8Array[]): Block[] {
   const { chainId, low, high, most } = range;
   const read = new Map<string, Block>();
   const from = { height: low, hash: NO_HASH, inclusive: true };
@@ -237,7 +244,7 @@ function blocksOf(db: ChainDatabase, range: PageRange, hashes: readonly Uint8Arr
   return hashes.map((hash) => read.get(frontierKey(hash)) ?? db.block(hash)!);
 }
 
-function storedOnChain(db: ChainDatabase, chainId: number, hash: Uint8Array): HeaderLink {
+function storedOnChain(db: PageSource, chainId: number, hash: Uint8Array): HeaderLink {
   const link = db.link(hash);
   if (link === undefined || link.chainId !== chainId) throw new BlockNotFoundError(hash, chainId);
   return link;

@@ -5,7 +5,6 @@
  * the mining mode, where data lives and the funded accounts with their keys.
  */
 import { startNodeServer } from "../../api/service/server.ts";
-import { DEV_ACCOUNTS } from "../../node/genesis/accounts.ts";
 import { makeLogger } from "../../node/logger.ts";
 import { BraidNode } from "../../node/node.ts";
 import {
@@ -17,6 +16,7 @@ import {
   type RawOptions,
   resolveNodeOptions,
 } from "../../node/options.ts";
+import { DEV_ACCOUNTS } from "../../node/ports.ts";
 import { UserError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 import type { Subcommand } from "../registry.ts";
@@ -88,7 +88,7 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
   }
   let server: Awaited<ReturnType<typeof startNodeServer>>;
   try {
-    server = await startNodeServer(node, {
+    server = await startNodeServer(node.ports, {
       host: options.host,
       port: options.port,
       bodyLimit: options.bodyLimit,
@@ -111,7 +111,7 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
   await untilStopped();
   await server.close();
   // A checkpoint under way finishes first, so closing copies the whole log back.
-  await node.chainDb.checkpointsSettled();
+  await node.settled();
   node.close();
 }
 
@@ -124,7 +124,7 @@ function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: num
     `  API base     ${base}   (e.g. ${base}/chain/0/pact/api/v1/local)`,
     `  explorer     ${url}/   (blocks, transactions, accounts; docs/explorer.md)`,
     `  network id   ${options.network}`,
-    `  chains       ${node.chains.length} (0 to ${node.chains.length - 1})`,
+    `  chains       ${node.ports.network.chainCount} (0 to ${node.ports.network.chainCount - 1})`,
     `  mining       ${options.mining}${miningDetail(options)}`,
     `  data         ${options.dataDir ?? "in memory (nothing is kept)"}`,
     `  miner        ${options.miner.account}`,

@@ -11,6 +11,8 @@
  *   with its published development key.
  * The controls run one at a time (a mine of many blocks yields to requests between heights).
  */
+
+import type { ChainDatabase } from "../../chain/db/index.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import {
   encodeCommandPayload,
@@ -20,8 +22,31 @@ import {
 } from "../../command/index.ts";
 import { decodeHex } from "../../crypto/index.ts";
 import { Decimal, JsonNumber, parseJson } from "../../pact/values/index.ts";
+import type { ChainNode } from "../chain.ts";
+import type { NodeClock } from "../clock.ts";
+import type { NodeEvents } from "../events.ts";
 import { DEV_ACCOUNTS } from "../genesis/accounts.ts";
-import type { BraidNode } from "../node.ts";
+import type { BlockImporter } from "../import/importer.ts";
+import type { LocalOptions } from "../local.ts";
+import type { NodeLogger } from "../logger.ts";
+import type { BlockProducer } from "../miner/producer.ts";
+
+/** The parts of the node the controls work with (the composition root hands them over). */
+export interface ControlledNode {
+  readonly chains: readonly ChainNode[];
+  readonly chainDb: ChainDatabase;
+  readonly clock: NodeClock;
+  readonly producer: BlockProducer;
+  readonly importer: BlockImporter;
+  readonly events: NodeEvents;
+  readonly log: NodeLogger;
+  readonly options: { readonly network: string };
+  readonly minesOnRequest: boolean;
+  readonly minesWithNonces: boolean;
+  submit(chainId: number, commands: readonly ParsedCommand[]): string[];
+  local(chainId: number, command: ParsedCommand, options: LocalOptions): string;
+  commandsArrived(chainId: number): void;
+}
 
 /** The networks the controls serve: a development network has no value to protect. */
 export const DEVELOPMENT_NETWORKS: ReadonlySet<string> = new Set(["development"]);
@@ -79,7 +104,7 @@ export class DevControls {
   private queue: Promise<unknown> = Promise.resolve();
   private nonces = 0;
 
-  constructor(private readonly node: BraidNode) {
+  constructor(private readonly node: ControlledNode) {
     const problem = developmentOnlyProblem(node.options.network);
     if (problem !== null) throw new DevControlRefusal(problem);
   }

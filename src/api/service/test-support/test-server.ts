@@ -13,7 +13,7 @@ export function serveForTest(
   faults: unknown[],
   listenTimeoutSeconds = 5,
 ): Promise<RunningNodeServer> {
-  return startNodeServer(node, {
+  return startNodeServer(node.ports, {
     host: "127.0.0.1",
     port: 0,
     bodyLimit: 1 << 20,
