@@ -54,7 +54,7 @@ try {
       gasLimit: 1000,
     }),
   );
-  node.submit(0, commands);
+  node.commands.submit(0, commands);
   const big = node.producer.mine(0);
   node.producer.mineAll();
   if (big.requestKeys.length !== TRANSFERS) {

@@ -38,7 +38,7 @@ for (let b = 0; b < BLOCKS; b++) {
   const commands = Array.from({ length: PER_BLOCK }, (_, i) =>
     transfer(String(targets[i % targets.length]), `b${b}-${i}`),
   );
-  node.submit(0, commands);
+  node.commands.submit(0, commands);
   const block = node.producer.mine(0);
   if (block.requestKeys.length !== PER_BLOCK) throw new Error("a transfer was left out");
   commands.forEach((c, i) => {
@@ -62,7 +62,7 @@ for (const target of targets) {
   const keys = keysByTarget.get(target)!;
   const made: string[] = [];
   rate(`proof creation, chain 0 → ${target}`, (i) => {
-    const proof = node.spvProof(0, keys[i % keys.length]!, target);
+    const proof = node.commands.spvProof(0, keys[i % keys.length]!, target);
     if (made.length < keys.length) made.push(proof);
   });
   proofs.set(target, made);

@@ -23,10 +23,14 @@ describe("local on the node", () => {
 
   it("gives a failed command's logs as the hash of no writes, plain and under preflight", () => {
     const failing = devCommand({ code: '(enforce false "no")', nonce: "local-failure" });
-    const plain = JSON.parse(node.local(0, failing, { preflight: false, rewindDepth: 0n }));
+    const plain = JSON.parse(
+      node.commands.local(0, failing, { preflight: false, rewindDepth: 0n }),
+    );
     assert.equal(plain.result.status, "failure");
     assert.equal(plain.logs, NO_WRITES);
-    const simulated = JSON.parse(node.local(0, failing, { preflight: true, rewindDepth: 0n }));
+    const simulated = JSON.parse(
+      node.commands.local(0, failing, { preflight: true, rewindDepth: 0n }),
+    );
     assert.equal(simulated.preflightResult.result.status, "failure");
     assert.equal(typeof simulated.preflightResult.logs, "string");
   });
@@ -40,7 +44,7 @@ describe("local on the node", () => {
       signer: { name: `k:${publicKey}`, publicKey, secretKey: encodeHex(pair.secretKey) },
     });
     assert.throws(
-      () => node.local(0, penniless, { preflight: true, rewindDepth: 0n }),
+      () => node.commands.local(0, penniless, { preflight: true, rewindDepth: 0n }),
       (e) =>
         e instanceof LocalRefusal &&
         e.message ===
@@ -52,14 +56,17 @@ describe("local on the node", () => {
     const height = node.chains[0]!.head.height;
     const blockHeight = (rewindDepth: bigint) => {
       const read = devCommand({ code: "(+ 1 2)", nonce: `rewind-${rewindDepth}` });
-      return JSON.parse(node.local(0, read, { preflight: false, rewindDepth })).metaData
+      return JSON.parse(node.commands.local(0, read, { preflight: false, rewindDepth })).metaData
         .blockHeight;
     };
     assert.equal(blockHeight(0n), height + 1);
     assert.equal(blockHeight(BigInt(height)), 1);
     const refusal = (rewindDepth: bigint) => {
       try {
-        node.local(0, devCommand({ code: "1", nonce: "past" }), { preflight: false, rewindDepth });
+        node.commands.local(0, devCommand({ code: "1", nonce: "past" }), {
+          preflight: false,
+          rewindDepth,
+        });
       } catch (e) {
         assert.ok(e instanceof LocalRefusal);
         return e.message;

@@ -27,7 +27,7 @@ function transfer(amount: string, nonce: string): ParsedCommand {
 }
 
 function balance(node: BraidNode, account: string): string {
-  const text = node.local(
+  const text = node.commands.local(
     0,
     devCommand({ code: `(coin.get-balance "${account}")`, nonce: `b-${Math.random()}` }),
     {
@@ -43,10 +43,10 @@ describe("BraidNode", () => {
     const node = manualNode();
     try {
       const tx = transfer("1.0", "t1");
-      node.submit(0, [tx]);
+      node.commands.submit(0, [tx]);
       const block = node.producer.mine(0);
       assert.deepEqual(block.requestKeys, [tx.hash]);
-      const result = JSON.parse(node.result(0, tx.hashBytes)!);
+      const result = JSON.parse(node.commands.result(0, tx.hashBytes)!);
       assert.equal(result.result.data, "Write succeeded");
       assert.equal(result.metaData.blockHeight, block.header.height);
       assert.equal(balance(node, "sender01"), "110000001");
@@ -61,7 +61,7 @@ describe("BraidNode", () => {
       assert.equal(node.minesOnRequest, false);
       assert.equal(node.minesWithNonces, false);
       const tx = transfer("1.0", "none");
-      node.submit(0, [tx]);
+      node.commands.submit(0, [tx]);
       await new Promise((resolve) => setTimeout(resolve, 20));
       assert.deepEqual(
         node.chains.map((c) => c.head.height),
@@ -79,7 +79,7 @@ describe("BraidNode", () => {
     try {
       assert.deepEqual(a.chains[0]!.head.hash, b.chains[0]!.head.hash, "the same genesis");
       const tx = transfer("2.5", "fork");
-      a.submit(0, [tx]);
+      a.commands.submit(0, [tx]);
       a.producer.mine(0);
       assert.equal(balance(a, "sender01"), "110000002.5");
       for (let i = 0; i < 3; i++) b.producer.mine(0);
@@ -97,11 +97,11 @@ describe("BraidNode", () => {
       assert.equal(cuts, 1, "one new cut for the batch");
       assert.deepEqual(a.cut().get(0)!.hash, b.chains[0]!.head.hash);
       assert.equal(balance(a, "sender01"), "110000000");
-      assert.equal(a.result(0, tx.hashBytes), null);
+      assert.equal(a.commands.result(0, tx.hashBytes), null);
       assert.equal(a.chains[0]!.mempool.has(tx.hash), true);
       a.producer.mine(0);
       assert.equal(balance(a, "sender01"), "110000002.5");
-      assert.equal(JSON.parse(a.result(0, tx.hashBytes)!).metaData.blockHeight, 4);
+      assert.equal(JSON.parse(a.commands.result(0, tx.hashBytes)!).metaData.blockHeight, 4);
     } finally {
       a.close();
       b.close();
@@ -155,18 +155,18 @@ describe("BraidNode", () => {
         nonce: "spend",
         passkeyAccount: { name: "passkey-user", passkey },
       });
-      a.submit(0, [funding]);
+      a.commands.submit(0, [funding]);
       a.producer.mine(0);
-      a.submit(0, [spend]);
+      a.commands.submit(0, [spend]);
       const block = a.producer.mine(0);
       assert.deepEqual(block.requestKeys, [spend.hash]);
-      const result = JSON.parse(a.result(0, spend.hashBytes)!);
+      const result = JSON.parse(a.commands.result(0, spend.hashBytes)!);
       assert.equal(result.result.status, "success");
       assert.equal(result.result.data, "Write succeeded");
       assert.equal(balance(a, "sender01"), "110000001");
       b.insertBlocks(blocksAfterGenesis(a));
       assert.deepEqual(b.chains[0]!.head.hash, a.chains[0]!.head.hash);
-      assert.equal(JSON.parse(b.result(0, spend.hashBytes)!).result.status, "success");
+      assert.equal(JSON.parse(b.commands.result(0, spend.hashBytes)!).result.status, "success");
     } finally {
       a.close();
       b.close();
@@ -179,22 +179,26 @@ describe("BraidNode", () => {
       const first = transfer("1.0", "first");
       const second = transfer("2.0", "second");
       let checked: (commands: ParsedCommand[]) => void = () => {};
-      const checking = node.admitting(
+      const checking = node.commands.admitting(
         0,
         () => new Promise<ParsedCommand[]>((resolve) => (checked = resolve)),
       );
-      node.submit(0, [first]);
-      node.commandsArrived(0);
+      node.commands.submit(0, [first]);
+      node.commands.commandsArrived(0);
       // One turn: mining's turn, queued first, has run, and no timer (the gathering's limit)
       // can have fired yet, however busy the machine.
       await turns(1);
-      assert.equal(node.result(0, first.hashBytes), null, "mined while a check was under way");
+      assert.equal(
+        node.commands.result(0, first.hashBytes),
+        null,
+        "mined while a check was under way",
+      );
       checked([second]);
-      node.submit(0, await checking);
-      node.commandsArrived(0);
+      node.commands.submit(0, await checking);
+      node.commands.commandsArrived(0);
       await turns(20);
       const height = (command: ParsedCommand) =>
-        JSON.parse(node.result(0, command.hashBytes)!).metaData.blockHeight;
+        JSON.parse(node.commands.result(0, command.hashBytes)!).metaData.blockHeight;
       assert.equal(height(second), height(first));
     } finally {
       node.close();
@@ -205,12 +209,12 @@ describe("BraidNode", () => {
     const node = manualNode({ mining: "on-demand" });
     try {
       const first = transfer("1.0", "first");
-      const checking = node.admitting(0, () => new Promise<void>(() => {}));
-      node.submit(0, [first]);
-      node.commandsArrived(0);
+      const checking = node.commands.admitting(0, () => new Promise<void>(() => {}));
+      node.commands.submit(0, [first]);
+      node.commands.commandsArrived(0);
       await new Promise((resolve) => setTimeout(resolve, ADMISSION_GATHER_MS + 20));
       await turns(20);
-      assert.equal(JSON.parse(node.result(0, first.hashBytes)!).result.status, "success");
+      assert.equal(JSON.parse(node.commands.result(0, first.hashBytes)!).result.status, "success");
       void checking;
     } finally {
       node.close();

@@ -8,14 +8,12 @@
 import type { Cut } from "../chain/cut/cut.ts";
 import type { ChainDatabase } from "../chain/db/index.ts";
 import type { ChainwebVersion } from "../chain/version/version.ts";
-import type { ParsedCommand } from "../command/index.ts";
 import type { NodeClock } from "./clock.ts";
 import type { DevControls } from "./dev/controls.ts";
 import type { NodeEvents } from "./events.ts";
-import type { LocalOptions } from "./local.ts";
 import type { MiningCoordinator } from "./miner/coordination.ts";
+import type { CommandService } from "./services/command-service.ts";
 
-// What the API recognises of what the ports give and throw.
 export type { StoredBlock } from "./chain.ts";
 export {
   checkFundRequest,
@@ -28,6 +26,8 @@ export { DEV_ACCOUNTS, type DevAccount } from "./genesis/accounts.ts";
 export { LocalRefusal } from "./local.ts";
 export { SolvedWorkRefusal } from "./miner/coordination.ts";
 export { CommandRefusal } from "./refusals.ts";
+// What the API recognises of what the ports give and throw.
+export type { CommandService } from "./services/command-service.ts";
 export { SpvRefusal } from "./spv.ts";
 
 /** The network a node serves. */
@@ -60,22 +60,6 @@ export type BlockReads = Pick<
   | "recentTransfers"
   | "continuations"
 >;
-
-/** Commands: admitting them, running them locally, their results and SPV proofs. */
-export interface CommandService {
-  /** Admits verified commands to a chain's mempool (all or none); their request keys. */
-  submit(chainId: number, commands: readonly ParsedCommand[]): string[];
-  /** Runs `check` while the mining mode knows commands for `chainId` are on their way. */
-  admitting<T>(chainId: number, check: () => Promise<T>): Promise<T>;
-  /** `local`: the JSON text of its answer. */
-  local(chainId: number, command: ParsedCommand, options: LocalOptions): string;
-  /** The JSON text of a command's result, or null when it is not (yet) confirmed. */
-  result(chainId: number, hashBytes: Uint8Array, confirmationDepth?: number): string | null;
-  /** An SPV proof of a command's output for another chain (base64url of Chainweb's JSON). */
-  spvProof(chainId: number, requestKey: Uint8Array, targetChainId: number): string;
-  /** Whether blocks are made as requests need them (a `send` may wait for its block). */
-  readonly minesOnRequest: boolean;
-}
 
 export interface NodePorts {
   readonly network: NetworkInfo;

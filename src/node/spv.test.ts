@@ -32,24 +32,24 @@ describe("SPV on the node", () => {
         nonce: "p",
         gasLimit: 3000,
       });
-      node.submit(0, [xchain, plain]);
+      node.commands.submit(0, [xchain, plain]);
       const block = node.producer.mine(0);
       assert.equal(block.requestKeys.length, 2);
 
       // Chain 1 has not reached the height yet (interval mode mines nothing by itself).
-      assert.throws(() => node.spvProof(0, xchain.hashBytes, 1), {
+      assert.throws(() => node.commands.spvProof(0, xchain.hashBytes, 1), {
         name: "SpvRefusal",
         message: /^SPV target not reachable: target chain not reachable\. Chainweb instance/,
       });
-      assert.throws(() => node.spvProof(0, new Uint8Array(32), 1), {
+      assert.throws(() => node.commands.spvProof(0, new Uint8Array(32), 1), {
         message: `Transaction hash not found: "${encodeBase64Url(new Uint8Array(32))}"`,
       });
       const before = node.chains[1]!.head;
       const needed = proofTargetHeight(node.version, 0, 1, { header: block.header, position: 0 });
       assert.ok(needed > node.chains[1]!.head.height);
       node.producer.ensureHeight(1, needed);
-      const proof = node.spvProof(0, xchain.hashBytes, 1);
-      assert.equal(node.spvProof(0, xchain.hashBytes, 1), proof, "the same proof again");
+      const proof = node.commands.spvProof(0, xchain.hashBytes, 1);
+      assert.equal(node.commands.spvProof(0, xchain.hashBytes, 1), proof, "the same proof again");
 
       const verifier = continuationVerifier(node.chainDb, 1, node.chains[1]!.head);
       const exec = verifier.verifyContinuation(proof);
@@ -83,7 +83,7 @@ describe("SPV on the node", () => {
         /Cannot decode transaction output proof/,
       );
       // A command without a defpact proves nothing to continue.
-      const plainProof = node.spvProof(0, plain.hashBytes, 1);
+      const plainProof = node.commands.spvProof(0, plain.hashBytes, 1);
       assert.throws(
         () => verifier.verifyContinuation(plainProof),
         /No pact exec found in command result/,
@@ -100,12 +100,12 @@ describe("SPV on the node", () => {
       const source = devCommand({ code: `{"amount": 3, "to": "bob"}`, nonce: "o" });
       const failing = devCommand({ code: `(enforce false "no")`, nonce: "f" });
       const notObject = devCommand({ code: `"text"`, nonce: "t" });
-      node.submit(0, [source, failing, notObject]);
+      node.commands.submit(0, [source, failing, notObject]);
       const block = node.producer.mine(0);
       const needed = proofTargetHeight(node.version, 0, 1, { header: block.header, position: 0 });
       node.producer.ensureHeight(1, needed);
       const proofOf = (c: typeof source) =>
-        Buffer.from(node.spvProof(0, c.hashBytes, 1), "base64url").toString();
+        Buffer.from(node.commands.spvProof(0, c.hashBytes, 1), "base64url").toString();
 
       // Through a command on chain 1 (the node's `local`), with the proof as transaction data.
       const verify = devCommand({
@@ -114,7 +114,9 @@ describe("SPV on the node", () => {
         chainId: "1",
         nonce: "v",
       });
-      const local = JSON.parse(node.local(1, verify, { preflight: false, rewindDepth: 0n }));
+      const local = JSON.parse(
+        node.commands.local(1, verify, { preflight: false, rewindDepth: 0n }),
+      );
       assert.deepEqual(local.result, {
         status: "success",
         data: { amount: { int: 3 }, to: "bob" },
@@ -126,7 +128,9 @@ describe("SPV on the node", () => {
         chainId: "1",
         nonce: "w",
       });
-      const refused = JSON.parse(node.local(1, failed, { preflight: false, rewindDepth: 0n }));
+      const refused = JSON.parse(
+        node.commands.local(1, failed, { preflight: false, rewindDepth: 0n }),
+      );
       assert.equal(
         refused.result.error.message,
         "SPV verification failure: verifySPV: Failed command result in tx output proof",

@@ -43,7 +43,7 @@ describe("explorer files and endpoints", () => {
       caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber("1.25"))],
       nonce: "explorer-routes",
     });
-    requestKey = node.submit(0, [transfer])[0]!;
+    requestKey = node.commands.submit(0, [transfer])[0]!;
     const block = node.producer.mine(0);
     blockHash = encodeBase64Url(block.header.hash);
     height = block.header.height;

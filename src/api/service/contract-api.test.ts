@@ -56,7 +56,7 @@ describe("the contract API of an on-demand node", () => {
       try {
         const command = transfer("resolved after the block");
         await api.send(0, JSON.stringify({ cmds: [wireCommand(command)] }));
-        assert.notEqual(node.result(0, command.hashBytes), null);
+        assert.notEqual(node.commands.result(0, command.hashBytes), null);
       } finally {
         api.close();
       }
@@ -74,7 +74,7 @@ describe("the contract API of an on-demand node", () => {
         });
         const body = signCommand(cmd, [], "blake2b");
         await api.private(0, JSON.stringify(body));
-        assert.notEqual(node.result(0, decodeBase64Url(body.hash)), null);
+        assert.notEqual(node.commands.result(0, decodeBase64Url(body.hash)), null);
       } finally {
         api.close();
       }

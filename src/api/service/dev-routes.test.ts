@@ -51,7 +51,7 @@ describe("development control endpoints", () => {
       caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber(amount))],
       nonce: "http-revert",
     });
-    node.submit(0, [tx]);
+    node.commands.submit(0, [tx]);
     const orphan = node.producer.mine(0).header;
     const reverted = await json(await post("/braid/dev/revert", JSON.stringify({ id })));
     assert.equal(reverted.id, id);
@@ -82,7 +82,7 @@ describe("development control endpoints", () => {
       [b64(next.hash)],
     );
     assert.deepEqual(next.parent, snapshotHead.hash);
-    assert.equal(node.result(0, tx.hashBytes), null);
+    assert.equal(node.commands.result(0, tx.hashBytes), null);
   });
 
   it("time and fund answer what they did", async () => {

@@ -35,7 +35,7 @@ function transfer(amount: string, nonce: string, creationTime?: number): ParsedC
 }
 
 function balance(node: BraidNode, account: string, chainId = 0): string {
-  const text = node.local(
+  const text = node.commands.local(
     chainId,
     devCommand({
       code: `(coin.get-balance "${account}")`,
@@ -53,7 +53,7 @@ const MAX_TURNS = 1_000;
 /** The command's result once on-demand mining has put it in a block (its neighbours first). */
 async function minedResult(node: BraidNode, chainId: number, command: ParsedCommand) {
   for (let turn = 0; turn < MAX_TURNS; turn++) {
-    const result = node.result(chainId, command.hashBytes);
+    const result = node.commands.result(chainId, command.hashBytes);
     if (result !== null) return JSON.parse(result);
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
@@ -101,19 +101,19 @@ describe("development controls", () => {
       const systemNow = Math.floor(Date.now() / 1000);
       const newTime = systemNow + 86_400;
       // Before: a command created a day ahead is refused as being in the future.
-      assert.throws(() => node.submit(0, [transfer("1.0", "early", newTime)]), {
+      assert.throws(() => node.commands.submit(0, [transfer("1.0", "early", newTime)]), {
         message: /Transaction creation time too far in the future/,
       });
       assert.equal(await controls.advanceTime(86_400), 86_400);
-      assert.throws(() => node.submit(0, [transfer("1.0", "old")]), {
+      assert.throws(() => node.commands.submit(0, [transfer("1.0", "old")]), {
         message: /Transaction time-to-live is expired/,
       });
       const fresh = transfer("1.0", "new", newTime);
       const preflight = JSON.parse(
-        node.local(0, fresh, { preflight: true, rewindDepth: 0n }),
+        node.commands.local(0, fresh, { preflight: true, rewindDepth: 0n }),
       ).preflightResult;
       assert.equal(preflight.result.status, "success");
-      node.submit(0, [fresh]);
+      node.commands.submit(0, [fresh]);
       const result = await minedResult(node, 0, fresh);
       assert.equal(result.result.data, "Write succeeded");
       assert.ok(result.metaData.blockTime >= newTime * 1_000_000, "the block time is a day ahead");
@@ -141,7 +141,7 @@ describe("development controls", () => {
       assert.equal(id, 1);
       snapshotHead = node.chains[0]!.head.hash;
       const tx = transfer("7.5", "reverted");
-      node.submit(0, [tx]);
+      node.commands.submit(0, [tx]);
       const block = node.producer.mine(0);
       transferBlock = block.header.hash;
       await controls.mine(3, [0]);
@@ -154,7 +154,7 @@ describe("development controls", () => {
       assert.equal(outcome.orphaned, 70);
       assert.deepEqual(node.chains[0]!.head.hash, snapshotHead);
       assert.equal(balance(node, "sender01"), "110000000");
-      assert.equal(node.result(0, tx.hashBytes), null);
+      assert.equal(node.commands.result(0, tx.hashBytes), null);
       assert.equal(node.chains[0]!.mempool.has(tx.hash), false, "the snapshot did not know it");
       assert.ok(node.chainDb.block(transferBlock) !== undefined, "still stored");
       assert.equal(node.chainDb.isAbandoned(transferBlock), true);
@@ -187,10 +187,10 @@ describe("development controls", () => {
     try {
       const controls = new DevControls(node);
       const before = transfer("1.0", "pending-before");
-      node.submit(0, [before]);
+      node.commands.submit(0, [before]);
       const id = await controls.snapshot();
       const later = transfer("2.0", "pending-after");
-      node.submit(0, [later]);
+      node.commands.submit(0, [later]);
       node.producer.mine(0);
       assert.equal(node.chains[0]!.mempool.size, 0);
       await controls.revert(id);
@@ -219,7 +219,7 @@ describe("development controls", () => {
       const keys = await new DevControls(node).fund(request);
       assert.deepEqual([...keys.keys()], [0, 5]);
       for (const [chainId, key] of keys) {
-        const result = JSON.parse(node.result(chainId, Buffer.from(key, "base64url"))!);
+        const result = JSON.parse(node.commands.result(chainId, Buffer.from(key, "base64url"))!);
         assert.equal(result.result.status, "success", `chain ${chainId}`);
         assert.equal(balance(node, account, chainId), "25");
       }
@@ -230,7 +230,7 @@ describe("development controls", () => {
         nonce: "spend",
         signer,
       });
-      node.submit(0, [spend]);
+      node.commands.submit(0, [spend]);
       assert.equal((await minedResult(node, 0, spend)).result.status, "success");
       assert.equal(balance(node, "sender02"), "120000005");
       // 25 funded, 5 sent, 235 gas at 1e-8 paid by the new account.

@@ -27,9 +27,9 @@ import type { NodeClock } from "../clock.ts";
 import type { NodeEvents } from "../events.ts";
 import { DEV_ACCOUNTS } from "../genesis/accounts.ts";
 import type { BlockImporter } from "../import/importer.ts";
-import type { LocalOptions } from "../local.ts";
 import type { NodeLogger } from "../logger.ts";
 import type { BlockProducer } from "../miner/producer.ts";
+import type { NodeCommandService } from "../services/command-service.ts";
 
 /** The parts of the node the controls work with (the composition root hands them over). */
 export interface ControlledNode {
@@ -43,9 +43,7 @@ export interface ControlledNode {
   readonly options: { readonly network: string };
   readonly minesOnRequest: boolean;
   readonly minesWithNonces: boolean;
-  submit(chainId: number, commands: readonly ParsedCommand[]): string[];
-  local(chainId: number, command: ParsedCommand, options: LocalOptions): string;
-  commandsArrived(chainId: number): void;
+  readonly commands: Pick<NodeCommandService, "submit" | "local" | "commandsArrived">;
 }
 
 /** The networks the controls serve: a development network has no value to protect. */
@@ -197,7 +195,7 @@ export class DevControls {
         pending: known.get(chain.chainId) ?? new Set<string>(),
       }));
       for (const chain of chains) {
-        if (chain.mempool.size > 0) this.node.commandsArrived(chain.chainId);
+        if (chain.mempool.size > 0) this.node.commands.commandsArrived(chain.chainId);
       }
       for (const later of this.mempools.keys()) if (later > id) this.mempools.delete(later);
       this.node.log.info(`reverted to snapshot ${id}: ${reverted.abandoned} blocks orphaned`);
@@ -217,7 +215,7 @@ export class DevControls {
       const commands = request.chains.map((chainId) => {
         const command = this.fundingCommand(request, chainId);
         const preflight = JSON.parse(
-          this.node.local(chainId, command, { preflight: true, rewindDepth: 0n }),
+          this.node.commands.local(chainId, command, { preflight: true, rewindDepth: 0n }),
         ).preflightResult.result;
         if (preflight.status !== "success") {
           throw new DevControlRefusal(
@@ -229,7 +227,7 @@ export class DevControls {
       const mined = this.node.minesOnRequest
         ? this.blocksHolding(commands.map(([, command]) => command.hash))
         : Promise.resolve();
-      for (const [chainId, command] of commands) this.node.submit(chainId, [command]);
+      for (const [chainId, command] of commands) this.node.commands.submit(chainId, [command]);
       await mined;
       return new Map(commands.map(([chainId, command]) => [chainId, command.hash]));
     });

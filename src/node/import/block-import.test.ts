@@ -78,7 +78,7 @@ describe("importing blocks", () => {
       caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber("1.0"))],
       nonce: "import-transfer",
     });
-    source.submit(0, [command]);
+    source.commands.submit(0, [command]);
     const header = source.producer.mine(0).header;
     transfer = source.chainDb.block(header.hash)!;
     needed = blocksAfterGenesis(source).filter((b) => b.header.height < header.height);

@@ -1,0 +1,223 @@
+/**
+ * The node's command service (the `commands` port): the mempool's admission of commands,
+ * `local`, results by request key and SPV proofs. Under on-demand mining it makes the blocks a
+ * request needs (confirmations, an SPV proof's target) before answering.
+ */
+import type { ChainDatabase } from "../../chain/db/index.ts";
+import type { ChainwebVersion } from "../../chain/version/version.ts";
+import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
+import { encodeBase64Url } from "../../crypto/index.ts";
+import { Decimal } from "../../pact/values/index.ts";
+import type { ChainNode } from "../chain.ts";
+import type { NodeClock } from "../clock.ts";
+import { blockContextOf, buyGas } from "../executor/block-executor.ts";
+import { type LocalOptions, LocalRefusal, runLocal } from "../local.ts";
+import {
+  type AdmissionRules,
+  admissionProblem,
+  batchRefusal,
+  privateAdmissionProblem,
+} from "../mempool/admission.ts";
+import { MAX_PENDING_COMMANDS } from "../mempool/mempool.ts";
+import type { MiningControl } from "../miner/control.ts";
+import type { BlockProducer } from "../miner/producer.ts";
+import type { NodeOptions } from "../options.ts";
+import { CommandRefusal } from "../refusals.ts";
+import { createOutputProof, proofTargetHeight } from "../spv.ts";
+
+/**
+ * The deepest `confirmationDepth` on-demand mining makes blocks for (Chainweb's reorg limit):
+ * each confirmation is a new height on every chain, 20 blocks, made before `poll` answers. A
+ * deeper one is answered from the blocks there are (mine more with `braid dev mine`).
+ */
+export const MAX_MINED_CONFIRMATIONS = 480;
+
+/** Commands: admitting them, running them locally, their results and SPV proofs. */
+export interface CommandService {
+  /** Admits verified commands to a chain's mempool (all or none); their request keys. */
+  submit(chainId: number, commands: readonly ParsedCommand[]): string[];
+  /** Runs `check` while the mining mode knows commands for `chainId` are on their way. */
+  admitting<T>(chainId: number, check: () => Promise<T>): Promise<T>;
+  /** `local`: the JSON text of its answer. */
+  local(chainId: number, command: ParsedCommand, options: LocalOptions): string;
+  /** The JSON text of a command's result, or null when it is not (yet) confirmed. */
+  result(chainId: number, hashBytes: Uint8Array, confirmationDepth?: number): string | null;
+  /** An SPV proof of a command's output for another chain (base64url of Chainweb's JSON). */
+  spvProof(chainId: number, requestKey: Uint8Array, targetChainId: number): string;
+  /** Whether blocks are made as requests need them (a `send` may wait for its block). */
+  readonly minesOnRequest: boolean;
+}
+
+export interface CommandServiceParts {
+  readonly options: Pick<NodeOptions, "network" | "blockGasLimit" | "minGasPrice">;
+  readonly version: ChainwebVersion;
+  readonly chainDb: ChainDatabase;
+  readonly chains: readonly ChainNode[];
+  readonly producer: BlockProducer;
+  readonly clock: NodeClock;
+  /** The mining mode, once started. */
+  readonly mining: () => MiningControl | null;
+}
+
+export class NodeCommandService implements CommandService {
+  private readonly minGasPrice: Decimal;
+
+  constructor(private readonly parts: CommandServiceParts) {
+    this.minGasPrice = Decimal.parseLiteral(parts.options.minGasPrice);
+  }
+
+  get minesOnRequest(): boolean {
+    return this.parts.mining()?.makesBlocksOnRequest ?? false;
+  }
+
+  /** Tells the mining mode that commands wait on `chainId`. */
+  commandsArrived(chainId: number): void {
+    this.parts.mining()?.commandsArrived(chainId);
+  }
+
+  /**
+   * Runs `check` (parsing and verifying commands for `chainId` off the event loop) while the
+   * mining mode knows that commands are on their way, so that on-demand mining lets them join
+   * the block it is about to make.
+   */
+  async admitting<T>(chainId: number, check: () => Promise<T>): Promise<T> {
+    const mining = this.parts.mining();
+    mining?.admissionStarted(chainId);
+    try {
+      return await check();
+    } finally {
+      mining?.admissionEnded(chainId);
+    }
+  }
+
+  /** Mines until the chain's head is `height` (on-demand mode: confirmations asked for now). */
+  mineTo(chainId: number, height: number): void {
+    if (!this.minesOnRequest) return;
+    const chain = this.parts.chains[chainId]!;
+    while (chain.head.height < height) this.parts.producer.mine(chainId);
+    this.parts.producer.level();
+  }
+
+  /** The mempool's rules for a chain. */
+  admissionRules(chainId: number): AdmissionRules {
+    return {
+      networkId: this.parts.options.network,
+      chainId,
+      blockGasLimit: this.parts.options.blockGasLimit,
+      minGasPrice: this.minGasPrice,
+    };
+  }
+
+  /**
+   * Admits verified commands to a chain's mempool, all or none: each is checked by the mempool's
+   * rules and by buying its gas on the latest state. Throws {@link CommandRefusal} naming every
+   * refused command. Returns their request keys.
+   */
+  submit(chainId: number, commands: readonly ParsedCommand[]): string[] {
+    const chain = this.parts.chains[chainId]!;
+    const rules = this.admissionRules(chainId);
+    const now = this.parts.clock.nowSeconds();
+    const refusals: { index: number; hash: string; reason: string }[] = [];
+    const parent = chain.head;
+    const block = blockContextOf(chain.environment(parent));
+    commands.forEach((command, index) => {
+      const context = { now, isOnChain: () => chain.isOnChain(command.hashBytes) };
+      let reason =
+        command.payload.meta.kind === "private"
+          ? privateAdmissionProblem(command, rules, context)
+          : admissionProblem(command, rules, context);
+      if (
+        reason === null &&
+        command.payload.meta.kind === "public" &&
+        !chain.mempool.has(command.hash)
+      ) {
+        const meta = command.payload.meta as PublicMeta;
+        const bought = buyGas(chain.state, block, command, meta.gasLimit, "local");
+        if (bought.kind === "rejected") reason = `Attempt to buy gas failed with: ${bought.reason}`;
+      }
+      if (reason !== null) refusals.push({ index, hash: command.hash, reason });
+    });
+    if (refusals.length > 0) throw new CommandRefusal(batchRefusal(refusals));
+    if (!chain.mempool.hasRoomFor(commands.length)) {
+      throw new CommandRefusal(
+        `The mempool of chain ${chainId} is full (${MAX_PENDING_COMMANDS} commands); send again after the next block`,
+      );
+    }
+    chain.mempool.add(commands);
+    this.commandsArrived(chainId);
+    return commands.map((c) => c.hash);
+  }
+
+  /** `local` on a chain: the JSON text of the result. Throws {@link LocalRefusal}. */
+  local(chainId: number, command: ParsedCommand, options: LocalOptions): string {
+    const chain = this.parts.chains[chainId]!;
+    return runLocal(
+      chain,
+      command,
+      options,
+      this.admissionRules(chainId),
+      (height) => {
+        const header = chain.headerAt(height);
+        if (header === undefined)
+          throw new LocalRefusal(`chain ${chainId} has no block at height ${height}`);
+        return header;
+      },
+      this.parts.clock.nowSeconds(),
+    );
+  }
+
+  /**
+   * The result of a command on a chain, or null when it is not (yet) in a block of the chain's
+   * branch with `confirmationDepth` blocks on top. In on-demand mode, a result that only lacks
+   * confirmations, at most {@link MAX_MINED_CONFIRMATIONS}, gets them mined at once.
+   */
+  result(chainId: number, hashBytes: Uint8Array, confirmationDepth = 0): string | null {
+    const chain = this.parts.chains[chainId]!;
+    if (
+      confirmationDepth > 0 &&
+      confirmationDepth <= MAX_MINED_CONFIRMATIONS &&
+      this.minesOnRequest
+    ) {
+      const found = chain.result(hashBytes, 0);
+      if (found !== null) {
+        const height = this.parts.chainDb
+          .transactionLocations(hashBytes)
+          .map((l) => this.parts.chainDb.link(l.blockHash))
+          .find(
+            (l) =>
+              l !== undefined &&
+              l.chainId === chainId &&
+              this.parts.chainDb.isAncestor(l.hash, chain.head.hash),
+          )?.height;
+        if (height !== undefined) this.mineTo(chainId, height + confirmationDepth);
+      }
+    }
+    return chain.result(hashBytes, confirmationDepth);
+  }
+
+  /**
+   * The SPV proof (wire form) that the command `requestKey` of chain `chainId` ran, for a `cont`
+   * on `targetChainId` (Chainweb's `/pact/spv`). In on-demand mode the blocks the proof needs are
+   * mined at once. Throws {@link SpvRefusal}.
+   */
+  spvProof(chainId: number, requestKey: Uint8Array, targetChainId: number): string {
+    const location = this.parts.chains[chainId]!.locate(requestKey, 0);
+    const target = this.parts.chains[targetChainId]!;
+    if (location !== null && this.minesOnRequest) {
+      const height = proofTargetHeight(this.parts.version, chainId, targetChainId, location);
+      if (target.head.height < height) {
+        this.parts.producer.ensureHeight(targetChainId, height);
+        this.parts.producer.level();
+      }
+    }
+    return createOutputProof({
+      version: this.parts.version,
+      chainDb: this.parts.chainDb,
+      sourceChain: chainId,
+      targetChain: targetChainId,
+      requestKey: encodeBase64Url(requestKey),
+      location,
+      targetHead: target.head,
+    });
+  }
+}
