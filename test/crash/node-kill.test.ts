@@ -18,7 +18,7 @@ import { encodeCommandJson, encodeSubmitBatch } from "../../src/command/index.ts
 import { DEV_ACCOUNTS } from "../../src/node/genesis/accounts.ts";
 import { DEV_BLOCK_REWARD } from "../../src/node/genesis/coin-calls.ts";
 import { DEVNET_MINER } from "../../src/node/options.ts";
-import { type NodeProcess, startNode } from "../../src/node/test-support/node-process.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
 import { localCommand, post, transferCommand } from "./support/requests.ts";
 
 const SEED = Number(process.env.CRASH_SEED ?? 20261123);

@@ -17,7 +17,7 @@ import {
 } from "@kadena/client";
 import { encodeHex, generateKeyPair } from "../../src/crypto/index.ts";
 import type { DevKeyPair } from "../../src/node/genesis/accounts.ts";
-import { type NodeProcess, startNode } from "../../src/node/test-support/node-process.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
 import { clientFor, endpoint, NETWORK, postJson, SENDER00 } from "./support/kadena.ts";
 
 let node: NodeProcess;

@@ -11,13 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CONTRACT_FILES, contractSource } from "../../src/node/genesis/contracts.ts";
-import { type NodeProcess, startNode } from "../../src/node/test-support/node-process.ts";
-import {
-  contractGenerate,
-  declaredFunctions,
-  definedFunctions,
-} from "../../src/node/test-support/pactjs.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
 import { clientFor, readCommand } from "./support/kadena.ts";
+import { contractGenerate, declaredFunctions, definedFunctions } from "./support/pactjs.ts";
 
 /**
  * Each genesis module or interface: the typings its generation writes (its own, those of the

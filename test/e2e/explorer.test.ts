@@ -10,8 +10,8 @@ import { after, before, describe, it } from "node:test";
 import { type ICommand, Pact } from "@kadena/client";
 import type { Page } from "playwright-core";
 import { DEVNET_MINER } from "../../src/node/options.ts";
-import { startNode } from "../../src/node/test-support/node-process.ts";
 import { Decimal } from "../../src/pact/values/index.ts";
+import { startNode } from "../support/node-process.ts";
 import { type Browser, launchBrowser } from "./support/browser.ts";
 import {
   clientFor,

@@ -8,8 +8,8 @@ import { after, before, describe, test } from "node:test";
 import type { ICommand, ICommandResult, ITransactionDescriptor } from "@kadena/client";
 import { createSignWithKeypair, Pact } from "@kadena/client";
 import { encodeHex, generateKeyPair } from "../../src/crypto/index.ts";
-import { type NodeProcess, startNode } from "../../src/node/test-support/node-process.ts";
 import { BRAID_VERSION } from "../../src/version.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
 import {
   clientFor,
   endpoint,

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Pact } from "@kadena/client";
-import { type NodeProcess, startNode } from "../../src/node/test-support/node-process.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
 import {
   clientFor,
   endpoint,

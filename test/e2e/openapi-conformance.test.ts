@@ -24,7 +24,7 @@ import { Pact } from "@kadena/client";
 import { mineNonce } from "../../src/chain/mining/mine.ts";
 import { word256FromBytes } from "../../src/chain/word256.ts";
 import { blake2b256, encodeBase64Url } from "../../src/crypto/index.ts";
-import { type NodeProcess, startNode } from "../../src/node/test-support/node-process.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
 import {
   clientFor,
   crossChainTransferCommand,

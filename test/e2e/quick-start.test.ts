@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { startNode } from "../../src/node/test-support/node-process.ts";
+import { startNode } from "../support/node-process.ts";
 
 const SNIPPET = fileURLToPath(new URL("../../docs/examples/quick-start.mjs", import.meta.url));
 const README = fileURLToPath(new URL("../../README.md", import.meta.url));

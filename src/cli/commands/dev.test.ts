@@ -1,170 +1,17 @@
 /**
- * `braid dev …` run for real (child processes) against a running node (another process):
- * mine, time, snapshot, fund, revert, and the one-line errors of a refusal and of a node that
- * is not there.
+ * The parts of `braid dev` that need no node: reading durations. (`braid dev …` run for real
+ * against a node process is tested in `test/cli/braid-dev.test.ts`.)
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import { type NodeProcess, startNode } from "../../node/test-support/node-process.ts";
+import { describe, it } from "node:test";
 import { parseDuration } from "./dev.ts";
 
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
-
-function braid(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe("braid dev", () => {
-  let node: NodeProcess;
-  const dev = (...args: string[]) => braid(["dev", ...args, "--node", node.url]);
-
-  before(async () => {
-    node = await startNode();
-  });
-  after(async () => {
-    await node?.stop();
-  });
-
-  it("mine, time, snapshot, fund, revert against a running node", async () => {
-    assert.deepEqual(await dev("mine", "5", "--chains", "3,4"), {
-      code: 0,
-      stdout: "chain 3: height 5\nchain 4: height 5\n",
-      stderr: "",
-    });
-
-    const time = await dev("time", "+1d");
-    assert.equal(time.code, 0, time.stderr);
-    assert.match(time.stdout, /^node time \S+Z \(86400 s ahead of this clock\)\n$/);
-
-    assert.deepEqual(await dev("snapshot"), { code: 0, stdout: "1\n", stderr: "" });
-
-    const key = "ef".repeat(32);
-    const fund = await dev("fund", `k:${key}`, "--keys", key, "--amount", "10", "--chains", "0,1");
-    assert.equal(fund.code, 0, fund.stderr);
-    assert.match(fund.stdout, /^chain 0: [A-Za-z0-9_-]{43}\nchain 1: [A-Za-z0-9_-]{43}\n$/);
-    const requestKey = fund.stdout.slice("chain 0: ".length, "chain 0: ".length + 43);
-    const poll = await fetch(`${node.api(0)}/poll`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ requestKeys: [requestKey] }),
-    });
-    const results = (await poll.json()) as Record<string, { result: { status: string } }>;
-    assert.equal(results[requestKey]?.result.status, "success", "mined at once (on-demand)");
-
-    const revert = await dev("revert", "1");
-    assert.equal(revert.code, 0, revert.stderr);
-    assert.match(revert.stdout, /^reverted to snapshot 1: [1-9][0-9]* blocks orphaned\n$/);
-    const after = await fetch(`${node.api(0)}/poll`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ requestKeys: [requestKey] }),
-    });
-    assert.deepEqual(await after.json(), {}, "the funding is gone with the revert");
-  });
-
-  it("prints the node's refusal as one line and exits 1", async () => {
-    assert.deepEqual(await dev("revert", "7"), {
-      code: 1,
-      stdout: "",
-      stderr:
-        "braid: the node refused revert: there is no snapshot 7 (a revert deletes later snapshots)\n",
-    });
-    assert.deepEqual(await dev("time", "yesterday"), {
-      code: 1,
-      stdout: "",
-      stderr:
-        'braid: time must be a whole number of seconds or of s, m, h or d, e.g. +1d or 3600, got "yesterday"\n',
-    });
-  });
-
-  it("says when no node answers", async () => {
-    // A port that was free a moment ago: nothing listens there.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
-    const url = `http://127.0.0.1:${port}`;
-    assert.deepEqual(await braid(["dev", "snapshot", "--node", url]), {
-      code: 1,
-      stdout: "",
-      stderr: `braid: cannot reach the node at ${url}: ECONNREFUSED\n`,
-    });
-  });
-
   it("reads durations in seconds, minutes, hours and days", () => {
     assert.equal(parseDuration("+1d"), 86_400);
     assert.equal(parseDuration("2h"), 7_200);
     assert.equal(parseDuration("+30m"), 1_800);
     assert.equal(parseDuration("90s"), 90);
     assert.equal(parseDuration("3600"), 3_600);
-  });
-});
-
-describe("a revert survives a crash (kill -9) of the node", () => {
-  const dir = mkdtempSync(join(tmpdir(), "braid-dev-crash-"));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
-  it("keeps the reverted head after a restart, the orphans still listed", async () => {
-    const control = async (url: string, name: string, body: object) => {
-      const response = await fetch(`${url}/braid/dev/${name}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      assert.equal(response.status, 200, await response.clone().text());
-      // biome-ignore lint/suspicious/noExplicitAny: the test reads the answers field by field
-      return (await response.json()) as any;
-    };
-    const chain0 = async (url: string) => {
-      const response = await fetch(`${url}/chainweb/0.0/development/cut`);
-      const cut = (await response.json()) as {
-        hashes: Record<string, { height: number; hash: string }>;
-      };
-      return cut.hashes["0"]!;
-    };
-    const first = await startNode({ dataDir: dir });
-    let snapshotHead: { height: number; hash: string };
-    try {
-      await control(first.url, "mine", { blocks: 3, chains: [0] });
-      const { id } = await control(first.url, "snapshot", {});
-      await control(first.url, "mine", { blocks: 5, chains: [0] });
-      assert.equal((await chain0(first.url)).height, 8);
-      const reverted = await control(first.url, "revert", { id });
-      snapshotHead = reverted.heads["0"];
-      assert.equal(snapshotHead.height, 3);
-      assert.deepEqual(await chain0(first.url), snapshotHead);
-    } finally {
-      await first.kill();
-    }
-    const second = await startNode({ dataDir: dir });
-    try {
-      assert.deepEqual(await chain0(second.url), snapshotHead);
-      const response = await fetch(
-        `${second.url}/chainweb/0.0/development/chain/0/hash?minheight=4`,
-      );
-      const page = (await response.json()) as { items: string[] };
-      assert.equal(page.items.length, 5, "the orphans at heights 4 to 8 are still listed");
-    } finally {
-      await second.stop();
-    }
   });
 });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import ts from "typescript";
-import { parseProgram } from "../../pact/index.ts";
+import { parseProgram } from "../../../src/pact/index.ts";
 
 const PACTJS = fileURLToPath(new URL("../../../node_modules/.bin/pactjs", import.meta.url));
 /** A run takes about half a second; a stuck one is killed after this. */

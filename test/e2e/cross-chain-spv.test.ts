@@ -18,10 +18,10 @@ import {
   type IUnsignedCommand,
   Pact,
 } from "@kadena/client";
-import { encodeHex, keyPairFromSeed } from "../../crypto/index.ts";
-import { DEV_ACCOUNTS } from "../../node/genesis/accounts.ts";
+import { encodeHex, keyPairFromSeed } from "../../src/crypto/index.ts";
+import { DEV_ACCOUNTS } from "../../src/node/genesis/accounts.ts";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
+const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const TSX = import.meta.resolve("tsx");
 const NETWORK = "development";
 const sender00 = DEV_ACCOUNTS[0]!;

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
+const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const TSX = import.meta.resolve("tsx");
 const INTERVAL_S = 0.25;
 const STREAM_MS = 4_000;

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const URL_LINE = /^ {2}URL {10}(http:\/\/\S+)$/m;
 
 export interface NodeProcessOptions {

@@ -7,13 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { HeaderOffset, WORK_BYTES } from "../../chain/header/binary.ts";
-import { blockHashOfWork } from "../../chain/header/hash.ts";
-import { mineNonce } from "../../chain/mining/mine.ts";
-import { Random } from "../../chain/test-support/random.ts";
-import { word256FromBytes } from "../../chain/word256.ts";
-import { blake2b256, encodeBase64Url } from "../../crypto/index.ts";
-import { type NodeProcess, startNode } from "../../node/test-support/node-process.ts";
+import { HeaderOffset, WORK_BYTES } from "../../src/chain/header/binary.ts";
+import { blockHashOfWork } from "../../src/chain/header/hash.ts";
+import { mineNonce } from "../../src/chain/mining/mine.ts";
+import { Random } from "../../src/chain/test-support/random.ts";
+import { word256FromBytes } from "../../src/chain/word256.ts";
+import { blake2b256, encodeBase64Url } from "../../src/crypto/index.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
 
 describe("mining coordination with --mining pow", () => {
   let node: NodeProcess;

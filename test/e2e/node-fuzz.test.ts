@@ -8,12 +8,12 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Random } from "../../chain/test-support/random.ts";
-import { signCommand } from "../../command/index.ts";
-import { encodeHex, keyPairFromSeed } from "../../crypto/index.ts";
-import { type NodeProcess, startNode } from "../../node/test-support/node-process.ts";
-import { fuzzBody } from "../http/test-support/fuzz-bodies.ts";
-import { SPV_PATHS } from "./spv-routes.ts";
+import { fuzzBody } from "../../src/api/http/test-support/fuzz-bodies.ts";
+import { SPV_PATHS } from "../../src/api/service/spv-routes.ts";
+import { Random } from "../../src/chain/test-support/random.ts";
+import { signCommand } from "../../src/command/index.ts";
+import { encodeHex, keyPairFromSeed } from "../../src/crypto/index.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
 
 const FUZZ_SEED = 0x0b8a1d;
 const FUZZ_MS = 3_000;

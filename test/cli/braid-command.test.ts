@@ -3,31 +3,20 @@
  * exact output bytes, exit codes, and one-line errors.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import { parseKeyFile } from "../command/key-file.ts";
-import { parseSigData } from "../command/sig-data.ts";
-import { parseCommand } from "../command/verify.ts";
-import { BRAID_VERSION } from "../version.ts";
+import { parseKeyFile } from "../../src/command/key-file.ts";
+import { parseSigData } from "../../src/command/sig-data.ts";
+import { parseCommand } from "../../src/command/verify.ts";
+import { BRAID_VERSION } from "../../src/version.ts";
+import { runBraid } from "../support/braid-cli.ts";
 
-const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
-/** The tsx loader by absolute URL, since the child runs in a temporary directory. */
-const TSX = import.meta.resolve("tsx");
 const dir = mkdtempSync(join(tmpdir(), "braid-cli-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function braid(args: string[], stdin = "") {
-  const result = spawnSync(process.execPath, ["--import", TSX, MAIN, ...args], {
-    cwd: dir,
-    input: stdin,
-    encoding: "utf8",
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const braid = (args: string[], stdin = "") => runBraid(dir, args, stdin);
 
 function file(name: string, text: string): string {
   writeFileSync(join(dir, name), text);

@@ -3,27 +3,17 @@
  * exact output, streams and exit codes.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import { CORE_NATIVE_ORDER } from "../../pact/index.ts";
+import { CORE_NATIVE_ORDER } from "../../src/pact/index.ts";
+import { runBraid } from "../support/braid-cli.ts";
 
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
-const TSX = import.meta.resolve("tsx");
 const dir = mkdtempSync(join(tmpdir(), "braid-pact-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function braid(args: string[], stdin = "") {
-  const r = spawnSync(process.execPath, ["--import", TSX, MAIN, ...args], {
-    cwd: dir,
-    input: stdin,
-    encoding: "utf8",
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const braid = (args: string[], stdin = "") => runBraid(dir, args, stdin);
 
 function file(name: string, text: string): string {
   writeFileSync(join(dir, name), text);

@@ -13,10 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Random } from "../../chain/test-support/random.ts";
-import { signCommand } from "../../command/index.ts";
-import { encodeHex, keyPairFromSeed } from "../../crypto/index.ts";
-import { type FuzzBody, fuzzBody } from "../http/test-support/fuzz-bodies.ts";
+import { type FuzzBody, fuzzBody } from "../../src/api/http/test-support/fuzz-bodies.ts";
+import { Random } from "../../src/chain/test-support/random.ts";
+import { signCommand } from "../../src/command/index.ts";
+import { encodeHex, keyPairFromSeed } from "../../src/crypto/index.ts";
 
 /** The seed of the run; change it to explore, set it to a failing run's seed to replay. */
 const FUZZ_SEED = 0x1badc0de;
@@ -82,7 +82,7 @@ function corpus(): Record<string, { valid: string[]; fields: string[] }> {
 
 const QUERIES = ["", "?preflight=true", "?signatureVerification=false", "?preflight=true&x=%00"];
 
-const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
+const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const TSX = import.meta.resolve("tsx");
 
 /** `braid -s` in a child process (as a client meets it); resolves with its URL. */

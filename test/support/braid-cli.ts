@@ -1,0 +1,27 @@
+/**
+ * Runs the `braid` command for real, in a child process (`node --import tsx src/cli/main.ts …`),
+ * to its end: its exit code and both outputs, for tests that check exact bytes.
+ */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+/** The tsx loader by absolute URL, since the child runs in a temporary directory. */
+const TSX = import.meta.resolve("tsx");
+
+/** What a finished `braid` run left: its exit code, stdout and stderr. */
+export interface BraidRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `braid ARGS…` in the folder `cwd`, with `stdin` as its standard input. */
+export function runBraid(cwd: string, args: readonly string[], stdin = ""): BraidRun {
+  const result = spawnSync(process.execPath, ["--import", TSX, MAIN, ...args], {
+    cwd,
+    input: stdin,
+    encoding: "utf8",
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
