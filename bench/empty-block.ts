@@ -22,11 +22,11 @@ import { makeBlockHeader } from "../src/chain/mining/new-header.ts";
 import { makePayloadWithOutputs } from "../src/chain/payload/payload.ts";
 import { graphAt } from "../src/chain/version/version.ts";
 import { sha512t256Parts } from "../src/crypto/index.ts";
-import type { ChainNode } from "../src/node/chain.ts";
-import { executeBlock } from "../src/node/executor/block-executor.ts";
+import { executeBlock } from "../src/node/block-execution/block-executor.ts";
 import { makeLogger } from "../src/node/logger.ts";
 import { LEVEL_BLOCKS_PER_TURN } from "../src/node/miner/producer.ts";
 import { BraidNode } from "../src/node/node.ts";
+import type { NodeChain } from "../src/node/node-chain.ts";
 import { resolveNodeOptions } from "../src/node/options.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 300);
@@ -46,7 +46,7 @@ function micros(calls: number, step: (i: number) => void): number {
 }
 
 /** The blocks at `height` of the chains adjacent to `chain`'s next block. */
-function adjacentParents(node: BraidNode, chain: ChainNode, height: number) {
+function adjacentParents(node: BraidNode, chain: NodeChain, height: number) {
   const neighbours = adjacentChains(graphAt(node.version, height + 1), chain.chainId);
   return new Map(neighbours.map((n) => [n, node.chains[n]!.headerAt(height)!] as const));
 }

@@ -17,7 +17,7 @@ export {
   gasUsed,
   MAX_COMMAND_VALUE_BYTES,
   MAX_COMMAND_WORK_MILLIGAS,
-} from "./gas.ts";
+} from "./gas-settings.ts";
 export { ON_CHAIN_NATIVES } from "./natives.ts";
 export { encodeCommandResult, encodeCommandResultAround, encodeEvents } from "./result-json.ts";
 export { executeCommand, failureOutcome } from "./run.ts";

@@ -6,7 +6,7 @@ import { encodeHex, keyPairFromSeed } from "../crypto/index.ts";
 import { openMemoryPactDb, type PactDb } from "../pact/db/index.ts";
 import { PactTime } from "../pact/values/index.ts";
 import { onChainError } from "./errors.ts";
-import { FREE_GAS, FREE_GAS_WITH_COMMAND_LIMIT, type GasSettings } from "./gas.ts";
+import { FREE_GAS, FREE_GAS_WITH_COMMAND_LIMIT, type GasSettings } from "./gas-settings.ts";
 import { encodeCommandResult } from "./result-json.ts";
 import { executeCommand } from "./run.ts";
 import type { CommandOutcome } from "./types.ts";

@@ -12,7 +12,7 @@ import { runContinuation } from "./continuation.ts";
 import { buildExecutionEnv } from "./env.ts";
 import { onChainError } from "./errors.ts";
 import { runExecCode } from "./exec-code.ts";
-import { gasMeterFor, gasUsed } from "./gas.ts";
+import { gasMeterFor, gasUsed } from "./gas-settings.ts";
 import { ON_CHAIN_NATIVES } from "./natives.ts";
 import type { CommandOutcome, ExecutionOptions, OnChainError } from "./types.ts";
 import { runVerifierPlugins } from "./verifiers.ts";

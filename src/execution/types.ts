@@ -13,7 +13,7 @@ import type {
   SpvVerifier,
 } from "../pact/index.ts";
 import type { CapToken, PactTime, PactValue } from "../pact/values/index.ts";
-import type { CommandBounds, GasSettings } from "./gas.ts";
+import type { CommandBounds, GasSettings } from "./gas-settings.ts";
 import type { VerifierPlugins } from "./verifiers.ts";
 
 /** The block a command runs in, as `chain-data` reports it. */

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from "node:events";
 import type { BlockHeader } from "../chain/header/types.ts";
-import type { StoredBlock } from "./chain.ts";
+import type { StoredBlock } from "./node-chain.ts";
 
 interface NodeEventMap {
   block: [chainId: number, block: StoredBlock];

@@ -16,9 +16,12 @@ import {
   gasMeterFor,
 } from "../execution/index.ts";
 import { jsonString } from "../pact/values/index.ts";
-import type { ChainNode } from "./chain.ts";
+import {
+  blockContextOf,
+  NO_VERIFIER_PLUGINS,
+  runCommand,
+} from "./block-execution/block-executor.ts";
 import { LOCAL_RULES } from "./execution-rules.ts";
-import { blockContextOf, NO_VERIFIER_PLUGINS, runCommand } from "./executor/block-executor.ts";
 import {
   type AdmissionRules,
   BLOCK_TIME_SLOP_SECONDS,
@@ -27,6 +30,7 @@ import {
   MAX_SIGNATURES,
   MAX_TTL_SECONDS,
 } from "./mempool/admission.ts";
+import type { NodeChain } from "./node-chain.ts";
 
 export interface LocalOptions {
   readonly preflight: boolean;
@@ -41,7 +45,7 @@ export class LocalRefusal extends Error {
 
 /** Runs `local` and returns the JSON text of its answer. */
 export function runLocal(
-  chain: ChainNode,
+  chain: NodeChain,
   command: ParsedCommand,
   options: LocalOptions,
   rules: AdmissionRules,

@@ -13,7 +13,6 @@ import { DEVELOPMENT } from "../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
 import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../pact/db/index.ts";
 import { Decimal } from "../pact/values/index.ts";
-import { type ChainContext, ChainNode } from "./chain.ts";
 import { NodeClock } from "./clock.ts";
 import { DevControls, developmentOnlyProblem } from "./dev/controls.ts";
 import { NodeEvents } from "./events.ts";
@@ -25,6 +24,7 @@ import type { MiningControl } from "./miner/control.ts";
 import { MiningCoordinator } from "./miner/coordination.ts";
 import { startMining } from "./miner/modes.ts";
 import { BlockProducer } from "./miner/producer.ts";
+import { type ChainContext, NodeChain } from "./node-chain.ts";
 import type { NodeOptions } from "./options.ts";
 import type { NodePorts } from "./ports.ts";
 import { NodeCommandService } from "./services/command-service.ts";
@@ -56,7 +56,7 @@ export class BraidNode {
     readonly options: NodeOptions,
     readonly version: ChainwebVersion,
     readonly chainDb: ChainDatabase,
-    readonly chains: readonly ChainNode[],
+    readonly chains: readonly NodeChain[],
     readonly log: NodeLogger,
     /** Whether the genesis blocks were made by this start (a fresh data directory). */
     readonly fresh: boolean,
@@ -213,7 +213,7 @@ export class BraidNode {
 function replayToCut(
   importer: BlockImporter,
   chainDb: ChainDatabase,
-  chains: readonly ChainNode[],
+  chains: readonly NodeChain[],
   log: NodeLogger,
 ): void {
   const cut = chainDb.cut();
@@ -236,7 +236,7 @@ function replayToCut(
 }
 
 /** The chain's state at its last committed block (genesis replayed when it has none). */
-function openChain(chainId: number, state: VersionedPactDb, context: ChainContext): ChainNode {
+function openChain(chainId: number, state: VersionedPactDb, context: ChainContext): NodeChain {
   const db = context.chainDb;
   const latest = state.latestBlock();
   if (latest !== null) {
@@ -246,10 +246,10 @@ function openChain(chainId: number, state: VersionedPactDb, context: ChainContex
         `the state of chain ${chainId} is at a block the chain database does not hold; the data directory is damaged`,
       );
     }
-    return new ChainNode(chainId, state, context, head);
+    return new NodeChain(chainId, state, context, head);
   }
   const genesis = genesisHeader(context.version, chainId);
-  const chain = new ChainNode(chainId, state, context, genesis);
+  const chain = new NodeChain(chainId, state, context, genesis);
   chain.replay(genesis);
   return chain;
 }

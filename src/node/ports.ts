@@ -14,7 +14,6 @@ import type { NodeEvents } from "./events.ts";
 import type { MiningCoordinator } from "./miner/coordination.ts";
 import type { CommandService } from "./services/command-service.ts";
 
-export type { StoredBlock } from "./chain.ts";
 export {
   checkFundRequest,
   DevControlRefusal,
@@ -25,6 +24,7 @@ export {
 export { DEV_ACCOUNTS, type DevAccount } from "./genesis/accounts.ts";
 export { LocalRefusal } from "./local.ts";
 export { SolvedWorkRefusal } from "./miner/coordination.ts";
+export type { StoredBlock } from "./node-chain.ts";
 export { CommandRefusal } from "./refusals.ts";
 // What the API recognises of what the ports give and throw.
 export type { CommandService } from "./services/command-service.ts";

@@ -22,18 +22,18 @@ import {
 } from "../../command/index.ts";
 import { decodeHex } from "../../crypto/index.ts";
 import { Decimal, JsonNumber, parseJson } from "../../pact/values/index.ts";
-import type { ChainNode } from "../chain.ts";
 import type { NodeClock } from "../clock.ts";
 import type { NodeEvents } from "../events.ts";
 import { DEV_ACCOUNTS } from "../genesis/accounts.ts";
 import type { BlockImporter } from "../import/importer.ts";
 import type { NodeLogger } from "../logger.ts";
 import type { BlockProducer } from "../miner/producer.ts";
+import type { NodeChain } from "../node-chain.ts";
 import type { NodeCommandService } from "../services/command-service.ts";
 
 /** The parts of the node the controls work with (the composition root hands them over). */
 export interface ControlledNode {
-  readonly chains: readonly ChainNode[];
+  readonly chains: readonly NodeChain[];
   readonly chainDb: ChainDatabase;
   readonly clock: NodeClock;
   readonly producer: BlockProducer;

@@ -17,9 +17,9 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import { encodeCommandResultAround, executeCommand, FREE_GAS } from "../../execution/index.ts";
 import type { VersionedPactDb } from "../../pact/db/index.ts";
 import { JsonNumber, PactTime, parseJson } from "../../pact/values/index.ts";
+import { transactionBytes } from "../block-execution/block-executor.ts";
+import { grantedCaps } from "../block-execution/system-calls.ts";
 import { SYSTEM_RULES } from "../execution-rules.ts";
-import { transactionBytes } from "../executor/block-executor.ts";
-import { grantedCaps } from "../executor/coin-calls.ts";
 import { genesisTransactions } from "./transactions.ts";
 
 const utf8 = new TextEncoder();

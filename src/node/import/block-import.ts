@@ -13,14 +13,14 @@ import { payloadHashMismatches } from "../../chain/payload/payload.ts";
 import { validateHeader } from "../../chain/validation/validate.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import { type ChainNode, indexOfPayload } from "../chain.ts";
+import { indexOfPayload, type NodeChain } from "../node-chain.ts";
 import { ForkExecution } from "./fork-execution.ts";
 import { ImportError } from "./import-error.ts";
 
 export interface ImportContext {
   readonly version: ChainwebVersion;
   readonly chainDb: ChainDatabase;
-  readonly chains: readonly ChainNode[];
+  readonly chains: readonly NodeChain[];
 }
 
 /** Checks and stores `blocks`; returns each one's transaction index entries. */

@@ -15,8 +15,8 @@ import { makePayloadWithOutputs, type PayloadWithOutputs } from "../../chain/pay
 import { type ParsedCommand, parseCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { PactDb } from "../../pact/db/index.ts";
-import { type ChainNode, storedCommand } from "../chain.ts";
-import { executeBlock, minerOfData } from "../executor/block-executor.ts";
+import { executeBlock, minerOfData } from "../block-execution/block-executor.ts";
+import { type NodeChain, storedCommand } from "../node-chain.ts";
 import { ImportError } from "./import-error.ts";
 
 const utf8 = new TextDecoder();
@@ -32,7 +32,7 @@ export class ForkExecution {
   ) {}
 
   /** Executes `block` on its fork; throws {@link ImportError} when it is not what it claims. */
-  check(chain: ChainNode, block: Block, parent: BlockHeader): void {
+  check(chain: NodeChain, block: Block, parent: BlockHeader): void {
     const { header, payload } = block;
     const miner = minerOfData(payload.minerData);
     if (miner === null) {
@@ -63,7 +63,7 @@ export class ForkExecution {
   }
 
   /** A scratch state after `parent`: the last overlay when it ends there, else a new one. */
-  private overlayAt(chain: ChainNode, parent: BlockHeader): PactDb {
+  private overlayAt(chain: NodeChain, parent: BlockHeader): PactDb {
     const last = this.last;
     if (last !== null && last.hash === encodeBase64Url(parent.hash)) return last.db;
     // The blocks from the fork point to the parent: stored or checked before, so their commands

@@ -19,15 +19,15 @@ import type { Block, ChainDatabase } from "../../chain/db/index.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import type { ChainNode, PreparedBlock, StoredBlock } from "../chain.ts";
 import type { NodeEvents } from "../events.ts";
 import type { NodeLogger } from "../logger.ts";
+import type { NodeChain, PreparedBlock, StoredBlock } from "../node-chain.ts";
 import { importBlocks } from "./block-import.ts";
 
 export interface ImporterParts {
   readonly version: ChainwebVersion;
   readonly chainDb: ChainDatabase;
-  readonly chains: readonly ChainNode[];
+  readonly chains: readonly NodeChain[];
   readonly log: NodeLogger;
   readonly events: NodeEvents;
 }
@@ -52,7 +52,7 @@ export class BlockImporter {
    * every one is aborted and nothing moved.
    */
   storeProduced(
-    prepared: readonly { readonly chain: ChainNode; readonly block: PreparedBlock }[],
+    prepared: readonly { readonly chain: NodeChain; readonly block: PreparedBlock }[],
   ): StoredBlock[] {
     try {
       this.parts.chainDb.insertBlocks(
@@ -97,7 +97,7 @@ export class BlockImporter {
    * commands of blocks that left a branch back in its mempool. `onReplayed` is told of each block
    * replayed (start-up's progress; the moves are logged otherwise).
    */
-  adoptCut(onReplayed?: (chain: ChainNode) => void): void {
+  adoptCut(onReplayed?: (chain: NodeChain) => void): void {
     this.moveTo(this.parts.chainDb.cut(), () => RETURN_DROPPED, onReplayed);
   }
 
@@ -108,8 +108,8 @@ export class BlockImporter {
    */
   moveTo(
     heads: Cut,
-    ruleOf: (chain: ChainNode) => MempoolRule,
-    onReplayed?: (chain: ChainNode) => void,
+    ruleOf: (chain: NodeChain) => MempoolRule,
+    onReplayed?: (chain: NodeChain) => void,
   ): void {
     const { chainDb, chains, events, log } = this.parts;
     let moved = false;
@@ -147,7 +147,7 @@ export class BlockImporter {
 
 /** Applies `rule` to the chain's mempool after its branch changed; how many commands came back. */
 function keptInMempool(
-  chain: ChainNode,
+  chain: NodeChain,
   dropped: readonly ParsedCommand[],
   rule: MempoolRule,
 ): number {

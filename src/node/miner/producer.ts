@@ -22,8 +22,8 @@ import { adjacentChains } from "../../chain/graph/graph.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { type ChainwebVersion, graphAt } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
-import type { ChainNode, PreparedBlock, StoredBlock } from "../chain.ts";
 import { blockTimeProblem } from "../mempool/admission.ts";
+import type { NodeChain, PreparedBlock, StoredBlock } from "../node-chain.ts";
 
 /**
  * The most catch-up blocks made in one event-loop turn (stored in one transaction): small
@@ -45,7 +45,7 @@ export interface PowWork {
 
 export interface ProducerOptions {
   readonly version: ChainwebVersion;
-  readonly chains: readonly ChainNode[];
+  readonly chains: readonly NodeChain[];
   readonly blockGasLimit: number;
   /** The clock, in microseconds since the UNIX epoch. */
   readonly nowMicros: () => number;
@@ -54,7 +54,7 @@ export interface ProducerOptions {
    * then committed and announced; aborted when storing fails.
    */
   readonly store: (
-    prepared: readonly { readonly chain: ChainNode; readonly block: PreparedBlock }[],
+    prepared: readonly { readonly chain: NodeChain; readonly block: PreparedBlock }[],
   ) => StoredBlock[];
   /** Told of a failure of background work (levelling), which has no caller to throw to. */
   readonly onError: (error: unknown) => void;
@@ -174,9 +174,9 @@ export class BlockProducer {
    * The next block of each of `group` (up to {@link LEVEL_BLOCKS_PER_TURN}, each ready: no
    * neighbour behind it), stored in one chain database transaction.
    */
-  private makeLayer(group: readonly ChainNode[]): void {
+  private makeLayer(group: readonly NodeChain[]): void {
     if (group.length === 0) return;
-    const prepared: { chain: ChainNode; block: PreparedBlock }[] = [];
+    const prepared: { chain: NodeChain; block: PreparedBlock }[] = [];
     try {
       for (const chain of group.slice(0, LEVEL_BLOCKS_PER_TURN)) {
         const { adjacentParents, creationTime } = this.blockInputs(chain.chainId, false);
@@ -276,7 +276,7 @@ export class BlockProducer {
    * head's time are dropped; when one was created too long after the head's time,
    * `needsFreshParent` says so (and it is left for the next block).
    */
-  private selectFor(chain: ChainNode, now = this.options.nowMicros()) {
+  private selectFor(chain: NodeChain, now = this.options.nowMicros()) {
     const parentTime = chain.head.creationTime;
     const commands: ParsedCommand[] = [];
     const expired: string[] = [];

@@ -8,9 +8,8 @@ import type { ChainwebVersion } from "../../chain/version/version.ts";
 import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import { Decimal } from "../../pact/values/index.ts";
-import type { ChainNode } from "../chain.ts";
+import { blockContextOf, buyGas } from "../block-execution/block-executor.ts";
 import type { NodeClock } from "../clock.ts";
-import { blockContextOf, buyGas } from "../executor/block-executor.ts";
 import { type LocalOptions, LocalRefusal, runLocal } from "../local.ts";
 import {
   type AdmissionRules,
@@ -21,6 +20,7 @@ import {
 import { MAX_PENDING_COMMANDS } from "../mempool/mempool.ts";
 import type { MiningControl } from "../miner/control.ts";
 import type { BlockProducer } from "../miner/producer.ts";
+import type { NodeChain } from "../node-chain.ts";
 import type { NodeOptions } from "../options.ts";
 import { CommandRefusal } from "../refusals.ts";
 import { createOutputProof, proofTargetHeight } from "../spv.ts";
@@ -52,7 +52,7 @@ export interface CommandServiceParts {
   readonly options: Pick<NodeOptions, "network" | "blockGasLimit" | "minGasPrice">;
   readonly version: ChainwebVersion;
   readonly chainDb: ChainDatabase;
-  readonly chains: readonly ChainNode[];
+  readonly chains: readonly NodeChain[];
   readonly producer: BlockProducer;
   readonly clock: NodeClock;
   /** The mining mode, once started. */

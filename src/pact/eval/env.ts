@@ -11,7 +11,7 @@ import type { NativeDef } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
 import { PactTime } from "../values/time.ts";
 import type { CapToken, PactObject, PactValue } from "../values/types.ts";
-import { FreeGasMeter, type GasMeter } from "./gas.ts";
+import { FreeGasMeter, type GasMeter } from "./gas-meter.ts";
 import { DbModuleStore } from "./module-store.ts";
 
 /** What `chain-data` returns (Pact's `PublicData`). */

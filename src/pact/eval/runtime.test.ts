@@ -10,7 +10,7 @@ import { PactError } from "../runtime/errors.ts";
 import { parseReplProgram } from "../syntax/parser.ts";
 import { defaultEnv } from "./env.ts";
 import { ENV_NATIVES } from "./env-natives.ts";
-import { LimitedGasMeter } from "./gas.ts";
+import { LimitedGasMeter } from "./gas-meter.ts";
 import { MAX_CALL_DEPTH, Runtime } from "./runtime.ts";
 import { runTopLevel } from "./toplevel.ts";
 

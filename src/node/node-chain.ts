@@ -25,7 +25,7 @@ import {
   type ExecutedBlock,
   executeBlock,
   minerOfData,
-} from "./executor/block-executor.ts";
+} from "./block-execution/block-executor.ts";
 import { executeGenesis } from "./genesis/genesis.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import type { MinerAccount } from "./options.ts";
@@ -60,7 +60,7 @@ export interface PreparedBlock extends StoredBlock {
   readonly index: readonly TxIndexEntry[];
 }
 
-export class ChainNode {
+export class NodeChain {
   readonly mempool = new Mempool();
   /** The block the state is at. */
   private current: BlockHeader;

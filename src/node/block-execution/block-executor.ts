@@ -32,9 +32,9 @@ import { SYSTEM_RULES, TRANSACTION_RULES } from "../execution-rules.ts";
 import { buyGasCall, type CoinCall, coinbaseCall, redeemGasCall } from "../genesis/coin-calls.ts";
 import { gasPrice } from "../mempool/admission.ts";
 import type { MinerAccount } from "../options.ts";
-import { callData, coinAmount, grantedCaps, systemCall } from "./coin-calls.ts";
-import { BUY_GAS_LIMIT, gasAmount, sizeGas } from "./gas.ts";
+import { BUY_GAS_LIMIT, gasAmount, sizeGas } from "./gas-fees.ts";
 import { gasPayerOf, withGasPayerData } from "./gas-payer.ts";
+import { callData, coinAmount, grantedCaps, systemCall } from "./system-calls.ts";
 
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
