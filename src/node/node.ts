@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Cut } from "../chain/cut/cut.ts";
 import { type Block, ChainDatabase } from "../chain/db/index.ts";
 import { genesisHeader } from "../chain/header/genesis.ts";
-import { DEVELOPMENT } from "../chain/version/known-versions.ts";
+import { findVersionByName } from "../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
 import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../pact/db/index.ts";
 import { Decimal } from "../pact/values/index.ts";
@@ -91,10 +91,12 @@ export class BraidNode {
     const dir = options.dataDir;
     if (dir !== null) mkdirSync(dir, { recursive: true });
     const path = (file: string) => (dir === null ? ":memory:" : join(dir, file));
-    const chainDb = new ChainDatabase(path(CHAIN_DB_FILE), DEVELOPMENT);
+    // The network's version as the configuration names it; its genesis payloads are Braid's own.
+    const base = findVersionByName(options.network);
+    const chainDb = new ChainDatabase(path(CHAIN_DB_FILE), base);
     const states: VersionedPactDb[] = [];
     try {
-      for (const chainId of allChainIds(DEVELOPMENT)) {
+      for (const chainId of allChainIds(base)) {
         states.push(
           dir === null
             ? openMemoryPactDb()
@@ -102,9 +104,7 @@ export class BraidNode {
         );
       }
       const fresh = chainDb.chainIds().length === 0;
-      const version = fresh
-        ? createGenesis(chainDb, states, options.network)
-        : storedVersion(chainDb);
+      const version = fresh ? createGenesis(chainDb, states, base) : storedVersion(chainDb, base);
       const context: ChainContext = {
         version,
         networkId: options.network,

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { DEVNET_MINER, NodeOptionsError, parseOptionsYaml, resolveNodeOptions } from "./options.ts";
+import {
+  DEVNET_MINER,
+  NodeOptionsError,
+  OPTION_KEYS,
+  optionFlags,
+  optionsTableMarkdown,
+  parseOptionsYaml,
+  resolveNodeOptions,
+} from "./options.ts";
 
 describe("node options", () => {
   it("defaults to a development node on 127.0.0.1:8080 with on-demand mining in ./.braid/development", () => {
@@ -62,6 +71,39 @@ describe("node options", () => {
     assert.throws(
       () => parseOptionsYaml("prot: 1\n", "node.yaml"),
       /^NodeOptionsError: node.yaml: unknown key "prot"; the keys are port, host, network/,
+    );
+  });
+});
+
+describe("the options' one definition", () => {
+  it("gives the flags, kebab-cased keys, and leaves out the YAML-only ones", () => {
+    const flags = optionFlags().map((f) => f.flags);
+    assert.equal(flags.length, OPTION_KEYS.length - 2, "network and bodyLimit are YAML only");
+    assert.deepEqual(flags.slice(0, 5), [
+      "--port <port>",
+      "--host <address>",
+      "--data-dir <dir>",
+      "--in-memory",
+      "--mining <mode>",
+    ]);
+    assert.ok(flags.includes("--block-gas-limit <gas>"));
+  });
+
+  it("is the table docs/node.md shows", () => {
+    const docs = readFileSync(new URL("../../docs/node.md", import.meta.url), "utf8");
+    assert.ok(docs.includes(`${optionsTableMarkdown()}\n`), "docs/node.md's options table");
+  });
+
+  it("names defaults the reader applies", () => {
+    const options = resolveNodeOptions({}, {}, "/tmp");
+    assert.equal(options.port, 8080);
+    assert.equal(options.mining, "on-demand");
+    assert.equal(options.blockGasLimit, 150_000);
+    assert.equal(options.listenTimeoutSeconds, 180);
+    assert.match(optionsTableMarkdown(), /\| `port` \| `--port` \| api \| 8080 \|/);
+    assert.match(
+      optionsTableMarkdown(),
+      /\| `blockGasLimit` \| `--block-gas-limit` \| mempool \| 150,000 \|/,
     );
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The node's configuration: defaults, a YAML file (`--config`) and command-line flags, flags over
- * file over defaults. Every value is checked here, and a bad one is an error naming its key.
- * Documented in docs/node.md.
+ * The node's configuration: each option defined once (`OPTION_DEFINITIONS`), read from defaults,
+ * a YAML file (`--config`) and command-line flags, flags over file over defaults. Every value is
+ * checked here, and a bad one is an error naming its key. Documented in docs/node.md.
  */
 import { resolve } from "node:path";
 import { parseDocument } from "yaml";
@@ -74,24 +74,157 @@ export class NodeOptionsError extends Error {
   override readonly name = "NodeOptionsError";
 }
 
-/** The YAML keys, each also a flag (`blockGasLimit` is `--block-gas-limit`). */
-export const OPTION_KEYS = [
-  "port",
-  "host",
-  "network",
-  "dataDir",
-  "inMemory",
-  "mining",
-  "miningInterval",
-  "minerAccount",
-  "minerKeys",
-  "blockGasLimit",
-  "minGasPrice",
-  "logLevel",
-  "listenTimeout",
-  "bodyLimit",
-] as const;
-type OptionKey = (typeof OPTION_KEYS)[number];
+// Every option, defined once: its YAML key, the part of the node it configures, its flag, its
+// default and what it means. The YAML reader takes its keys from here, the CLI its flags and
+// their help, and docs/node.md its table (a test checks that the two agree).
+
+/** The part of the node an option configures. */
+export type OptionModule = "api" | "network" | "storage" | "mining" | "mempool" | "log";
+
+export interface OptionDefinition {
+  /** The YAML key; its flag is the same words in kebab case. */
+  readonly key: string;
+  readonly module: OptionModule;
+  /** The flag's value placeholder (`--port <port>`); null for a switch, undefined: YAML only. */
+  readonly value?: string | null;
+  /** The default as the help and the docs show it. */
+  readonly defaultText: string;
+  /** What it does. */
+  readonly meaning: string;
+}
+
+const thousands = (n: number) => n.toLocaleString("en-US");
+
+export const OPTION_DEFINITIONS = [
+  {
+    key: "port",
+    module: "api",
+    value: "port",
+    defaultText: String(DEFAULT_PORT),
+    meaning: "HTTP port; 0 picks a free one (the banner shows it)",
+  },
+  {
+    key: "host",
+    module: "api",
+    value: "address",
+    defaultText: DEFAULT_HOST,
+    meaning: "address to bind: this machine only unless you say otherwise",
+  },
+  {
+    key: "network",
+    module: "network",
+    defaultText: "`development`",
+    meaning: "the network; `development` is the only one the node runs",
+  },
+  {
+    key: "dataDir",
+    module: "storage",
+    value: "dir",
+    defaultText: "`./.braid/<network>`",
+    meaning: "where the databases live",
+  },
+  {
+    key: "inMemory",
+    module: "storage",
+    value: null,
+    defaultText: "false",
+    meaning: "keep everything in memory; nothing is written (not with `dataDir`)",
+  },
+  {
+    key: "mining",
+    module: "mining",
+    value: "mode",
+    defaultText: "`on-demand`",
+    meaning: `how blocks are made: ${MINING_MODES.map((m) => `\`${m}\``).join(", ")}`,
+  },
+  {
+    key: "miningInterval",
+    module: "mining",
+    value: "seconds",
+    defaultText: String(DEFAULT_MINING_INTERVAL_SECONDS),
+    meaning: "seconds between blocks in `interval` mode (0.01 to 86,400)",
+  },
+  {
+    key: "minerAccount",
+    module: "mining",
+    value: "name",
+    defaultText: `the devnet miner \`${DEVNET_MINER.account.slice(0, 10)}…\``,
+    meaning: "account paid the block rewards and gas fees; with `minerKeys`",
+  },
+  {
+    key: "minerKeys",
+    module: "mining",
+    value: "keys",
+    defaultText: "the devnet miner's key",
+    meaning:
+      "hex public keys of the miner's `keys-all` keyset (comma-separated on the command line); with `minerAccount`",
+  },
+  {
+    key: "blockGasLimit",
+    module: "mempool",
+    value: "gas",
+    defaultText: thousands(DEFAULT_BLOCK_GAS_LIMIT),
+    meaning: `gas limit of a block (Chainweb's default); at most ${thousands(MAX_BLOCK_GAS_LIMIT)}`,
+  },
+  {
+    key: "minGasPrice",
+    module: "mempool",
+    value: "price",
+    defaultText: DEFAULT_MIN_GAS_PRICE,
+    meaning: "lowest gas price the mempool accepts (at most 12 decimals)",
+  },
+  {
+    key: "logLevel",
+    module: "log",
+    value: "level",
+    defaultText: "`info`",
+    meaning: `${LOG_LEVELS.map((l) => `\`${l}\``).join(", ")}: \`info\` shows the banner and one line per block`,
+  },
+  {
+    key: "listenTimeout",
+    module: "api",
+    value: "seconds",
+    defaultText: String(DEFAULT_LISTEN_TIMEOUT_SECONDS),
+    meaning: "seconds `listen` waits before answering 504 (Chainweb's value)",
+  },
+  {
+    key: "bodyLimit",
+    module: "api",
+    defaultText: thousands(DEFAULT_BODY_LIMIT_BYTES),
+    meaning: "largest request body in bytes (Chainweb's service API limit)",
+  },
+] as const satisfies readonly OptionDefinition[];
+
+type OptionKey = (typeof OPTION_DEFINITIONS)[number]["key"];
+
+/** The YAML keys, in the table's order. */
+export const OPTION_KEYS: readonly OptionKey[] = OPTION_DEFINITIONS.map((o) => o.key);
+
+/** An option's flag (`dataDir` is `--data-dir`). */
+export function flagOf(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** The flags as commander takes them: `--port <port>`, `--in-memory`; YAML-only ones left out. */
+export function optionFlags(): { flags: string; help: string }[] {
+  return (OPTION_DEFINITIONS as readonly OptionDefinition[])
+    .filter((o) => o.value !== undefined)
+    .map((o) => ({
+      flags: o.value === null ? flagOf(o.key) : `${flagOf(o.key)} <${o.value}>`,
+      help: `${o.meaning.replace(/`/g, "")} (default ${o.defaultText.replace(/`/g, "")})`,
+    }));
+}
+
+/** docs/node.md's table of options (Markdown). */
+export function optionsTableMarkdown(): string {
+  const rows = (OPTION_DEFINITIONS as readonly OptionDefinition[]).map(
+    (o) =>
+      `| \`${o.key}\` | ${o.value === undefined ? "—" : `\`${flagOf(o.key)}\``} | ${o.module} | ${o.defaultText} | ${o.meaning} |`,
+  );
+  return ["| YAML key | flag | part | default | meaning |", "|---|---|---|---|---|", ...rows].join(
+    "\n",
+  );
+}
 
 /** Raw values by key, from YAML or from flags (flags arrive as strings). */
 export type RawOptions = Partial<Record<OptionKey, unknown>>;

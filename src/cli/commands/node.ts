@@ -1,17 +1,16 @@
 /**
  * `braid node`: runs a node with its HTTP service until stopped (SIGINT, SIGTERM or its output
- * closed: stop.ts), then closes the service and the databases. Options come from flags over `--config node.yaml` over
- * the defaults (docs/node.md). On start it prints what a developer needs: the URL, the network,
+ * closed: stop.ts), then closes the service and the databases. Options come from flags over
+ * `--config node.yaml` over the defaults (options.ts defines each once; docs/node.md). On start it prints what a developer needs: the URL, the network,
  * the mining mode, where data lives and the funded accounts with their keys.
  */
 import { startNodeServer } from "../../api/service/server.ts";
 import { makeLogger } from "../../node/logger.ts";
 import { BraidNode } from "../../node/node.ts";
 import {
-  LOG_LEVELS,
-  MINING_MODES,
   type NodeOptions,
   NodeOptionsError,
+  optionFlags,
   parseOptionsYaml,
   type RawOptions,
   resolveNodeOptions,
@@ -22,43 +21,19 @@ import type { CliIO } from "../io.ts";
 import type { Subcommand } from "../registry.ts";
 import { untilStopped } from "../stop.ts";
 
-interface NodeFlags {
-  readonly config?: string;
-  readonly port?: string;
-  readonly host?: string;
-  readonly dataDir?: string;
-  readonly inMemory?: boolean;
-  readonly mining?: string;
-  readonly miningInterval?: string;
-  readonly minerAccount?: string;
-  readonly minerKeys?: string;
-  readonly blockGasLimit?: string;
-  readonly minGasPrice?: string;
-  readonly logLevel?: string;
-  readonly listenTimeout?: string;
-}
+/** The flags given: `--config` and the options' own (options.ts), camel-cased by commander. */
+type NodeFlags = RawOptions & { readonly config?: string };
 
 export const nodeCommand: Subcommand = {
   register(program, io) {
-    program
+    const command = program
       .command("node")
       .description("run a Braid node: 20 braided chains with the Chainweb service API")
-      .option("--config <file>", "a YAML file of the options below (camelCase keys)")
-      .option("--port <port>", "HTTP port (default 8080; 0 picks a free one)")
-      .option("--host <address>", "address to bind (default 127.0.0.1)")
-      .option("--data-dir <dir>", "where the databases live (default ./.braid/<network>)")
-      .option("--in-memory", "keep everything in memory (nothing is written)")
-      .option("--mining <mode>", `block production: ${MINING_MODES.join(", ")} (default on-demand)`)
-      .option("--mining-interval <seconds>", "seconds between blocks in interval mode (default 30)")
-      .option("--miner-account <name>", "the account rewards and fees go to")
-      .option("--miner-keys <keys>", "comma-separated hex public keys guarding the miner account")
-      .option("--block-gas-limit <gas>", "gas limit of a block (default 150000)")
-      .option("--min-gas-price <price>", "lowest gas price accepted (default 0.00000001)")
-      .option("--log-level <level>", `${LOG_LEVELS.join(", ")} (default info)`)
-      .option("--listen-timeout <seconds>", "how long listen waits before a 504 (default 180)")
-      .action(async (flags: NodeFlags) => {
-        await runNode(nodeOptions(flags, io), io);
-      });
+      .option("--config <file>", "a YAML file of the options below (camelCase keys)");
+    for (const { flags, help } of optionFlags()) command.option(flags, help);
+    command.action(async (flags: NodeFlags) => {
+      await runNode(nodeOptions(flags, io), io);
+    });
   },
 };
 
@@ -66,8 +41,8 @@ function nodeOptions(flags: NodeFlags, io: CliIO): NodeOptions {
   try {
     const file: RawOptions =
       flags.config === undefined ? {} : parseOptionsYaml(io.readFile(flags.config), flags.config);
-    const { config: _config, listenTimeout, ...rest } = flags;
-    return resolveNodeOptions(file, { ...rest, listenTimeout } as RawOptions);
+    const { config: _config, ...given } = flags;
+    return resolveNodeOptions(file, given);
   } catch (e) {
     if (e instanceof NodeOptionsError) throw new UserError(e.message);
     throw e;

@@ -9,7 +9,6 @@ import { genesisHeader } from "../../chain/header/genesis.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { NO_COINBASE_OUTPUT, NO_MINER_DATA } from "../../chain/payload/constants.ts";
 import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
-import { DEVELOPMENT } from "../../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../../chain/version/version.ts";
 import type { VersionedPactDb } from "../../pact/db/index.ts";
 import { executeGenesis, genesisCommands, networkVersion } from "../genesis/genesis.ts";
@@ -21,8 +20,9 @@ import { executeGenesis, genesisCommands, networkVersion } from "../genesis/gene
 export function createGenesis(
   chainDb: ChainDatabase,
   states: readonly VersionedPactDb[],
-  network: string,
+  base: ChainwebVersion,
 ): ChainwebVersion {
+  const network = base.name;
   const executed = states.map((state, chainId) => {
     state.beginBlock(0);
     return executeGenesis(state, network, chainId, genesisCommands(network, chainId));
@@ -31,7 +31,7 @@ export function createGenesis(
     makePayloadWithOutputs(outputs, NO_MINER_DATA, NO_COINBASE_OUTPUT),
   );
   const version = networkVersion(
-    DEVELOPMENT,
+    base,
     payloads.map((p) => p.payloadHash),
   );
   const headers: BlockHeader[] = payloads.map((_, chainId) => genesisHeader(version, chainId));
@@ -52,12 +52,12 @@ export function createGenesis(
 }
 
 /** The network version whose genesis payloads are the stored genesis blocks'. */
-export function storedVersion(chainDb: ChainDatabase): ChainwebVersion {
-  const hashes = allChainIds(DEVELOPMENT).map((chainId) => {
+export function storedVersion(chainDb: ChainDatabase, base: ChainwebVersion): ChainwebVersion {
+  const hashes = allChainIds(base).map((chainId) => {
     const [genesis] = chainDb.headersAtHeight(chainId, 0);
     if (genesis === undefined)
       throw new Error(`the chain database has no genesis block of chain ${chainId}`);
     return genesis.payloadHash;
   });
-  return networkVersion(DEVELOPMENT, hashes);
+  return networkVersion(base, hashes);
 }
