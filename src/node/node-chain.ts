@@ -27,6 +27,7 @@ import {
   minerOfData,
 } from "./block-execution/block-executor.ts";
 import { executeGenesis } from "./genesis/genesis.ts";
+import { ImportError } from "./import/import-error.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import type { MinerAccount } from "./options.ts";
 import { continuationVerifier, spvVerifier } from "./spv.ts";
@@ -242,8 +243,11 @@ export class NodeChain {
         outputs.length === stored.payload.transactions.length &&
         outputs.every((o, i) => equalBytes(o, stored.payload.transactions[i]!.output));
       if (!same) {
-        throw new Error(
-          `replaying block ${encodeBase64Url(header.hash)} of chain ${this.chainId} gave other outputs than stored`,
+        throw new ImportError(
+          "outputs-mismatch",
+          this.chainId,
+          header.hash,
+          "replaying the stored block gave other outputs than it holds: the data directory is damaged",
         );
       }
       state.commitBlock(header.hash);

@@ -4,7 +4,7 @@
  * the node restarts cleanly.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -14,7 +14,7 @@ import { makeBlockHeader } from "../../chain/mining/new-header.ts";
 import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
 import { makeLogger } from "../logger.ts";
-import { BraidNode } from "../node.ts";
+import { BraidNode, stateFile } from "../node.ts";
 import { resolveNodeOptions } from "../options.ts";
 import {
   blocksAfterGenesis,
@@ -163,6 +163,44 @@ describe("importing blocks", () => {
       assert.equal(node.chains[0]!.head.height, 0);
     } finally {
       node.close();
+    }
+  });
+
+  it("a stored block whose outputs differ from its replay stops the start with the same code", () => {
+    const dir = mkdtempSync(join(tmpdir(), "braid-replay-"));
+    const options = resolveNodeOptions({ dataDir: dir, mining: "none" }, {});
+    try {
+      const node = BraidNode.open(options, makeLogger("error"));
+      node.insertBlocks(batch(transfer));
+      node.close();
+      // The state is gone (replayed on start) and the stored outputs were changed on disk.
+      for (const suffix of ["", "-wal", "-shm"]) {
+        rmSync(join(dir, `${stateFile(0)}${suffix}`), { force: true });
+      }
+      const log = join(dir, "chain.sqlite-payloads", "0.log");
+      const bytes = readFileSync(log);
+      let changed = 0;
+      for (
+        let at = bytes.indexOf("Write succeeded");
+        at >= 0;
+        at = bytes.indexOf("Write succeeded", at)
+      ) {
+        bytes.write("Write succeedeX", at);
+        changed++;
+      }
+      assert.ok(changed > 0, "outputs are in the chain's payload log");
+      writeFileSync(log, bytes);
+      assert.throws(
+        () => BraidNode.open(options, makeLogger("error")),
+        (e) =>
+          e instanceof ImportError &&
+          e.code === "outputs-mismatch" &&
+          e.chainId === 0 &&
+          e.reason ===
+            "replaying the stored block gave other outputs than it holds: the data directory is damaged",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
