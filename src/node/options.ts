@@ -93,7 +93,8 @@ export interface OptionDefinition {
   readonly meaning: string;
 }
 
-const thousands = (n: number) => n.toLocaleString("en-US");
+/** `n` with commas between thousands (not `toLocaleString`: it maps ICU's locale data, ~7 MB). */
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ",");
 
 export const OPTION_DEFINITIONS = [
   {
