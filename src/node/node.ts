@@ -128,18 +128,24 @@ export class BraidNode {
     }
   }
 
-  /** Resolves once the databases' background work (a checkpoint under way) has ended. */
-  settled(): Promise<void> {
-    return this.chainDb.checkpointsSettled();
-  }
-
-  /** Stops mining and closes the databases (after {@link settled}, for a clean end). */
-  close(): void {
+  /**
+   * Stops mining and closes the databases. A checkpoint under way finishes first, so closing
+   * copies the whole log back: then the databases close once it has (await the promise);
+   * otherwise at once, before this returns.
+   */
+  close(): Promise<void> {
     clearInterval(this.flushTimer);
     this.mining?.stop();
     this.producer.close();
-    for (const chain of this.chains) chain.state.close();
-    this.chainDb.close();
+    const closeStores = () => {
+      for (const chain of this.chains) chain.state.close();
+      this.chainDb.close();
+    };
+    if (!this.chainDb.checkpointing) {
+      closeStores();
+      return Promise.resolve();
+    }
+    return this.chainDb.checkpointsSettled().then(closeStores);
   }
 
   /** Commits the contract states' pending blocks to their files. */

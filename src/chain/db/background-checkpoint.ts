@@ -107,6 +107,11 @@ export class BackgroundCheckpoint {
       });
   }
 
+  /** Whether a checkpoint is under way (its disk syncs running in the background). */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
   /** Resolves when no checkpoint is under way. */
   async settled(): Promise<void> {
     while (this.running !== null) await this.running;

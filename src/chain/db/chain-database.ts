@@ -149,6 +149,11 @@ export class ChainDatabase implements HeaderReader {
     this.db.close();
   }
 
+  /** Whether a checkpoint is under way (its disk syncs run in the background). */
+  get checkpointing(): boolean {
+    return this.checkpoints?.busy ?? false;
+  }
+
   /** Resolves when no checkpoint is under way (its disk syncs run in the background). */
   checkpointsSettled(): Promise<void> {
     return this.checkpoints?.settled() ?? Promise.resolve();

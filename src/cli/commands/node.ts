@@ -72,7 +72,7 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
         log.error(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
     });
   } catch (e) {
-    node.close();
+    await node.close();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
       throw new UserError(`cannot listen on ${options.host}:${options.port}: ${code}`);
@@ -85,9 +85,7 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
   }
   await untilStopped();
   await server.close();
-  // A checkpoint under way finishes first, so closing copies the whole log back.
-  await node.settled();
-  node.close();
+  await node.close();
 }
 
 function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: number): string {
