@@ -69,7 +69,7 @@ export class BraidNode {
     this.producer = new BlockProducer({
       version,
       chains,
-      blockGasLimit: options.blockGasLimit,
+      blockGasLimit: options.mempool.blockGasLimit,
       nowMicros: () => this.clock.nowMicros(),
       store: (prepared) => importer.storeProduced(prepared),
       onError: (e) =>
@@ -88,7 +88,7 @@ export class BraidNode {
 
   /** Opens (or creates) the node's databases and starts mining as configured. */
   static open(options: NodeOptions, log: NodeLogger): BraidNode {
-    const dir = options.dataDir;
+    const dir = options.storage.dataDir;
     if (dir !== null) mkdirSync(dir, { recursive: true });
     const path = (file: string) => (dir === null ? ":memory:" : join(dir, file));
     // The network's version as the configuration names it; its genesis payloads are Braid's own.
@@ -109,8 +109,8 @@ export class BraidNode {
         version,
         networkId: options.network,
         chainDb,
-        miner: options.miner,
-        blockGasLimit: options.blockGasLimit,
+        miner: options.mining.miner,
+        blockGasLimit: options.mempool.blockGasLimit,
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
       };
       const chains = states.map((state, chainId) => openChain(chainId, state, context));
@@ -118,7 +118,7 @@ export class BraidNode {
       const importer = new BlockImporter({ version, chainDb, chains, log, events });
       replayToCut(importer, chainDb, chains, log);
       const node = new BraidNode(options, version, chainDb, chains, log, fresh, events, importer);
-      node.mining = startMining(options, node.producer, log);
+      node.mining = startMining(options.mining, node.producer, log);
       node.flushTimer = setInterval(() => node.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();
       return node;
     } catch (e) {

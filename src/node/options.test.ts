@@ -15,33 +15,27 @@ describe("node options", () => {
   it("defaults to a development node on 127.0.0.1:8080 with on-demand mining in ./.braid/development", () => {
     const options = resolveNodeOptions({}, {}, "/work/project");
     assert.deepEqual(options, {
-      port: 8080,
-      host: "127.0.0.1",
       network: "development",
-      dataDir: "/work/project/.braid/development",
-      mining: "on-demand",
-      miningIntervalSeconds: 30,
-      miner: DEVNET_MINER,
-      blockGasLimit: 150_000,
-      minGasPrice: "0.00000001",
-      logLevel: "info",
-      listenTimeoutSeconds: 180,
-      bodyLimit: 2_000_000,
+      api: { port: 8080, host: "127.0.0.1", listenTimeoutSeconds: 180, bodyLimit: 2_000_000 },
+      storage: { dataDir: "/work/project/.braid/development" },
+      mining: { mode: "on-demand", intervalSeconds: 30, miner: DEVNET_MINER },
+      mempool: { blockGasLimit: 150_000, minGasPrice: "0.00000001" },
+      log: { level: "info" },
     });
   });
 
   it("takes flags over the file, and numbers given as text", () => {
     const file = parseOptionsYaml("port: 9000\nmining: interval\nminingInterval: 5\n", "n.yaml");
     const options = resolveNodeOptions(file, { port: "9100", inMemory: true }, "/x");
-    assert.equal(options.port, 9100);
-    assert.equal(options.mining, "interval");
-    assert.equal(options.miningIntervalSeconds, 5);
-    assert.equal(options.dataDir, null);
+    assert.equal(options.api.port, 9100);
+    assert.equal(options.mining.mode, "interval");
+    assert.equal(options.mining.intervalSeconds, 5);
+    assert.equal(options.storage.dataDir, null);
   });
 
   it("reads a gas price written as a YAML number", () => {
     const file = parseOptionsYaml("minGasPrice: 1e-8\n", "n.yaml");
-    assert.equal(resolveNodeOptions(file, {}).minGasPrice, "0.00000001");
+    assert.equal(resolveNodeOptions(file, {}).mempool.minGasPrice, "0.00000001");
   });
 
   it("names the key of every bad value", () => {
@@ -96,10 +90,10 @@ describe("the options' one definition", () => {
 
   it("names defaults the reader applies", () => {
     const options = resolveNodeOptions({}, {}, "/tmp");
-    assert.equal(options.port, 8080);
-    assert.equal(options.mining, "on-demand");
-    assert.equal(options.blockGasLimit, 150_000);
-    assert.equal(options.listenTimeoutSeconds, 180);
+    assert.equal(options.api.port, 8080);
+    assert.equal(options.mining.mode, "on-demand");
+    assert.equal(options.mempool.blockGasLimit, 150_000);
+    assert.equal(options.api.listenTimeoutSeconds, 180);
     assert.match(optionsTableMarkdown(), /\| `port` \| `--port` \| api \| 8080 \|/);
     assert.match(
       optionsTableMarkdown(),

@@ -23,25 +23,44 @@ export interface MinerAccount {
   readonly publicKeys: readonly string[];
 }
 
-export interface NodeOptions {
+/** The HTTP service's options. */
+export interface ApiOptions {
   /** TCP port; 0 picks a free one. */
   readonly port: number;
   readonly host: string;
-  readonly network: NetworkName;
-  /** Folder of the node's databases; null keeps everything in memory. */
-  readonly dataDir: string | null;
-  readonly mining: MiningMode;
-  /** Seconds between blocks in `interval` mode. */
-  readonly miningIntervalSeconds: number;
-  readonly miner: MinerAccount;
-  readonly blockGasLimit: number;
-  /** The lowest gas price the mempool accepts, as decimal text (e.g. "0.00000001"). */
-  readonly minGasPrice: string;
-  readonly logLevel: LogLevel;
   /** How long `listen` waits before answering 504 (seconds). */
   readonly listenTimeoutSeconds: number;
   /** The largest request body accepted (bytes). */
   readonly bodyLimit: number;
+}
+
+export interface StorageOptions {
+  /** Folder of the node's databases; null keeps everything in memory. */
+  readonly dataDir: string | null;
+}
+
+export interface MiningOptions {
+  readonly mode: MiningMode;
+  /** Seconds between blocks in `interval` mode. */
+  readonly intervalSeconds: number;
+  /** Who the block rewards and gas fees go to. */
+  readonly miner: MinerAccount;
+}
+
+export interface MempoolOptions {
+  readonly blockGasLimit: number;
+  /** The lowest gas price the mempool accepts, as decimal text (e.g. "0.00000001"). */
+  readonly minGasPrice: string;
+}
+
+/** The node's options, by the part of the node each configures (`OPTION_DEFINITIONS`' parts). */
+export interface NodeOptions {
+  readonly network: NetworkName;
+  readonly api: ApiOptions;
+  readonly storage: StorageOptions;
+  readonly mining: MiningOptions;
+  readonly mempool: MempoolOptions;
+  readonly log: { readonly level: LogLevel };
 }
 
 export const DEFAULT_PORT = 8080;
@@ -279,31 +298,32 @@ export function resolveNodeOptions(
     throw new NodeOptionsError("minerAccount and minerKeys must be given together");
   }
   return {
-    port: read.integer("port", DEFAULT_PORT, 0, 65_535),
-    host: read.string("host", DEFAULT_HOST)!,
     network,
-    dataDir: inMemory ? null : resolve(cwd, dataDirText ?? `.braid/${network}`),
-    mining: read.choice("mining", MINING_MODES, "on-demand"),
-    miningIntervalSeconds: read.number(
-      "miningInterval",
-      DEFAULT_MINING_INTERVAL_SECONDS,
-      0.01,
-      86_400,
-    ),
-    miner:
-      minerAccount === null || minerKeys === null
-        ? DEVNET_MINER
-        : { account: minerAccount, publicKeys: minerKeys },
-    blockGasLimit: read.integer("blockGasLimit", DEFAULT_BLOCK_GAS_LIMIT, 1, MAX_BLOCK_GAS_LIMIT),
-    minGasPrice: read.decimal("minGasPrice", DEFAULT_MIN_GAS_PRICE),
-    logLevel: read.choice("logLevel", LOG_LEVELS, "info"),
-    listenTimeoutSeconds: read.number(
-      "listenTimeout",
-      DEFAULT_LISTEN_TIMEOUT_SECONDS,
-      0.001,
-      MAX_LISTEN_TIMEOUT_SECONDS,
-    ),
-    bodyLimit: read.integer("bodyLimit", DEFAULT_BODY_LIMIT_BYTES, 1, MAX_BODY_LIMIT_BYTES),
+    api: {
+      port: read.integer("port", DEFAULT_PORT, 0, 65_535),
+      host: read.string("host", DEFAULT_HOST)!,
+      listenTimeoutSeconds: read.number(
+        "listenTimeout",
+        DEFAULT_LISTEN_TIMEOUT_SECONDS,
+        0.001,
+        MAX_LISTEN_TIMEOUT_SECONDS,
+      ),
+      bodyLimit: read.integer("bodyLimit", DEFAULT_BODY_LIMIT_BYTES, 1, MAX_BODY_LIMIT_BYTES),
+    },
+    storage: { dataDir: inMemory ? null : resolve(cwd, dataDirText ?? `.braid/${network}`) },
+    mining: {
+      mode: read.choice("mining", MINING_MODES, "on-demand"),
+      intervalSeconds: read.number("miningInterval", DEFAULT_MINING_INTERVAL_SECONDS, 0.01, 86_400),
+      miner:
+        minerAccount === null || minerKeys === null
+          ? DEVNET_MINER
+          : { account: minerAccount, publicKeys: minerKeys },
+    },
+    mempool: {
+      blockGasLimit: read.integer("blockGasLimit", DEFAULT_BLOCK_GAS_LIMIT, 1, MAX_BLOCK_GAS_LIMIT),
+      minGasPrice: read.decimal("minGasPrice", DEFAULT_MIN_GAS_PRICE),
+    },
+    log: { level: read.choice("logLevel", LOG_LEVELS, "info") },
   };
 }
 

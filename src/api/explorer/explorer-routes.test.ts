@@ -112,7 +112,7 @@ describe("explorer files and endpoints", () => {
     assert.equal(block.header.chainVersion, "development");
     assert.equal(block.transactions.length, 1);
     assert.equal(block.transactions[0].command.hash, requestKey);
-    assert.equal(block.minerData.account, node.options.miner.account);
+    assert.equal(block.minerData.account, node.options.mining.miner.account);
     assert.equal(block.coinbase.result.status, "success");
     assert.deepEqual(block.children, [], "the head of chain 0 has no children yet");
     await refusal(

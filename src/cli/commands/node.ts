@@ -50,7 +50,7 @@ function nodeOptions(flags: NodeFlags, io: CliIO): NodeOptions {
 }
 
 async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
-  const log = makeLogger(options.logLevel, {
+  const log = makeLogger(options.log.level, {
     write: (text: string) => io.out(text),
     isTTY: io.outIsTerminal,
   });
@@ -64,10 +64,10 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
   let server: Awaited<ReturnType<typeof startNodeServer>>;
   try {
     server = await startNodeServer(node.ports, {
-      host: options.host,
-      port: options.port,
-      bodyLimit: options.bodyLimit,
-      listenTimeoutSeconds: options.listenTimeoutSeconds,
+      host: options.api.host,
+      port: options.api.port,
+      bodyLimit: options.api.bodyLimit,
+      listenTimeoutSeconds: options.api.listenTimeoutSeconds,
       onFault: (e) =>
         log.error(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
     });
@@ -75,12 +75,12 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
     await node.close();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-      throw new UserError(`cannot listen on ${options.host}:${options.port}: ${code}`);
+      throw new UserError(`cannot listen on ${options.api.host}:${options.api.port}: ${code}`);
     }
     throw e;
   }
   const readyMs = performance.now() - started;
-  if (options.logLevel === "debug" || options.logLevel === "info") {
+  if (options.log.level === "debug" || options.log.level === "info") {
     io.out(banner(options, server.url, node, readyMs));
   }
   await untilStopped();
@@ -98,9 +98,9 @@ function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: num
     `  explorer     ${url}/   (blocks, transactions, accounts; docs/explorer.md)`,
     `  network id   ${options.network}`,
     `  chains       ${node.ports.network.chainCount} (0 to ${node.ports.network.chainCount - 1})`,
-    `  mining       ${options.mining}${miningDetail(options)}`,
-    `  data         ${options.dataDir ?? "in memory (nothing is kept)"}`,
-    `  miner        ${options.miner.account}`,
+    `  mining       ${options.mining.mode}${miningDetail(options)}`,
+    `  data         ${options.storage.dataDir ?? "in memory (nothing is kept)"}`,
+    `  miner        ${options.mining.miner.account}`,
     "",
     "Funded accounts on every chain (development keys, public on purpose: never use them elsewhere)",
     "",
@@ -116,7 +116,7 @@ function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: num
 
 /** What the banner adds to the mining mode's name. */
 function miningDetail(options: NodeOptions): string {
-  if (options.mining === "interval") return ` every ${options.miningIntervalSeconds} s`;
-  if (options.mining === "none") return " (blocks only from braid dev mine)";
+  if (options.mining.mode === "interval") return ` every ${options.mining.intervalSeconds} s`;
+  if (options.mining.mode === "none") return " (blocks only from braid dev mine)";
   return "";
 }

@@ -12,7 +12,7 @@
  *   test that decides when blocks come).
  */
 import type { NodeLogger } from "../logger.ts";
-import type { NodeOptions } from "../options.ts";
+import type { MiningOptions } from "../options.ts";
 import type { MiningControl } from "./control.ts";
 import { PowMiner } from "./pow.ts";
 import type { BlockProducer } from "./producer.ts";
@@ -25,15 +25,15 @@ import type { BlockProducer } from "./producer.ts";
 export const ADMISSION_GATHER_MS = 2;
 
 export function startMining(
-  options: NodeOptions,
+  options: MiningOptions,
   producer: BlockProducer,
   log: NodeLogger,
 ): MiningControl {
-  switch (options.mining) {
+  switch (options.mode) {
     case "on-demand":
       return onDemand(producer, log);
     case "interval":
-      return interval(producer, options.miningIntervalSeconds, log);
+      return interval(producer, options.intervalSeconds, log);
     case "pow":
       return new PowMiner(producer, log);
     case "none":

@@ -49,7 +49,7 @@ export interface CommandService {
 }
 
 export interface CommandServiceParts {
-  readonly options: Pick<NodeOptions, "network" | "blockGasLimit" | "minGasPrice">;
+  readonly options: Pick<NodeOptions, "network" | "mempool">;
   readonly version: ChainwebVersion;
   readonly chainDb: ChainDatabase;
   readonly chains: readonly NodeChain[];
@@ -63,7 +63,7 @@ export class NodeCommandService implements CommandService {
   private readonly minGasPrice: Decimal;
 
   constructor(private readonly parts: CommandServiceParts) {
-    this.minGasPrice = Decimal.parseLiteral(parts.options.minGasPrice);
+    this.minGasPrice = Decimal.parseLiteral(parts.options.mempool.minGasPrice);
   }
 
   get minesOnRequest(): boolean {
@@ -103,7 +103,7 @@ export class NodeCommandService implements CommandService {
     return {
       networkId: this.parts.options.network,
       chainId,
-      blockGasLimit: this.parts.options.blockGasLimit,
+      blockGasLimit: this.parts.options.mempool.blockGasLimit,
       minGasPrice: this.minGasPrice,
     };
   }
