@@ -7,7 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Cut } from "../chain/cut/cut.ts";
-import { type Block, ChainDatabase } from "../chain/db/index.ts";
+import { type Block, ChainDatabase, ExplorerIndexes } from "../chain/db/index.ts";
 import { genesisHeader } from "../chain/header/genesis.ts";
 import { findVersionByName } from "../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
@@ -64,6 +64,8 @@ export class BraidNode {
     readonly events: NodeEvents,
     /** The one way blocks are stored and heads moved. */
     readonly importer: BlockImporter,
+    /** The explorer's indexes, registered with the chain database. */
+    private readonly explorerIndexes: ExplorerIndexes,
   ) {
     this.clock = new NodeClock(chainDb);
     this.producer = new BlockProducer({
@@ -93,7 +95,12 @@ export class BraidNode {
     const path = (file: string) => (dir === null ? ":memory:" : join(dir, file));
     // The network's version as the configuration names it; its genesis payloads are Braid's own.
     const base = findVersionByName(options.network);
-    const chainDb = new ChainDatabase(path(CHAIN_DB_FILE), base);
+    // The explorer's indexes, and development snapshots where the development controls serve.
+    const explorer = new ExplorerIndexes();
+    const chainDb = new ChainDatabase(path(CHAIN_DB_FILE), base, {
+      indexers: [explorer],
+      devSnapshots: developmentOnlyProblem(options.network) === null,
+    });
     const states: VersionedPactDb[] = [];
     try {
       for (const chainId of allChainIds(base)) {
@@ -117,7 +124,17 @@ export class BraidNode {
       const events = new NodeEvents();
       const importer = new BlockImporter({ version, chainDb, chains, log, events });
       replayToCut(importer, chainDb, chains, log);
-      const node = new BraidNode(options, version, chainDb, chains, log, fresh, events, importer);
+      const node = new BraidNode(
+        options,
+        version,
+        chainDb,
+        chains,
+        log,
+        fresh,
+        events,
+        importer,
+        explorer,
+      );
       node.mining = startMining(options.mining, node.producer, log);
       node.flushTimer = setInterval(() => node.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();
       return node;
@@ -168,6 +185,7 @@ export class BraidNode {
         chainCount: this.chains.length,
       },
       blocks: this.chainDb,
+      explorer: this.explorerIndexes,
       heads: this,
       events: this.events,
       clock: this.clock,

@@ -6,7 +6,7 @@
  * this file and the few node modules it names there).
  */
 import type { Cut } from "../chain/cut/cut.ts";
-import type { ChainDatabase } from "../chain/db/index.ts";
+import type { ChainDatabase, ExplorerIndexes } from "../chain/db/index.ts";
 import type { ChainwebVersion } from "../chain/version/version.ts";
 import type { NodeClock } from "./clock.ts";
 import type { DevControls } from "./dev/controls.ts";
@@ -57,13 +57,15 @@ export type BlockReads = Pick<
   | "headersAtHeight"
   | "scanBlocks"
   | "transactionLocations"
-  | "recentTransfers"
-  | "continuations"
 >;
+
+/** The explorer's indexes: an account's transfers, a defpact's continuations. */
+export type ExplorerReads = Pick<ExplorerIndexes, "recentTransfers" | "continuations">;
 
 export interface NodePorts {
   readonly network: NetworkInfo;
   readonly blocks: BlockReads;
+  readonly explorer: ExplorerReads;
   /** The cut: every chain's head. */
   readonly heads: { cut(): Cut };
   /** Stored blocks, moves of the cut, reorganisations. */

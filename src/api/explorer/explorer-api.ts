@@ -23,7 +23,10 @@ import { decodeBase64Url, encodeBase64Url } from "../../crypto/index.ts";
 import type { NodePorts } from "../../node/ports.ts";
 
 /** What the explorer reads of the node. */
-export type ExplorerPorts = Pick<NodePorts, "network" | "blocks" | "heads" | "commands">;
+export type ExplorerPorts = Pick<
+  NodePorts,
+  "network" | "blocks" | "explorer" | "heads" | "commands"
+>;
 
 import { JsonNumber, parseJson } from "../../pact/values/index.ts";
 import { HttpError } from "../http/errors.ts";
@@ -120,7 +123,7 @@ export class ExplorerApi {
     const { transaction, output } = this.db.payload(header.payloadHash)!.transactions[
       location.position
     ]!;
-    const continuations = this.db.continuations(key, MAX_CONTINUATIONS).map((c) => ({
+    const continuations = this.node.explorer.continuations(key, MAX_CONTINUATIONS).map((c) => ({
       chain: c.chainId,
       step: c.step,
       requestKey: c.requestKey,
@@ -153,7 +156,7 @@ export class ExplorerApi {
     const details = this.chainIds.map(
       (chainId) => `{"chain":${chainId},"result":${this.details(chainId, name)}}`,
     );
-    const transfers = this.db
+    const transfers = this.node.explorer
       .recentTransfers(name, MAX_ACCOUNT_TRANSFERS)
       .map((t) => transferJson(t, this.onBranch({ hash: t.blockHash, chainId: t.chainId })));
     return `{"account":${str(name)},"chains":[${details.join(",")}],"transfers":[${transfers.join(",")}]}`;

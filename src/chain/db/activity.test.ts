@@ -11,6 +11,7 @@ import { childBlock, testGenesis } from "../test-support/history.ts";
 import { DEVELOPMENT } from "../version/known-versions.ts";
 import { blockActivity } from "./activity.ts";
 import { ChainDatabase } from "./chain-database.ts";
+import { ExplorerIndexes } from "./explorer-indexes.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const KEY_A = "a".repeat(43);
@@ -78,19 +79,20 @@ describe("chain database: transfer and continuation indexes", () => {
   const block = childBlock(genesis.header, { payload });
 
   it("answers an account's transfers newest first and a defpact's continuations", () => {
-    const db = new ChainDatabase(":memory:", DEVELOPMENT);
+    const indexes = new ExplorerIndexes();
+    const db = new ChainDatabase(":memory:", DEVELOPMENT, { indexers: [indexes] });
     db.insertBlocks([genesis, block]);
     assert.deepEqual(
-      db.recentTransfers("bob", 10).map((t) => [t.chainId, t.height, t.requestKey, t.sender]),
+      indexes.recentTransfers("bob", 10).map((t) => [t.chainId, t.height, t.requestKey, t.sender]),
       [
         [0, 1, KEY_B, ""],
         [0, 1, KEY_A, "alice"],
       ],
     );
-    assert.equal(db.recentTransfers("bob", 1).length, 1);
-    assert.deepEqual(db.recentTransfers("nobody", 10), []);
+    assert.equal(indexes.recentTransfers("bob", 1).length, 1);
+    assert.deepEqual(indexes.recentTransfers("nobody", 10), []);
     assert.deepEqual(
-      db.continuations(KEY_A, 10).map((c) => [c.chainId, c.step, c.requestKey]),
+      indexes.continuations(KEY_A, 10).map((c) => [c.chainId, c.step, c.requestKey]),
       [[0, 1, KEY_B]],
     );
     db.close();
@@ -100,7 +102,7 @@ describe("chain database: transfer and continuation indexes", () => {
     const dir = mkdtempSync(join(tmpdir(), "braid-upgrade-"));
     try {
       const path = join(dir, "chain.sqlite");
-      const db = new ChainDatabase(path, DEVELOPMENT);
+      const db = new ChainDatabase(path, DEVELOPMENT, { indexers: [new ExplorerIndexes()] });
       db.insertBlocks([genesis, block]);
       db.close();
       // What a schema-2 node left: no activity tables, payloads in the table found by their
@@ -117,11 +119,12 @@ describe("chain database: transfer and continuation indexes", () => {
       raw.prepare("UPDATE meta SET value = '2' WHERE key = 'schema'").run();
       raw.close();
       rmSync(`${path}-payloads`, { recursive: true });
-      const reopened = new ChainDatabase(path, DEVELOPMENT);
+      const refilled = new ExplorerIndexes();
+      const reopened = new ChainDatabase(path, DEVELOPMENT, { indexers: [refilled] });
       assert.deepEqual(reopened.block(block.header.hash)?.payload, block.payload);
       assert.deepEqual(reopened.block(genesis.header.hash)?.payload, genesis.payload);
-      assert.equal(reopened.recentTransfers("alice", 10).length, 2);
-      assert.equal(reopened.continuations(KEY_A, 10).length, 1);
+      assert.equal(refilled.recentTransfers("alice", 10).length, 2);
+      assert.equal(refilled.continuations(KEY_A, 10).length, 1);
       reopened.close();
       const check = new Database(path);
       assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "4");

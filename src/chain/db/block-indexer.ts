@@ -5,6 +5,7 @@
  * runs (migrations/). Its tables are in the schema (schema.ts), so that a file's layout does not
  * depend on what was registered.
  */
+import type Database from "better-sqlite3";
 import type { PayloadWithOutputs } from "../payload/payload.ts";
 
 /** A block as an indexer sees it. */
@@ -16,6 +17,8 @@ export interface StoredBlock {
 }
 
 export interface BlockIndexer {
+  /** Prepares its statements on the chain database's connection, once, as the database opens. */
+  attach(db: Database.Database): void;
   /** Indexes a block just stored. Throwing rolls back the whole transaction storing it. */
   blockStored(block: StoredBlock): void;
 }

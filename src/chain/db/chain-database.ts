@@ -11,9 +11,9 @@
  * transaction, and delegates each job to its module: rows by hash (block-store.ts), the rules
  * a new block must meet (insert-rules.ts), ancestry (ancestry.ts), best heads and the cut
  * (fork-choice.ts), the request-key index (tx-index.ts), development snapshots and abandoned
- * blocks (snapshots.ts), settings (settings.ts), block scans for pages (block-scan.ts), schema
- * upgrades (migrations/), and the indexes kept through the {@link BlockIndexer} hook (the
- * explorer's: explorer-indexes.ts).
+ * blocks (snapshots.ts, when asked for), settings (settings.ts), block scans for pages
+ * (block-scan.ts), schema upgrades (migrations/), and the indexes its opener registers through
+ * the {@link BlockIndexer} hook (the node registers the explorer's: explorer-indexes.ts).
  */
 import Database from "better-sqlite3";
 import type { BlockHeader } from "../header/types.ts";
@@ -24,11 +24,6 @@ import { BackgroundCheckpoint } from "./background-checkpoint.ts";
 import type { BlockIndexer } from "./block-indexer.ts";
 import { BlockScan, type ScanStart } from "./block-scan.ts";
 import { type Block, BlockStore } from "./block-store.ts";
-import {
-  type ContinuationRecord,
-  ExplorerIndexes,
-  type TransferRecord,
-} from "./explorer-indexes.ts";
 import { ForkChoice } from "./fork-choice.ts";
 import type { HeaderReader } from "./header-reader.ts";
 import { InsertRules } from "./insert-rules.ts";
@@ -42,9 +37,22 @@ import { TxIndex, type TxIndexEntry, type TxLocation } from "./tx-index.ts";
 // The modules' types, where callers have imported them from.
 export type { HeaderLink } from "./ancestry.ts";
 export type { Block } from "./block-store.ts";
-export type { ContinuationRecord, TransferRecord } from "./explorer-indexes.ts";
 export type { SnapshotRevert } from "./snapshots.ts";
 export type { TxIndexEntry, TxLocation } from "./tx-index.ts";
+
+/** How a chain database is opened beyond its path and network version. */
+export interface ChainDatabaseOptions {
+  /**
+   * Indexes kept beside the database's own, each attached to its connection and told of every
+   * block stored (the explorer's: explorer-indexes.ts).
+   */
+  readonly indexers?: readonly BlockIndexer[];
+  /**
+   * Whether it keeps development snapshots: saving the heads, reverting to them, and fork choice
+   * passing over the blocks a revert abandoned. Off unless asked for (the development controls).
+   */
+  readonly devSnapshots?: boolean;
+}
 
 /** A block to store, with the transaction index entries of its commands (in payload order). */
 export interface IndexedBlock extends Block {
@@ -72,15 +80,11 @@ export class ChainDatabase implements HeaderReader {
   private readonly ancestry: Ancestry;
   private readonly forkChoice: ForkChoice;
   private readonly txIndex: TxIndex;
-  private readonly snapshots: DevSnapshots;
+  /** Development snapshots and abandoned blocks, when the database keeps them. */
+  private readonly snapshots: DevSnapshots | null;
   private readonly settings: Settings;
   private readonly scans: BlockScan;
-  private readonly explorer: ExplorerIndexes;
-  /**
-   * What indexes each stored block besides the request-key index. The explorer's indexes are
-   * registered here, where the database is made, since the node (src/node/node.ts) opens it
-   * with the network version alone.
-   */
+  /** What indexes each stored block besides the request-key index (the opener registers them). */
   private readonly indexers: readonly BlockIndexer[];
   private readonly insertMany: (blocks: Iterable<IndexedBlock>) => number;
 
@@ -88,7 +92,7 @@ export class ChainDatabase implements HeaderReader {
    * Opens (creating if needed) the database at `path`, or an in-memory one for ":memory:".
    * A file written for another network version or schema version is refused.
    */
-  constructor(path: string, version: ChainwebVersion) {
+  constructor(path: string, version: ChainwebVersion, options: ChainDatabaseOptions = {}) {
     this.version = version;
     this.db = new Database(path);
     try {
@@ -116,13 +120,19 @@ export class ChainDatabase implements HeaderReader {
     this.store = new BlockStore(db, this.payloadLog);
     this.rules = new InsertRules(db, version);
     this.ancestry = new Ancestry(db, this.store);
-    this.forkChoice = new ForkChoice(db, version, this.store, NOT_ABANDONED);
+    const keepsSnapshots = options.devSnapshots ?? false;
+    this.forkChoice = new ForkChoice(
+      db,
+      version,
+      this.store,
+      keepsSnapshots ? NOT_ABANDONED : undefined,
+    );
     this.txIndex = new TxIndex(db);
-    this.snapshots = new DevSnapshots(db, version, this.store);
+    this.snapshots = keepsSnapshots ? new DevSnapshots(db, version, this.store) : null;
     this.settings = new Settings(db);
     this.scans = new BlockScan(db, this.store, this.payloadLog);
-    this.explorer = new ExplorerIndexes(db);
-    this.indexers = [this.explorer];
+    this.indexers = options.indexers ?? [];
+    for (const indexer of this.indexers) indexer.attach(db);
     this.insertMany = db.transaction((blocks: Iterable<IndexedBlock>) => {
       let added = 0;
       for (const { header, payload, index } of blocks) {
@@ -198,7 +208,7 @@ export class ChainDatabase implements HeaderReader {
     } else {
       this.rules.checkExtends(header, parent);
       [skip, skipAt] = this.ancestry.skipPointer(header, parent);
-      this.snapshots.inheritAbandonment(header.hash, header.parent);
+      this.snapshots?.inheritAbandonment(header.hash, header.parent);
     }
     this.store.put(header, payload, skip, skipAt);
     return true;
@@ -287,43 +297,40 @@ export class ChainDatabase implements HeaderReader {
     return this.forkChoice.cut();
   }
 
-  // Indexes: tx-index.ts, explorer-indexes.ts.
+  // The request-key index: tx-index.ts.
 
   /** The stored blocks holding the command with this request key (forks included). */
   transactionLocations(requestKey: Uint8Array): TxLocation[] {
     return this.txIndex.locations(requestKey);
   }
 
-  /** {@link ExplorerIndexes.recentTransfers}: `account`'s latest transfers, at most `limit`. */
-  recentTransfers(account: string, limit: number): TransferRecord[] {
-    return this.explorer.recentTransfers(account, limit);
-  }
-
-  /** The stored `cont` commands continuing the defpact `pactId` (forks included); at most `limit`. */
-  continuations(pactId: string, limit: number): ContinuationRecord[] {
-    return this.explorer.continuations(pactId, limit);
-  }
-
   // Development snapshots: snapshots.ts.
 
   /** Whether a development revert left the block behind (it is never a best head again). */
   isAbandoned(hash: Uint8Array): boolean {
-    return this.snapshots.isAbandoned(hash);
+    return this.snapshots?.isAbandoned(hash) ?? false;
   }
 
   /** {@link DevSnapshots.saveSnapshot}: saves one head per chain; returns the snapshot's id. */
   saveSnapshot(heads: ReadonlyMap<number, BlockHeader>): number {
-    return this.snapshots.saveSnapshot(heads);
+    return this.keptSnapshots().saveSnapshot(heads);
   }
 
   /** The heads of a saved snapshot by chain; undefined when there is no such snapshot. */
   snapshotHeads(id: number): Map<number, BlockHeader> | undefined {
-    return this.snapshots.snapshotHeads(id);
+    return this.keptSnapshots().snapshotHeads(id);
   }
 
   /** {@link DevSnapshots.revertToSnapshot}: abandons what outranks the snapshot's heads. */
   revertToSnapshot(id: number): SnapshotRevert | undefined {
-    return this.snapshots.revertToSnapshot(id);
+    return this.keptSnapshots().revertToSnapshot(id);
+  }
+
+  private keptSnapshots(): DevSnapshots {
+    if (this.snapshots === null) {
+      throw new Error("this chain database keeps no development snapshots (devSnapshots)");
+    }
+    return this.snapshots;
   }
 
   // Settings: settings.ts.

@@ -71,11 +71,20 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
+/**
+ * The explorer's indexes. Registered with a chain database when it is opened (the node does it),
+ * which attaches them to its connection; read them here.
+ */
 export class ExplorerIndexes implements BlockIndexer {
-  private readonly sql: ReturnType<typeof prepareStatements>;
+  private statements: ReturnType<typeof prepareStatements> | null = null;
 
-  constructor(db: Database.Database) {
-    this.sql = prepareStatements(db);
+  attach(db: Database.Database): void {
+    this.statements = prepareStatements(db);
+  }
+
+  private get sql(): ReturnType<typeof prepareStatements> {
+    if (this.statements === null) throw new Error("the explorer's indexes are not attached");
+    return this.statements;
   }
 
   /** Adds a stored block's transfers and continuations to their indexes. */

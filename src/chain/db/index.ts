@@ -5,7 +5,7 @@ export type { BlockIndexer, StoredBlock } from "./block-indexer.ts";
 export type { ScanStart } from "./block-scan.ts";
 export type { Block } from "./block-store.ts";
 export { isBraided } from "./braiding.ts";
-export { ChainDatabase, type IndexedBlock } from "./chain-database.ts";
+export { ChainDatabase, type ChainDatabaseOptions, type IndexedBlock } from "./chain-database.ts";
 export { type Cursor, formatCursor, parseCursor } from "./cursor.ts";
 export {
   BlockNotFoundError,
@@ -14,7 +14,11 @@ export {
   HeaderInsertError,
   PageQueryError,
 } from "./errors.ts";
-export type { ContinuationRecord, TransferRecord } from "./explorer-indexes.ts";
+export {
+  type ContinuationRecord,
+  ExplorerIndexes,
+  type TransferRecord,
+} from "./explorer-indexes.ts";
 export type { HeaderReader } from "./header-reader.ts";
 export { MAX_BLOCK_PAGE_LIMIT, MAX_BRANCH_BOUNDS } from "./limits.ts";
 export {

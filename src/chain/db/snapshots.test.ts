@@ -16,7 +16,7 @@ describe("chain database: development snapshots", () => {
   };
 
   it("a revert abandons what ranks above the snapshot's heads; they stay stored, the cut is the snapshot", () => {
-    const db = new ChainDatabase(":memory:", DEVELOPMENT);
+    const db = new ChainDatabase(":memory:", DEVELOPMENT, { devSnapshots: true });
     store(db);
     const first = db.saveSnapshot(layers[1]!);
     const later = db.saveSnapshot(layers[3]!);
@@ -36,7 +36,7 @@ describe("chain database: development snapshots", () => {
   });
 
   it("a block on an abandoned block is abandoned too; a lighter block on the snapshot's head is the best head", () => {
-    const db = new ChainDatabase(":memory:", DEVELOPMENT);
+    const db = new ChainDatabase(":memory:", DEVELOPMENT, { devSnapshots: true });
     store(db);
     db.revertToSnapshot(db.saveSnapshot(layers[1]!));
     const onOrphan = braidedChild(layers[3]!.get(0)!, layers[3]!);
@@ -52,7 +52,7 @@ describe("chain database: development snapshots", () => {
     const dir = mkdtempSync(join(tmpdir(), "braid-chain-db-revert-"));
     try {
       const path = join(dir, "chain.sqlite");
-      const db = new ChainDatabase(path, DEVELOPMENT);
+      const db = new ChainDatabase(path, DEVELOPMENT, { devSnapshots: true });
       store(db);
       const id = db.saveSnapshot(layers[2]!);
       db.revertToSnapshot(id);
@@ -60,7 +60,7 @@ describe("chain database: development snapshots", () => {
       db.saveSetting("clock", "5");
       db.saveSetting("clock", "7");
       db.close();
-      const reopened = new ChainDatabase(path, DEVELOPMENT);
+      const reopened = new ChainDatabase(path, DEVELOPMENT, { devSnapshots: true });
       assert.deepEqual(reopened.cut(), layers[2]);
       assert.deepEqual(reopened.snapshotHeads(id), layers[2]);
       assert.equal(reopened.setting("clock"), "7");
@@ -68,5 +68,14 @@ describe("chain database: development snapshots", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("are kept only when asked for", () => {
+    const db = new ChainDatabase(":memory:", DEVELOPMENT);
+    assert.throws(() => db.saveSnapshot(new Map()), {
+      message: "this chain database keeps no development snapshots (devSnapshots)",
+    });
+    assert.equal(db.isAbandoned(new Uint8Array(32)), false);
+    db.close();
   });
 });
