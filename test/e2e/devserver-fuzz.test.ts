@@ -14,9 +14,10 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type FuzzBody, fuzzBody } from "../../src/api/http/test-support/fuzz-bodies.ts";
-import { Random } from "../../src/chain/test-support/random.ts";
+import type { Random } from "../../src/chain/test-support/random.ts";
 import { signCommand } from "../../src/command/index.ts";
 import { encodeHex, keyPairFromSeed } from "../../src/crypto/index.ts";
+import { fuzzWithProbe } from "./support/fuzz-run.ts";
 
 /** The seed of the run; change it to explore, set it to a failing run's seed to replay. */
 const FUZZ_SEED = 0x1badc0de;
@@ -116,10 +117,8 @@ describe("the development server under a seeded fuzz run", () => {
   });
 
   it(`answers only 2xx and 4xx, keeps /version within ${VERSION_WITHIN_MS} ms, and stays up`, async () => {
-    const random = new Random(FUZZ_SEED);
     const endpoints = corpus();
     const names = Object.keys(endpoints);
-    let deadline = Number.POSITIVE_INFINITY;
     const statuses = new Map<number, number>();
     let requests = 0;
 
@@ -147,30 +146,18 @@ describe("the development server under a seeded fuzz run", () => {
         `${path}: ${text.length}`,
       );
     };
-    const warmUp = new Random(FUZZ_SEED - 1);
-    for (let i = 0; i < WARM_UP_REQUESTS; i++) await one(warmUp);
-    deadline = performance.now() + FUZZ_MS;
-    const workers = Array.from({ length: FUZZ_WORKERS }, async (_, w) => {
-      const worker = new Random(FUZZ_SEED + w);
-      while (performance.now() < deadline) await one(worker);
-    });
-
-    const times: number[] = [];
-    const monitor = (async () => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
+    const { p95, slowest } = await fuzzWithProbe({
+      seed: FUZZ_SEED,
+      warmUp: WARM_UP_REQUESTS,
+      ms: FUZZ_MS,
+      workers: FUZZ_WORKERS,
+      one,
+      probe: async () => {
         const response = await fetch(`${server.url}/version`);
         assert.equal(await response.text(), "pact version 5.4");
-        times.push(performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 20 + random.int(20)));
-      }
-    })();
-    await Promise.all([...workers, monitor]);
-
+      },
+    });
     assert.ok(requests > WARM_UP_REQUESTS + 100, `only ${requests} requests`);
-    times.sort((a, b) => a - b);
-    const p95 = times[Math.ceil(0.95 * times.length) - 1]!;
-    const slowest = times.at(-1)!;
     assert.ok(p95 < VERSION_WITHIN_MS, `/version p95 ${p95.toFixed(1)} ms`);
     assert.ok(slowest < VERSION_AT_MOST_MS, `/version took ${slowest.toFixed(1)} ms`);
     // Still up, and still running commands.

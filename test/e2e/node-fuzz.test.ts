@@ -10,10 +10,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { fuzzBody } from "../../src/api/http/test-support/fuzz-bodies.ts";
 import { SPV_PATHS } from "../../src/api/service/spv-routes.ts";
-import { Random } from "../../src/chain/test-support/random.ts";
+import type { Random } from "../../src/chain/test-support/random.ts";
 import { signCommand } from "../../src/command/index.ts";
 import { encodeHex, keyPairFromSeed } from "../../src/crypto/index.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
+import { fuzzWithProbe } from "./support/fuzz-run.ts";
 
 const FUZZ_SEED = 0x0b8a1d;
 const FUZZ_MS = 3_000;
@@ -121,12 +122,10 @@ describe("braid node under a seeded fuzz run", () => {
 
   it(`answers only 200, 400 and 404, keeps 95 % of /health-check within ${HEALTH_WITHIN_MS} ms, and changes nothing`, async () => {
     const before = await heights();
-    const random = new Random(FUZZ_SEED);
     const endpoints = corpus();
     const names = Object.keys(endpoints);
     const statuses = new Map<number, number>();
     let requests = 0;
-    let deadline = Number.POSITIVE_INFINITY;
 
     const one = async (worker: Random) => {
       const name = worker.pick(names);
@@ -156,29 +155,18 @@ describe("braid node under a seeded fuzz run", () => {
       assert.equal(response.headers.get("x-chainweb-node-version") !== null, true, path);
       assert.ok(text.length < 100_000, `${path}: an answer of ${text.length} characters`);
     };
-    const warmUp = new Random(FUZZ_SEED - 1);
-    for (let i = 0; i < WARM_UP_REQUESTS; i++) await one(warmUp);
-    deadline = performance.now() + FUZZ_MS;
-    const workers = Array.from({ length: FUZZ_WORKERS }, async (_, w) => {
-      const worker = new Random(FUZZ_SEED + w);
-      while (performance.now() < deadline) await one(worker);
-    });
-    const times: number[] = [];
-    const monitor = (async () => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
+    const { p95, slowest } = await fuzzWithProbe({
+      seed: FUZZ_SEED,
+      warmUp: WARM_UP_REQUESTS,
+      ms: FUZZ_MS,
+      workers: FUZZ_WORKERS,
+      one,
+      probe: async () => {
         const response = await fetch(`${node.url}/health-check`);
         assert.equal(await response.text(), "Health check OK.\n");
-        times.push(performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 20 + random.int(20)));
-      }
-    })();
-    await Promise.all([...workers, monitor]);
-
+      },
+    });
     assert.ok(requests > WARM_UP_REQUESTS + 100, `only ${requests} requests`);
-    times.sort((a, b) => a - b);
-    const p95 = times[Math.ceil(0.95 * times.length) - 1]!;
-    const slowest = times.at(-1)!;
     assert.ok(p95 < HEALTH_WITHIN_MS, `/health-check p95 ${p95.toFixed(1)} ms`);
     assert.ok(slowest < HEALTH_AT_MOST_MS, `/health-check took ${slowest.toFixed(1)} ms`);
     assert.deepEqual(await heights(), before, "no block was made");
