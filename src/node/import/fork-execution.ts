@@ -5,8 +5,9 @@
  * against the block: the outputs, the coinbase and the miner data must hash to the header's
  * `payloadHash`, as Chainweb validates a block before it enters its database.
  *
- * A run of blocks that extend one another (a peer's branch, parents first) reuses the overlay
- * the previous block left, so each is executed once here.
+ * Each chain keeps the overlay its last checked block left, so a run of blocks that extend one
+ * another on each chain (a peer's branches, parents first, the chains interleaved) has each block
+ * executed once here.
  */
 import { equalBytes } from "../../chain/bytes.ts";
 import type { Block, ChainDatabase } from "../../chain/db/index.ts";
@@ -22,8 +23,8 @@ import { ImportError } from "./import-error.ts";
 const utf8 = new TextDecoder();
 
 export class ForkExecution {
-  /** The overlay the last executed block left, and that block's hash (base64url). */
-  private last: { readonly hash: string; readonly db: PactDb } | null = null;
+  /** Per chain, the overlay its last checked block left, and that block's hash (base64url). */
+  private readonly last = new Map<number, { readonly hash: string; readonly db: PactDb }>();
 
   constructor(
     private readonly chainDb: ChainDatabase,
@@ -50,9 +51,8 @@ export class ForkExecution {
       payload.minerData,
       executed.coinbase,
     );
-    this.last = { hash: encodeBase64Url(header.hash), db };
     if (executed.rejected.length > 0 || !equalBytes(remade.payloadHash, header.payloadHash)) {
-      this.last = null;
+      this.last.delete(header.chainId);
       throw new ImportError(
         "outputs-mismatch",
         header.chainId,
@@ -60,12 +60,13 @@ export class ForkExecution {
         outputsDifference(payload, remade, executed.rejected),
       );
     }
+    this.last.set(header.chainId, { hash: encodeBase64Url(header.hash), db });
   }
 
   /** A scratch state after `parent`: the last overlay when it ends there, else a new one. */
   private overlayAt(chain: NodeChain, parent: BlockHeader): PactDb {
-    const last = this.last;
-    if (last !== null && last.hash === encodeBase64Url(parent.hash)) return last.db;
+    const last = this.last.get(parent.chainId);
+    if (last !== undefined && last.hash === encodeBase64Url(parent.hash)) return last.db;
     // The blocks from the fork point to the parent: stored or checked before, so their commands
     // and miner data were verified then.
     const between: Block[] = [];
