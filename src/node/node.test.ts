@@ -58,7 +58,7 @@ describe("BraidNode", () => {
   it("without mining (none), makes no block of its own: commands wait in the mempool", async () => {
     const node = manualNode({ mining: "none" });
     try {
-      assert.equal(node.minesOnRequest, false);
+      assert.equal(node.commands.minesOnRequest, false);
       assert.equal(node.minesWithNonces, false);
       const tx = transfer("1.0", "none");
       node.commands.submit(0, [tx]);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Cut } from "../chain/cut/cut.ts";
 import { type Block, ChainDatabase, ExplorerIndexes } from "../chain/db/index.ts";
 import { genesisHeader } from "../chain/header/genesis.ts";
+import type { BlockHeader } from "../chain/header/types.ts";
 import { findVersionByName } from "../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
 import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../pact/db/index.ts";
@@ -209,9 +210,9 @@ export class BraidNode {
     return new Map(this.chains.map((chain) => [chain.chainId, chain.head]));
   }
 
-  /** Whether the mining mode makes blocks as requests need them (on-demand). */
-  get minesOnRequest(): boolean {
-    return this.mining?.makesBlocksOnRequest ?? false;
+  /** A chain's head; undefined for a chain the network lacks. */
+  head(chainId: number): BlockHeader | undefined {
+    return this.chains[chainId]?.head;
   }
 
   /** Whether every block needs its nonce search (pow). */

@@ -7,6 +7,7 @@
  */
 import type { Cut } from "../chain/cut/cut.ts";
 import type { ChainDatabase, ExplorerIndexes } from "../chain/db/index.ts";
+import type { BlockHeader } from "../chain/header/types.ts";
 import type { ChainwebVersion } from "../chain/version/version.ts";
 import type { NodeClock } from "./clock.ts";
 import type { DevControls } from "./dev/controls.ts";
@@ -66,8 +67,8 @@ export interface NodePorts {
   readonly network: NetworkInfo;
   readonly blocks: BlockReads;
   readonly explorer: ExplorerReads;
-  /** The cut: every chain's head. */
-  readonly heads: { cut(): Cut };
+  /** The cut: every chain's head; one chain's head (undefined for a chain the network lacks). */
+  readonly heads: { cut(): Cut; head(chainId: number): BlockHeader | undefined };
   /** Stored blocks, moves of the cut, reorganisations. */
   readonly events: NodeEvents;
   readonly clock: Pick<NodeClock, "nowMicros" | "nowSeconds">;

@@ -87,7 +87,7 @@ export class ExplorerApi {
 
   /** Whether a stored block is on its chain's current branch. */
   private onBranch(header: { hash: Uint8Array; chainId: number }): boolean {
-    const head = this.node.heads.cut().get(header.chainId)!;
+    const head = this.node.heads.head(header.chainId)!;
     return this.db.isAncestor(header.hash, head.hash);
   }
 
@@ -238,7 +238,7 @@ export class ExplorerApi {
   }
 
   private blockAtHeight(chainId: number, height: number): string {
-    const head = this.node.heads.cut().get(chainId);
+    const head = this.node.heads.head(chainId);
     if (head === undefined) {
       throw new HttpError(
         404,

@@ -41,9 +41,11 @@ export interface ControlledNode {
   readonly events: NodeEvents;
   readonly log: NodeLogger;
   readonly options: { readonly network: string };
-  readonly minesOnRequest: boolean;
   readonly minesWithNonces: boolean;
-  readonly commands: Pick<NodeCommandService, "submit" | "local" | "commandsArrived">;
+  readonly commands: Pick<
+    NodeCommandService,
+    "submit" | "local" | "commandsArrived" | "minesOnRequest"
+  >;
 }
 
 /** The networks the controls serve: a development network has no value to protect. */
@@ -131,7 +133,7 @@ export class DevControls {
         for (const chainId of chains) producer.ensureHeight(chainId, start.get(chainId)! + step);
         await nextTurn();
       }
-      if (this.node.minesOnRequest) producer.level();
+      if (this.node.commands.minesOnRequest) producer.level();
       return new Map(chains.map((c) => [c, this.node.chains[c]!.head.height]));
     });
   }
@@ -224,7 +226,7 @@ export class DevControls {
         }
         return [chainId, command] as const;
       });
-      const mined = this.node.minesOnRequest
+      const mined = this.node.commands.minesOnRequest
         ? this.blocksHolding(commands.map(([, command]) => command.hash))
         : Promise.resolve();
       for (const [chainId, command] of commands) this.node.commands.submit(chainId, [command]);
