@@ -5,11 +5,11 @@
  * process, on a node in memory and on SQLite files in a temporary directory, after 100
  * unmeasured rounds:
  * - rounds of one block on every chain, made as the node's levelling makes them (prepared chain
- *   by chain, stored a layer of LEVEL_BLOCKS_PER_TURN at a time in one chain database
- *   transaction, then the contract states committed), the three steps timed apart;
- * - the parts of preparing, each alone on one chain: running the coinbase (its state block
- *   rolled back each time), building the payload (outputs tree and payload hash) and building
- *   the header (its Merkle hash over the fields);
+ *   by chain, then imported a layer of LEVEL_BLOCKS_PER_TURN at a time: headers validated, stored
+ *   in one chain database transaction, the contract states committed), the two steps timed apart;
+ * - the parts, each alone on one chain: running the coinbase (its state block rolled back each
+ *   time), building the payload (outputs tree and payload hash), building the header (its Merkle
+ *   hash over the fields) and validating it against its parents;
  * - one SHA-512/256 of a 65-byte Merkle node, the unit of the payload and header hashes.
  * Usage: node --import tsx bench/empty-block.ts [rounds, default 300]
  */
@@ -23,6 +23,7 @@ import { makePayloadWithOutputs } from "../src/chain/payload/payload.ts";
 import { graphAt } from "../src/chain/version/version.ts";
 import { sha512t256Parts } from "../src/crypto/index.ts";
 import { executeBlock } from "../src/node/block-execution/block-executor.ts";
+import { checkHeader } from "../src/node/import/block-import.ts";
 import { makeLogger } from "../src/node/logger.ts";
 import { LEVEL_BLOCKS_PER_TURN } from "../src/node/miner/producer.ts";
 import { BraidNode } from "../src/node/node.ts";
@@ -54,7 +55,6 @@ function adjacentParents(node: BraidNode, chain: NodeChain, height: number) {
 interface RoundTimes {
   prepare: number;
   store: number;
-  commit: number;
 }
 
 /** One block on every chain (all at one height), each step's milliseconds added to `times`. */
@@ -63,17 +63,15 @@ function round(node: BraidNode, times: RoundTimes, nextTime: () => number): void
   for (let first = 0; first < node.chains.length; first += LEVEL_BLOCKS_PER_TURN) {
     const layer = node.chains.slice(first, first + LEVEL_BLOCKS_PER_TURN);
     const t0 = performance.now();
-    const blocks = layer.map((chain) =>
-      chain.prepareBlock([], adjacentParents(node, chain, height), nextTime()),
-    );
+    const prepared = layer.map((chain) => ({
+      chain,
+      block: chain.prepareBlock([], adjacentParents(node, chain, height), nextTime()),
+    }));
     const t1 = performance.now();
-    node.chainDb.insertBlocks(blocks);
+    node.importer.storeProduced(prepared);
     const t2 = performance.now();
-    for (const [i, chain] of layer.entries()) chain.commitPrepared(blocks[i]!);
-    const t3 = performance.now();
     times.prepare += t1 - t0;
     times.store += t2 - t1;
-    times.commit += t3 - t2;
   }
 }
 
@@ -84,9 +82,9 @@ function measure(label: string, dataDir: string | null): void {
     // Creation times strictly after every block made so far, so any parents are older.
     let clock = Math.max(...node.chains.map((c) => c.head.creationTime));
     const nextTime = () => ++clock;
-    const unused: RoundTimes = { prepare: 0, store: 0, commit: 0 };
+    const unused: RoundTimes = { prepare: 0, store: 0 };
     for (let i = 0; i < WARM_UP_ROUNDS; i++) round(node, unused, nextTime);
-    const times: RoundTimes = { prepare: 0, store: 0, commit: 0 };
+    const times: RoundTimes = { prepare: 0, store: 0 };
     const started = performance.now();
     for (let i = 0; i < ROUNDS; i++) round(node, times, nextTime);
     const blocks = ROUNDS * node.chains.length;
@@ -94,8 +92,7 @@ function measure(label: string, dataDir: string | null): void {
     console.log(`\n${label}: ${blocks} empty blocks`);
     row("whole block", each(performance.now() - started));
     row("preparing it (coinbase, payload, header)", each(times.prepare));
-    row("storing it in the chain database", each(times.store));
-    row("committing its contract state", each(times.commit));
+    row("importing it (header, store, state commit)", each(times.store));
 
     const chain = node.chains[3]!;
     const { state } = chain;
@@ -123,9 +120,21 @@ function measure(label: string, dataDir: string | null): void {
         creationTime: parent.creationTime + 1 + i,
       });
     });
+    const made = makeBlockHeader({
+      version: node.version,
+      parent,
+      adjacentParents: adjacent,
+      payloadHash: payload.payloadHash,
+      creationTime:
+        Math.max(parent.creationTime, ...[...adjacent.values()].map((a) => a.creationTime)) + 1,
+    });
+    const validating = micros(PART_CALLS, () => {
+      checkHeader(node.version, made, (c, hash) => node.chains[c]!.headOrParent(hash), true);
+    });
     row("alone: running the coinbase", coinbase);
     row("alone: building the payload", payloadMicros);
     row("alone: building the header", header);
+    row("alone: validating the header", validating);
   } finally {
     node.close();
   }

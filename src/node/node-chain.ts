@@ -90,6 +90,13 @@ export class NodeChain {
     this.current = header;
   }
 
+  /** The head or its parent when `hash` names one of them (both in memory). */
+  headOrParent(hash: Uint8Array): BlockHeader | undefined {
+    if (equalBytes(hash, this.current.hash)) return this.current;
+    const parent = this.parentOfHead;
+    return parent !== undefined && equalBytes(hash, parent.hash) ? parent : undefined;
+  }
+
   /** The block of this chain's current branch at `height` (at most the head's). */
   headerAt(height: number): BlockHeader | undefined {
     if (height === this.current.height) return this.current;

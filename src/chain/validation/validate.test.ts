@@ -83,6 +83,12 @@ describe("each validation failure", () => {
       `header hash AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA should be ${b64(header.hash)}`,
     ]);
   });
+  it("does not compute the hash again when the caller computed it (every other check holds)", () => {
+    const bad = { ...header, hash: new Uint8Array(32) };
+    assert.deepEqual(kinds({ ...base, header: bad, hashComputedHere: true }), []);
+    const late = { ...bad, height: header.height + 1 };
+    assert.deepEqual(kinds({ ...base, header: late, hashComputedHere: true }), ["IncorrectHeight"]);
+  });
   it("WrongVersion", () => {
     const input = withHeader({ ...header, versionCode: 5 });
     assert.deepEqual(kinds(input), [

@@ -1,7 +1,7 @@
 /**
  * Importing blocks: a block is stored only once its header is valid, its payload matches its
- * hashes and executing it gives the outputs it holds; a refused block leaves nothing behind and
- * the node restarts cleanly.
+ * hashes and executing it gives the outputs it holds (a block this node produced: once its header
+ * is valid); a refused block leaves nothing behind and the node restarts cleanly.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,9 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Block } from "../../chain/db/index.ts";
+import { adjacentChains } from "../../chain/graph/graph.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { makeBlockHeader } from "../../chain/mining/new-header.ts";
 import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
+import { graphAt } from "../../chain/version/version.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
 import { makeLogger } from "../logger.ts";
 import { BraidNode, stateFile } from "../node.ts";
@@ -161,6 +163,35 @@ describe("importing blocks", () => {
       assert.deepEqual(refusal(node, lying), ["outputs-mismatch", "the coinbase differs"]);
       assert.ok(noneStored(node, lying));
       assert.equal(node.chains[0]!.head.height, 0);
+    } finally {
+      node.close();
+    }
+  });
+
+  it("refuses a produced block whose header is invalid, aborting its state and storing nothing", () => {
+    const node = manualNode();
+    try {
+      const chain = node.chains[0]!;
+      const parent = chain.head;
+      const neighbours = adjacentChains(graphAt(node.version, parent.height + 1), 0);
+      const adjacentParents = new Map(neighbours.map((n) => [n, node.chains[n]!.head] as const));
+      // Made at its parents' own time (the genesis blocks share one): the chain core refuses it.
+      const t = parent.creationTime;
+      const block = chain.prepareBlock([], adjacentParents, t);
+      const reason = [
+        `creation time ${t} is not after the parent's ${t}`,
+        ...neighbours.map(
+          (n) => `creation time ${t} is not after the adjacent parent's ${t} on chain ${n}`,
+        ),
+      ].join("; ");
+      assert.throws(
+        () => node.importer.storeProduced([{ chain, block }]),
+        (e) => e instanceof ImportError && e.code === "invalid-header" && e.reason === reason,
+      );
+      assert.equal(node.chainDb.header(block.header.hash), undefined, "nothing stored");
+      assert.equal(chain.head, parent, "the chain did not move");
+      assert.equal(chain.state.blockHeight, null, "the block's state was aborted");
+      assert.equal(node.producer.mine(0).header.height, parent.height + 1, "the next one stores");
     } finally {
       node.close();
     }

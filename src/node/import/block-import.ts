@@ -27,7 +27,7 @@ export interface ImportContext {
 export function importBlocks(context: ImportContext, blocks: readonly Block[]): TxIndexEntry[][] {
   const { chainDb, chains } = context;
   const checked = new Map<string, Block>();
-  const find = (hash: Uint8Array) =>
+  const find: HeaderFinder = (_chainId, hash) =>
     checked.get(encodeBase64Url(hash))?.header ?? chainDb.header(hash);
   const execution = new ForkExecution(chainDb, checked);
   for (const block of blocks) {
@@ -41,19 +41,33 @@ export function importBlocks(context: ImportContext, blocks: readonly Block[]): 
   return indexes;
 }
 
-/** Validates the header with the chain core; returns its parent. */
-function checkHeader(
+/** The known header `hash` names on chain `chainId`, if any. */
+export type HeaderFinder = (chainId: number, hash: Uint8Array) => BlockHeader | undefined;
+
+/**
+ * Validates the header with the chain core against the parent and adjacent parents `find`
+ * gives; returns its parent, or throws an `invalid-header` {@link ImportError}. `madeHere`: the
+ * node made the header itself, so its hash is not computed again (validate.ts).
+ */
+export function checkHeader(
   version: ChainwebVersion,
   header: BlockHeader,
-  find: (hash: Uint8Array) => BlockHeader | undefined,
+  find: HeaderFinder,
+  madeHere = false,
 ): BlockHeader {
   const adjacentParents = new Map<number, BlockHeader>();
   for (const [chainId, hash] of header.adjacents) {
-    const adjacent = find(hash);
+    const adjacent = find(chainId, hash);
     if (adjacent !== undefined) adjacentParents.set(chainId, adjacent);
   }
-  const parent = find(header.parent);
-  const result = validateHeader({ version, header, parent, adjacentParents });
+  const parent = find(header.chainId, header.parent);
+  const result = validateHeader({
+    version,
+    header,
+    parent,
+    adjacentParents,
+    hashComputedHere: madeHere,
+  });
   if (!result.ok || parent === undefined) {
     const reasons = result.ok ? ["its parent is unknown"] : result.failures.map((f) => f.message);
     throw new ImportError("invalid-header", header.chainId, header.hash, reasons.join("; "));

@@ -3,8 +3,10 @@
  * time (JavaScript's one thread makes each call whole):
  *
  * - blocks this node made (`storeProduced`: on-demand, interval and proof-of-work mining, the
- *   development controls' `mine`), already executed on their chains' states: stored together,
- *   the states committed, the heads moved, the mempools cleared of their commands, announced;
+ *   development controls' `mine`), already executed on their chains' states: their headers
+ *   validated, then stored together, the states committed, the heads moved, the mempools cleared
+ *   of their commands, announced (their outputs are the execution's, so there is nothing to
+ *   compare);
  * - blocks made elsewhere (`importForeign`): validated, checked and executed on their fork before
  *   anything is stored (block-import.ts), then adopted when heavier;
  * - the genesis blocks (genesis-blocks.ts, before the chains exist);
@@ -22,7 +24,7 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import type { NodeEvents } from "../events.ts";
 import type { NodeLogger } from "../logger.ts";
 import type { NodeChain, PreparedBlock, StoredBlock } from "../node-chain.ts";
-import { importBlocks } from "./block-import.ts";
+import { checkHeader, type HeaderFinder, importBlocks } from "./block-import.ts";
 
 export interface ImporterParts {
   readonly version: ChainwebVersion;
@@ -47,14 +49,17 @@ export class BlockImporter {
   constructor(private readonly parts: ImporterParts) {}
 
   /**
-   * Stores blocks this node executed (each still open on its chain's state) in one chain
-   * database transaction, then commits their states and announces them. When storing fails,
-   * every one is aborted and nothing moved.
+   * Validates the headers of blocks this node executed (each still open on its chain's state),
+   * stores them in one chain database transaction, then commits their states and announces
+   * them. When a header is invalid or storing fails, every one is aborted and nothing moved.
    */
   storeProduced(
     prepared: readonly { readonly chain: NodeChain; readonly block: PreparedBlock }[],
   ): StoredBlock[] {
     try {
+      for (const { block } of prepared) {
+        checkHeader(this.parts.version, block.header, this.nearHead, true);
+      }
       this.parts.chainDb.insertBlocks(
         prepared.map(({ block }) => ({
           header: block.header,
@@ -130,6 +135,13 @@ export class BlockImporter {
     }
     if (moved) events.emit("cut");
   }
+
+  /**
+   * A produced block's parent and adjacent parents are its chains' heads or their parents (kept
+   * in memory by each chain); anything else is looked up in the chain database.
+   */
+  private readonly nearHead: HeaderFinder = (chainId, hash) =>
+    this.parts.chains[chainId]?.headOrParent(hash) ?? this.parts.chainDb.header(hash);
 
   private announce(chainId: number, block: StoredBlock): void {
     const { log, events } = this.parts;
