@@ -9,7 +9,9 @@
  *
  * Whatever the settings, the work of a command is counted with Pact 5's table costs and stops at
  * {@link CommandBounds.workMilligas}, and the lists and strings it builds stop at
- * {@link CommandBounds.valueBytes}: free gas does not mean unbounded work or memory.
+ * {@link CommandBounds.valueBytes}: free gas does not mean unbounded work or memory. Where the
+ * caller answers for the time a command takes (a `local` call, a block being made, the
+ * development server), {@link CommandBounds.timeLimitMs} also stops it after that long.
  */
 import type { ParsedCommand } from "../command/index.ts";
 import {
@@ -62,13 +64,73 @@ export interface CommandBounds {
   readonly workMilligas: number;
   /** Bytes of lists and strings built; see {@link MAX_COMMAND_VALUE_BYTES}. */
   readonly valueBytes: number;
+  /**
+   * Milliseconds the command may run, or null for no limit. A block replayed or imported must
+   * give the same outputs on any machine, so it never has one; `local`, a block this node makes
+   * and the development server do (Chainweb's `local` timeout and new-block transaction time
+   * limit), so that one command cannot hold the node's one thread for long.
+   */
+  readonly timeLimitMs: number | null;
 }
 
-/** The bounds of every command on the development server and of the node's `local`. */
+/** The bounds of every command: work and built values, no time limit. */
 export const COMMAND_BOUNDS: CommandBounds = Object.freeze({
   workMilligas: MAX_COMMAND_WORK_MILLIGAS,
   valueBytes: MAX_COMMAND_VALUE_BYTES,
+  timeLimitMs: null,
 });
+
+/**
+ * How long one command may run in `local`, in a block the node makes and on the development
+ * server, unless configured otherwise: the node has one thread, so this is how long one command
+ * can keep it from answering anyone else. Far above what ordinary commands take (a transfer:
+ * under a millisecond), below the 200 ms a client should ever be kept waiting. Chainweb's are
+ * 2 s for `local` (when enabled) and 12.5 µs per unit of the block gas limit (1.9 s) for a new
+ * block's command, on a node whose API has threads of its own.
+ */
+export const DEFAULT_COMMAND_TIME_LIMIT_MS = 150;
+
+/** {@link COMMAND_BOUNDS} with a time limit of `timeLimitMs`. */
+export function boundsWithTimeLimit(timeLimitMs: number): CommandBounds {
+  return { ...COMMAND_BOUNDS, timeLimitMs };
+}
+
+/**
+ * How many charges a meter with a time limit lets pass between two readings of the clock: a
+ * reading costs about as much as a charge, and a charge pays in advance for a bounded amount of
+ * work, so the limit is overrun by at most this many charges' work.
+ */
+const CHARGES_PER_CLOCK_READ = 16;
+
+/** Why a command was stopped by its time limit: Chainweb's words, then the limit. */
+export function commandTimeoutMessage(limitMs: number): string {
+  return `Transaction timed out: it ran longer than this node's limit of ${limitMs} ms for one command`;
+}
+
+/** The time limit of one command's meter. */
+class Deadline {
+  private charges = 0;
+  private readonly at: number;
+  timedOut = false;
+
+  constructor(private readonly limitMs: number) {
+    this.at = performance.now() + limitMs;
+  }
+
+  check(): void {
+    if (++this.charges % CHARGES_PER_CLOCK_READ !== 0 || performance.now() <= this.at) return;
+    this.timedOut = true;
+    throw new PactError("gas", commandTimeoutMessage(this.limitMs));
+  }
+}
+
+/** Whether the command charged to `meter` was stopped by its time limit. */
+export function timedOut(meter: GasMeter): boolean {
+  return (
+    (meter instanceof BoundedGasMeter || meter instanceof ConstantRateGasMeter) &&
+    meter.deadline?.timedOut === true
+  );
+}
 
 /** The meter of one command. `command` supplies its own gas limit when the settings ask for it. */
 export function gasMeterFor(
@@ -84,7 +146,11 @@ export function gasMeterFor(
   if (settings.perAction === null) return new BoundedGasMeter(limit, bounds, true);
   const work = Math.floor(bounds.workMilligas / MILLIGAS_PER_GAS);
   const capped = limit === null || limit > work ? work : limit;
-  return new ConstantRateGasMeter(new LimitedGasMeter(capped), settings.perAction);
+  return new ConstantRateGasMeter(
+    new LimitedGasMeter(capped),
+    settings.perAction,
+    deadlineOf(bounds),
+  );
 }
 
 /** The command's `meta.gasLimit`; null when it has none (0, or private metadata). */
@@ -107,6 +173,7 @@ export function gasUsed(meter: GasMeter): number {
 export class BoundedGasMeter extends PactGasMeter {
   private valueBytes = 0;
   private readonly gasLimitMilligas: number;
+  readonly deadline: Deadline | null;
 
   constructor(
     gasLimit: number | null,
@@ -116,9 +183,11 @@ export class BoundedGasMeter extends PactGasMeter {
     const gasMilligas = gasLimit === null ? Number.POSITIVE_INFINITY : gasLimit * MILLIGAS_PER_GAS;
     super(TABLE_GAS_MODEL, Math.min(gasMilligas, bounds.workMilligas));
     this.gasLimitMilligas = gasMilligas;
+    this.deadline = deadlineOf(bounds);
   }
 
   override charge(milligas: number, what = ""): void {
+    this.deadline?.check();
     if (what.startsWith("GMakeList")) this.built(milligas);
     else if (what.startsWith("GConcat")) {
       this.built(Math.ceil(milligas / TABLE_GAS_CONFIG.concatFactor));
@@ -146,16 +215,22 @@ export class BoundedGasMeter extends PactGasMeter {
   }
 }
 
+function deadlineOf(bounds: CommandBounds): Deadline | null {
+  return bounds.timeLimitMs === null ? null : new Deadline(bounds.timeLimitMs);
+}
+
 /** Charges `gasPerAction` for every charge, whatever its table cost. */
 class ConstantRateGasMeter implements GasMeter {
   private readonly milligasPerAction: number;
   constructor(
     private readonly inner: LimitedGasMeter,
     gasPerAction: number,
+    readonly deadline: Deadline | null,
   ) {
     this.milligasPerAction = gasPerAction * MILLIGAS_PER_GAS;
   }
   charge(_milligas: number): void {
+    this.deadline?.check();
     this.inner.charge(this.milligasPerAction);
   }
   used(): number {

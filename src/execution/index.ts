@@ -7,8 +7,11 @@ export { bounded, MAX_ERROR_MESSAGE_CHARS, onChainError, TOPLEVEL_ORIGIN } from 
 export { EXEC_SOURCE_NAME } from "./exec-code.ts";
 export {
   BoundedGasMeter,
+  boundsWithTimeLimit,
   COMMAND_BOUNDS,
   type CommandBounds,
+  commandTimeoutMessage,
+  DEFAULT_COMMAND_TIME_LIMIT_MS,
   FREE_GAS,
   FREE_GAS_WITH_COMMAND_LIMIT,
   type GasLimitSetting,
@@ -17,6 +20,7 @@ export {
   gasUsed,
   MAX_COMMAND_VALUE_BYTES,
   MAX_COMMAND_WORK_MILLIGAS,
+  timedOut,
 } from "./gas-settings.ts";
 export { ON_CHAIN_NATIVES } from "./natives.ts";
 export { encodeCommandResult, encodeCommandResultAround, encodeEvents } from "./result-json.ts";

@@ -2,22 +2,27 @@
  * `local`: one command run on a chain's latest state (or `rewindDepth` blocks back) with every
  * write discarded. Plain `local` runs the command alone, with its own gas limit and no gas
  * purchase (a dirty read). `preflight` first checks the command's metadata as a block would,
- * then simulates it fully — gas purchase, command, redemption — and reports its gas.
+ * then simulates it fully — gas purchase, command, redemption — and reports its gas. Either runs
+ * at most the node's time limit for one command, or is refused (400) as timed out.
  */
 
 import type { BlockHeader } from "../chain/header/types.ts";
 import type { ParsedCommand, PublicMeta } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import {
+  boundsWithTimeLimit,
   type CommandOutcome,
+  commandTimeoutMessage,
   encodeCommandResult,
   executeCommand,
   FREE_GAS,
   gasMeterFor,
+  timedOut,
 } from "../execution/index.ts";
 import { jsonString } from "../pact/values/index.ts";
 import {
   blockContextOf,
+  CommandTimedOut,
   NO_VERIFIER_PLUGINS,
   runCommand,
 } from "./block-execution/block-executor.ts";
@@ -52,6 +57,8 @@ export function runLocal(
   parentOf: (height: number) => BlockHeader,
   /** The node's clock, in seconds since the UNIX epoch. */
   nowSeconds: number,
+  /** How long the command may run (the node's `commandTimeLimit`). */
+  timeLimitMs: number,
 ): string {
   const meta = command.payload.meta;
   if (meta.kind !== "public") {
@@ -70,17 +77,23 @@ export function runLocal(
   const metaData = localMetaData(parent, meta);
   if (!options.preflight) {
     const db = height === chain.head.height ? chain.state : chain.state.scratchAt(height);
+    const meter = gasMeterFor(
+      { kind: "metered", limit: meta.gasLimit, perAction: null },
+      undefined,
+      boundsWithTimeLimit(timeLimitMs),
+    );
     const outcome = executeCommand(command, {
       db,
       mode: "local",
       block,
       gas: FREE_GAS,
-      meter: gasMeterFor({ kind: "metered", limit: meta.gasLimit, perAction: null }),
+      meter,
       ...LOCAL_RULES,
       continuationVerifier: env.continuationVerifier ?? null,
       spvVerifier: env.spvVerifier ?? null,
       verifierPlugins: env.verifierPlugins ?? NO_VERIFIER_PLUGINS,
     });
+    if (timedOut(meter)) throw new LocalRefusal(commandTimeoutMessage(timeLimitMs));
     return encodeCommandResult(asChainwebLocal(outcome, meta, db.txId), metaData);
   }
   const problems = preflightProblems(command, meta, rules, parent, nowSeconds);
@@ -90,10 +103,22 @@ export function runLocal(
     );
   }
   const scratch = chain.state.scratchAt(height);
-  const run = runCommand(scratch, env, block, command, rules.blockGasLimit);
+  const run = simulated(() =>
+    runCommand(scratch, env, block, command, rules.blockGasLimit, timeLimitMs),
+  );
   // The spec's 400 for "an invalid gas payer" (chainweb-node answers a failure result instead).
   if (run.kind === "rejected") throw new LocalRefusal(run.reason);
   return `{"preflightResult":${encodeCommandResult(run.outcome, metaData)},"preflightWarnings":[]}`;
+}
+
+/** `run`'s result, a time-out refused as a `local` call is (the scratch state is dropped). */
+function simulated<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof CommandTimedOut) throw new LocalRefusal(e.message);
+    throw e;
+  }
 }
 
 /**

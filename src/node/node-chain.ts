@@ -22,6 +22,7 @@ import type { VersionedPactDb } from "../pact/db/index.ts";
 import { type Decimal, jsonString } from "../pact/values/index.ts";
 import {
   type BlockEnvironment,
+  CommandTimedOut,
   type ExecutedBlock,
   executeBlock,
   minerOfData,
@@ -42,6 +43,8 @@ export interface ChainContext {
   readonly chainDb: ChainDatabase;
   readonly miner: MinerAccount;
   readonly blockGasLimit: number;
+  /** How long one command of a block this node makes may run (the `commandTimeLimit` option). */
+  readonly commandTimeLimitMs: number;
   /** The coinbase reward of every block. */
   readonly reward: Decimal;
 }
@@ -124,34 +127,72 @@ export class NodeChain {
 
   /**
    * The header a block of `commands` would have with nonce 0, without storing anything (the work a
-   * proof-of-work miner searches a nonce for; the same inputs give the same header again).
+   * proof-of-work miner searches a nonce for), with the commands it holds and those it left out:
+   * the held ones, made again without a time limit, give the same header again.
    */
-  candidateHeader(
+  candidateBlock(
     commands: readonly ParsedCommand[],
     adjacentParents: ReadonlyMap<number, BlockHeader>,
     creationTime: number,
-  ): BlockHeader {
+  ): {
+    readonly header: BlockHeader;
+    readonly commands: readonly ParsedCommand[];
+    readonly rejected: PreparedBlock["rejected"];
+  } {
     const prepared = this.prepareBlock(commands, adjacentParents, creationTime, 0n);
     this.abortPrepared();
-    return prepared.header;
+    const left = new Set(prepared.rejected.map((r) => r.command));
+    return {
+      header: prepared.header,
+      commands: commands.filter((c) => !left.has(c)),
+      rejected: prepared.rejected,
+    };
   }
 
   /**
    * Executes a new block on top of `head`, leaving the state's block open: the importer stores
    * it in the chain database (alone or with other chains' blocks, in one transaction), then
-   * calls {@link commitPrepared} — or {@link abortPrepared} when storing failed.
+   * calls {@link commitPrepared} — or {@link abortPrepared} when storing failed. A command that
+   * runs past the node's time limit is left out (listed in `rejected`) and the block made again
+   * without it. `timeLimited: false` runs commands already found to finish (a solved
+   * proof-of-work block, which must come out as its work was made).
    */
   prepareBlock(
     commands: readonly ParsedCommand[],
     adjacentParents: ReadonlyMap<number, BlockHeader>,
     creationTime: number,
     nonce?: bigint,
+    timeLimited = true,
+  ): PreparedBlock {
+    const timeLimitMs = timeLimited ? this.context.commandTimeLimitMs : null;
+    const timedOut: { command: ParsedCommand; reason: string }[] = [];
+    let included = commands;
+    for (;;) {
+      try {
+        const block = this.prepareOnce(included, adjacentParents, creationTime, nonce, timeLimitMs);
+        return timedOut.length === 0
+          ? block
+          : { ...block, rejected: [...block.rejected, ...timedOut] };
+      } catch (e) {
+        if (!(e instanceof CommandTimedOut)) throw e;
+        timedOut.push({ command: e.command, reason: e.message });
+        included = included.filter((c) => c !== e.command);
+      }
+    }
+  }
+
+  private prepareOnce(
+    commands: readonly ParsedCommand[],
+    adjacentParents: ReadonlyMap<number, BlockHeader>,
+    creationTime: number,
+    nonce: bigint | undefined,
+    timeLimitMs: number | null,
   ): PreparedBlock {
     const parent = this.head;
     const { state, context } = this;
     state.beginBlock(parent.height + 1);
     try {
-      const executed = executeBlock(state, this.environment(parent), commands);
+      const executed = executeBlock(state, this.environment(parent), commands, timeLimitMs);
       const payload = makePayloadWithOutputs(
         executed.commands.map((c) => ({ transaction: c.transaction, output: c.output })),
         executed.minerData,

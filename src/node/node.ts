@@ -75,6 +75,7 @@ export class BraidNode {
       blockGasLimit: options.mempool.blockGasLimit,
       nowMicros: () => this.clock.nowMicros(),
       store: (prepared) => importer.storeProduced(prepared),
+      leaveOut: (chain, rejected) => importer.leaveOut(chain, rejected),
       onError: (e) =>
         log.error(`catching the chains up failed: ${e instanceof Error ? e.message : String(e)}`),
     });
@@ -119,6 +120,7 @@ export class BraidNode {
         chainDb,
         miner: options.mining.miner,
         blockGasLimit: options.mempool.blockGasLimit,
+        commandTimeLimitMs: options.execution.commandTimeLimitMs,
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
       };
       const chains = states.map((state, chainId) => openChain(chainId, state, context));

@@ -20,6 +20,7 @@ describe("node options", () => {
       storage: { dataDir: "/work/project/.braid/development" },
       mining: { mode: "on-demand", intervalSeconds: 30, miner: DEVNET_MINER },
       mempool: { blockGasLimit: 150_000, minGasPrice: "0.00000001" },
+      execution: { commandTimeLimitMs: 150 },
       log: { level: "info" },
     });
   });

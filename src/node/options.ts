@@ -5,6 +5,7 @@
  */
 import { resolve } from "node:path";
 import { parseDocument } from "yaml";
+import { DEFAULT_COMMAND_TIME_LIMIT_MS } from "../execution/index.ts";
 
 export const MINING_MODES = ["on-demand", "interval", "pow", "none"] as const;
 export type MiningMode = (typeof MINING_MODES)[number];
@@ -53,6 +54,14 @@ export interface MempoolOptions {
   readonly minGasPrice: string;
 }
 
+export interface ExecutionOptions {
+  /**
+   * Milliseconds one command may run where the node answers for its time: `local`, and each
+   * command of a block this node makes (never a block it replays or imports).
+   */
+  readonly commandTimeLimitMs: number;
+}
+
 /** The node's options, by the part of the node each configures (`OPTION_DEFINITIONS`' parts). */
 export interface NodeOptions {
   readonly network: NetworkName;
@@ -60,6 +69,7 @@ export interface NodeOptions {
   readonly storage: StorageOptions;
   readonly mining: MiningOptions;
   readonly mempool: MempoolOptions;
+  readonly execution: ExecutionOptions;
   readonly log: { readonly level: LogLevel };
 }
 
@@ -79,6 +89,7 @@ export const MAX_LISTEN_TIMEOUT_SECONDS = 3_600;
 /** Chainweb's service API body limit: 2 MB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 2_000_000;
 export const MAX_BODY_LIMIT_BYTES = 64_000_000;
+export const MAX_COMMAND_TIME_LIMIT_MS = 60_000;
 
 /**
  * The development network's miner unless another is configured: the key pair the Kadena devnet
@@ -98,7 +109,14 @@ export class NodeOptionsError extends Error {
 // their help, and docs/node.md its table (a test checks that the two agree).
 
 /** The part of the node an option configures. */
-export type OptionModule = "api" | "network" | "storage" | "mining" | "mempool" | "log";
+export type OptionModule =
+  | "api"
+  | "network"
+  | "storage"
+  | "mining"
+  | "mempool"
+  | "execution"
+  | "log";
 
 export interface OptionDefinition {
   /** The YAML key; its flag is the same words in kebab case. */
@@ -192,6 +210,13 @@ export const OPTION_DEFINITIONS = [
     value: "price",
     defaultText: DEFAULT_MIN_GAS_PRICE,
     meaning: "lowest gas price the mempool accepts (at most 12 decimals)",
+  },
+  {
+    key: "commandTimeLimit",
+    module: "execution",
+    value: "ms",
+    defaultText: String(DEFAULT_COMMAND_TIME_LIMIT_MS),
+    meaning: `milliseconds one command may run in \`local\` or in a block this node makes (timed out: \`local\` answers 400, a block leaves it out); at most ${thousands(MAX_COMMAND_TIME_LIMIT_MS)}`,
   },
   {
     key: "logLevel",
@@ -322,6 +347,14 @@ export function resolveNodeOptions(
     mempool: {
       blockGasLimit: read.integer("blockGasLimit", DEFAULT_BLOCK_GAS_LIMIT, 1, MAX_BLOCK_GAS_LIMIT),
       minGasPrice: read.decimal("minGasPrice", DEFAULT_MIN_GAS_PRICE),
+    },
+    execution: {
+      commandTimeLimitMs: read.integer(
+        "commandTimeLimit",
+        DEFAULT_COMMAND_TIME_LIMIT_MS,
+        1,
+        MAX_COMMAND_TIME_LIMIT_MS,
+      ),
     },
     log: { level: read.choice("logLevel", LOG_LEVELS, "info") },
   };

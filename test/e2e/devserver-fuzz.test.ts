@@ -7,16 +7,16 @@
  * A failure prints the seed and the request, so it can be replayed.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { type FuzzBody, fuzzBody } from "../../src/api/http/test-support/fuzz-bodies.ts";
 import type { Random } from "../../src/chain/test-support/random.ts";
 import { signCommand } from "../../src/command/index.ts";
 import { encodeHex, keyPairFromSeed } from "../../src/crypto/index.ts";
+import { startDevServer } from "../support/dev-server-process.ts";
 import { fuzzWithProbe } from "./support/fuzz-run.ts";
 
 /** The seed of the run; change it to explore, set it to a failing run's seed to replay. */
@@ -83,33 +83,11 @@ function corpus(): Record<string, { valid: string[]; fields: string[] }> {
 
 const QUERIES = ["", "?preflight=true", "?signatureVerification=false", "?preflight=true&x=%00"];
 
-const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const TSX = import.meta.resolve("tsx");
-
-/** `braid -s` in a child process (as a client meets it); resolves with its URL. */
-async function startServer(dir: string): Promise<{ url: string; child: ChildProcess }> {
-  const config = join(dir, "config.yaml");
-  writeFileSync(config, "port: 0\nlistenTimeout: 0.2\nlogDir: log\n");
-  const child = spawn(process.execPath, ["--import", TSX, MAIN, "-s", config], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/[^ ]+)/.exec(out);
-      if (match !== null) resolve(match[1] as string);
-    });
-    child.once("exit", (code) => reject(new Error(`braid -s exited with ${code}: ${out}`)));
-  });
-  return { url, child };
-}
-
 describe("the development server under a seeded fuzz run", () => {
   const dir = mkdtempSync(join(tmpdir(), "braid-fuzz-"));
   let server: { url: string; child: ChildProcess };
   before(async () => {
-    server = await startServer(dir);
+    server = await startDevServer(dir);
   });
   after(() => {
     server?.child.kill();

@@ -121,11 +121,12 @@ describe("the development server against a hostile client", () => {
       fetch(`${server.url}/version`).then((r) => r.text()),
     ]);
     assert.equal(version, "pact version 5.4");
-    assert.match(
+    // The time limit for one command stops it first (the bytes it builds would next).
+    assert.equal(
       JSON.parse(local.text).result.error.message,
-      /^Command exceeded the limit of 33554432 bytes on the lists and strings it builds/,
+      "Transaction timed out: it ran longer than this node's limit of 150 ms for one command",
     );
-    assert.ok(performance.now() - started < 3000, `${performance.now() - started} ms`);
+    assert.ok(performance.now() - started < 1000, `${performance.now() - started} ms`);
     const loop = await signed("(fold (+) 0 (enumerate 1 1000))", "own-limit", 50);
     const limited = await post(server, "/api/v1/local", JSON.stringify(loop));
     assert.equal(JSON.parse(limited.text).result.error.message, 'Gas limit "50" exceeded: 109');

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { type ParsedCommand, parseCommand } from "../../command/index.ts";
 import {
   bounded,
+  boundsWithTimeLimit,
   type CommandOutcome,
+  DEFAULT_COMMAND_TIME_LIMIT_MS,
   encodeCommandResult,
   executeCommand,
   FREE_GAS_WITH_COMMAND_LIMIT,
@@ -27,6 +29,13 @@ import type { DevServerConfig } from "./config.ts";
 import { RESULTS_FILE, STATE_FILE } from "./limits.ts";
 import { MemoryResultStore, type ResultStore, SqliteResultStore } from "./results-store.ts";
 import { verifyRequest } from "./verify.ts";
+
+/**
+ * Every command's bounds here: the work and value bounds of any command, and the node's default
+ * time limit (a command past it fails with Chainweb's "Transaction timed out"), so that one
+ * command cannot keep the server from answering others for long.
+ */
+const DEV_SERVER_BOUNDS = boundsWithTimeLimit(DEFAULT_COMMAND_TIME_LIMIT_MS);
 
 /** Query parameters of `local`, as received. */
 export interface LocalQuery {
@@ -216,6 +225,7 @@ export class DevService {
       mode,
       block: { height: 0n, time: new PactTime(BigInt(Date.now()) * 1000n), prevBlockHash: "" },
       gas: this.gas,
+      bounds: DEV_SERVER_BOUNDS,
       flags: this.flags,
     });
     if (this.config.verbose) this.log.line(verboseLine(mode, outcome));

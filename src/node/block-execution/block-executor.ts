@@ -12,12 +12,16 @@ import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import {
   type BlockContext,
+  boundsWithTimeLimit,
+  COMMAND_BOUNDS,
   type CommandOutcome,
+  commandTimeoutMessage,
   encodeCommandResultAround,
   executeCommand,
   FREE_GAS,
   gasMeterFor,
   gasUsed,
+  timedOut,
   type VerifierPlugins,
 } from "../../execution/index.ts";
 import { hashTxLogs, type PactDb, type TxLogEntry } from "../../pact/db/index.ts";
@@ -120,13 +124,30 @@ export function transactionBytes(command: ParsedCommand): Uint8Array {
 }
 
 /**
+ * A command of a block being made ran past its time limit. Its gas purchase is already written
+ * to the block's state, so the caller aborts the block and makes it again without the command
+ * (as Chainweb leaves out a new block's command that times out).
+ */
+export class CommandTimedOut extends Error {
+  override readonly name = "CommandTimedOut";
+  constructor(
+    readonly command: ParsedCommand,
+    timeLimitMs: number,
+  ) {
+    super(commandTimeoutMessage(timeLimitMs));
+  }
+}
+
+/**
  * Runs the coinbase and `commands` on `db`, whose block is open. A command whose gas cannot be
- * bought is left out and listed in `rejected` (its writes undone).
+ * bought is left out and listed in `rejected` (its writes undone). With `timeLimitMs` (a block
+ * this node makes), a command that runs longer throws {@link CommandTimedOut}.
  */
 export function executeBlock(
   db: PactDb,
   env: BlockEnvironment,
   commands: readonly ParsedCommand[],
+  timeLimitMs: number | null = null,
 ): ExecutedBlock {
   const block = blockContextOf(env);
   const coinbase = runCoinbase(db, env, block);
@@ -134,7 +155,7 @@ export function executeBlock(
   const rejected: { command: ParsedCommand; reason: string }[] = [];
   let gasLeft = env.blockGasLimit;
   for (const command of commands) {
-    const run = runCommand(db, env, block, command, gasLeft);
+    const run = runCommand(db, env, block, command, gasLeft, timeLimitMs);
     if (run.kind === "rejected") {
       rejected.push({ command, reason: run.reason });
       continue;
@@ -188,7 +209,8 @@ export type CommandRun =
 
 /**
  * One command's way through a block: size gas, gas purchase, the command, gas redemption.
- * `rejected` when its gas cannot be bought (nothing of it is kept then).
+ * `rejected` when its gas cannot be bought (nothing of it is kept then). With `timeLimitMs`, a
+ * command that runs longer throws {@link CommandTimedOut} (its gas purchase stays written).
  */
 export function runCommand(
   db: PactDb,
@@ -196,11 +218,16 @@ export function runCommand(
   block: BlockContext,
   command: ParsedCommand,
   gasLeft: number,
+  timeLimitMs: number | null = null,
 ): CommandRun {
   const meta = command.payload.meta;
+  const bounds = timeLimitMs === null ? COMMAND_BOUNDS : boundsWithTimeLimit(timeLimitMs);
+  /** The command's meter: its gas `limit` and, where given, its time limit. */
+  const meterOf = (limit: number) =>
+    gasMeterFor({ kind: "metered", limit, perAction: null }, undefined, bounds);
   /** The command itself, charged to `meter`. */
-  const run = (meter: GasMeter) =>
-    executeCommand(command, {
+  const run = (meter: GasMeter) => {
+    const outcome = executeCommand(command, {
       db,
       mode: "transactional",
       block,
@@ -211,9 +238,12 @@ export function runCommand(
       spvVerifier: env.spvVerifier ?? null,
       verifierPlugins: env.verifierPlugins ?? NO_VERIFIER_PLUGINS,
     });
+    if (timeLimitMs !== null && timedOut(meter)) throw new CommandTimedOut(command, timeLimitMs);
+    return outcome;
+  };
   if (meta.kind !== "public") {
     // A private command (the `private` endpoint) buys no gas; the block's gas still bounds it.
-    const outcome = run(gasMeterFor({ kind: "metered", limit: gasLeft, perAction: null }));
+    const outcome = run(meterOf(gasLeft));
     return { kind: "included", outcome };
   }
   const limit = Math.min(meta.gasLimit, gasLeft);
@@ -223,7 +253,7 @@ export function runCommand(
   if (purchase.kind === "rejected") return purchase;
   const { initial, buy, buyMeter } = purchase;
 
-  const meter = gasMeterFor({ kind: "metered", limit, perAction: null });
+  const meter = meterOf(limit);
   meter.setUsed(initial * MILLIGAS_PER_GAS + buyMeter.used());
   const ran = run(meter);
   const succeeded = ran.result.status === "success";

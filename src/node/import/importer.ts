@@ -74,8 +74,8 @@ export class BlockImporter {
     const stored = prepared.map(({ chain, block }) => {
       const done = chain.commitPrepared(block);
       chain.mempool.remove(done.requestKeys);
-      chain.mempool.remove(done.rejected.map((r) => r.command.hash));
       this.announce(chain.chainId, done);
+      this.leaveOut(chain, done.rejected);
       return done;
     });
     this.parts.events.emit("cut");
@@ -143,6 +143,17 @@ export class BlockImporter {
   private readonly nearHead: HeaderFinder = (chainId, hash) =>
     this.parts.chains[chainId]?.headOrParent(hash) ?? this.parts.chainDb.header(hash);
 
+  /**
+   * Drops from the chain's mempool commands a block being made left out for good (their gas
+   * could not be bought, or they ran past the time limit), each logged with the reason.
+   */
+  leaveOut(chain: NodeChain, rejected: StoredBlock["rejected"]): void {
+    chain.mempool.remove(rejected.map((r) => r.command.hash));
+    for (const r of rejected) {
+      this.parts.log.warn(`chain ${chain.chainId}: left out ${r.command.hash}: ${r.reason}`);
+    }
+  }
+
   private announce(chainId: number, block: StoredBlock): void {
     const { log, events } = this.parts;
     const h = block.header;
@@ -150,9 +161,6 @@ export class BlockImporter {
     (block.requestKeys.length > 0 ? log.info : log.debug)(
       `chain ${String(chainId).padStart(2)}  height ${String(h.height).padStart(6)}  txs ${String(block.requestKeys.length).padStart(3)}  ${encodeBase64Url(h.hash).slice(0, 12)}`,
     );
-    for (const r of block.rejected) {
-      log.warn(`chain ${chainId}: left out ${r.command.hash}: ${r.reason}`);
-    }
     events.emit("block", chainId, block);
   }
 }

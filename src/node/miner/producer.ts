@@ -56,6 +56,8 @@ export interface ProducerOptions {
   readonly store: (
     prepared: readonly { readonly chain: NodeChain; readonly block: PreparedBlock }[],
   ) => StoredBlock[];
+  /** Told of commands a proof-of-work candidate left out for good (the importer's `leaveOut`). */
+  readonly leaveOut: (chain: NodeChain, rejected: PreparedBlock["rejected"]) => void;
   /** Told of a failure of background work (levelling), which has no caller to throw to. */
   readonly onError: (error: unknown) => void;
 }
@@ -227,15 +229,20 @@ export class BlockProducer {
     const ready = wanted !== undefined && this.isReady(wanted.chainId);
     const chain = ready ? wanted : chains.reduce((a, b) => (b.head.height < a.head.height ? b : a));
     const { adjacentParents, creationTime } = this.blockInputs(chain.chainId, false);
-    const { commands } = this.selectFor(chain);
-    const header = chain.candidateHeader(commands, adjacentParents, creationTime);
+    const candidate = chain.candidateBlock(
+      this.selectFor(chain).commands,
+      adjacentParents,
+      creationTime,
+    );
+    // Left out for good (their gas cannot be bought, or they ran too long), as a stored block's are.
+    this.options.leaveOut(chain, candidate.rejected);
     return {
       chainId: chain.chainId,
       parent: chain.head,
-      commands,
+      commands: candidate.commands,
       adjacentParents,
       creationTime,
-      header,
+      header: candidate.header,
     };
   }
 
@@ -246,7 +253,13 @@ export class BlockProducer {
   storeSolved(work: PowWork, nonce: bigint, creationTime = work.creationTime): BlockHeader | null {
     const chain = this.options.chains[work.chainId]!;
     if (chain.head !== work.parent) return null;
-    const block = chain.prepareBlock(work.commands, work.adjacentParents, creationTime, nonce);
+    const block = chain.prepareBlock(
+      work.commands,
+      work.adjacentParents,
+      creationTime,
+      nonce,
+      false,
+    );
     return this.options.store([{ chain, block }])[0]!.header;
   }
 

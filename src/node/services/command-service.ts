@@ -49,7 +49,7 @@ export interface CommandService {
 }
 
 export interface CommandServiceParts {
-  readonly options: Pick<NodeOptions, "network" | "mempool">;
+  readonly options: Pick<NodeOptions, "network" | "mempool" | "execution">;
   readonly version: ChainwebVersion;
   readonly chainDb: ChainDatabase;
   readonly chains: readonly NodeChain[];
@@ -163,6 +163,7 @@ export class NodeCommandService implements CommandService {
         return header;
       },
       this.parts.clock.nowSeconds(),
+      this.parts.options.execution.commandTimeLimitMs,
     );
   }
 

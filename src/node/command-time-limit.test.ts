@@ -1,0 +1,70 @@
+/**
+ * The node's time limit for one command (`commandTimeLimit`): `local` and preflight refuse a
+ * command that runs longer, a block being made leaves it out (and drops it from the mempool),
+ * and commands within the limit are untouched.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { JsonNumber } from "../pact/values/index.ts";
+import { LocalRefusal } from "./local.ts";
+import type { BraidNode } from "./node.ts";
+import { cap, devCommand, GAS_CAP, manualNode } from "./test-support/dev-node.ts";
+
+/** About 95,000 gas of arithmetic: about 100 ms here, far over the 20 ms limit below. */
+const SLOW_CODE = "(fold (+) 0 (enumerate 1 400000))";
+const LIMIT_MS = 20;
+const TIMED_OUT = `Transaction timed out: it ran longer than this node's limit of ${LIMIT_MS} ms for one command`;
+
+describe("the time limit for one command", () => {
+  let node: BraidNode;
+  before(() => {
+    node = manualNode({ commandTimeLimit: LIMIT_MS });
+  });
+  after(() => node.close());
+
+  const slow = (nonce: string) => devCommand({ code: SLOW_CODE, nonce, gasLimit: 100_000 });
+  const refusal = (run: () => unknown) => {
+    try {
+      run();
+    } catch (e) {
+      if (e instanceof LocalRefusal) return e.message;
+      throw e;
+    }
+    assert.fail("not refused");
+  };
+
+  it("refuses a local call that runs longer, and answers one that does not", () => {
+    const local = (preflight: boolean, nonce: string) =>
+      node.commands.local(0, slow(nonce), { preflight, rewindDepth: 0n });
+    assert.equal(
+      refusal(() => local(false, "plain")),
+      TIMED_OUT,
+    );
+    assert.equal(
+      refusal(() => local(true, "preflight")),
+      TIMED_OUT,
+    );
+    const quick = devCommand({ code: "(+ 1 2)", nonce: "quick" });
+    const answer = node.commands.local(0, quick, { preflight: false, rewindDepth: 0n });
+    assert.match(answer, /"result":\{"status":"success","data":\{"int":3\}\}/);
+  });
+
+  it("leaves a command that runs longer out of the block it is making, with the others in", () => {
+    const transfer = devCommand({
+      code: '(coin.transfer "sender00" "sender01" 1.0)',
+      caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber("1.0"))],
+      nonce: "quick-transfer",
+    });
+    const long = slow("in-a-block");
+    node.commands.submit(0, [long, transfer]);
+    const block = node.producer.mine(0);
+    assert.deepEqual(block.requestKeys, [transfer.hash]);
+    assert.deepEqual(
+      block.rejected.map((r) => [r.command.hash, r.reason]),
+      [[long.hash, TIMED_OUT]],
+    );
+    assert.equal(node.chains[0]!.mempool.size, 0, "dropped from the mempool");
+    assert.equal(node.commands.result(0, long.hashBytes), null);
+    assert.match(node.commands.result(0, transfer.hashBytes)!, /"status":"success"/);
+  });
+});

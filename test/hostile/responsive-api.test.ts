@@ -1,0 +1,168 @@
+/**
+ * Issue 24, item 1: no command — in `local`, in a block (`send`), on the development server —
+ * may stop the node answering others. The worst commands the limits allow run through each
+ * while a second client asks `/info` and `poll` of the node (`/version` of the development
+ * server) every few milliseconds: every one of its answers must come within 200 ms. The p99 is
+ * printed for the closing note. Before the time limit for one command, one `local` held the
+ * node for seconds.
+ */
+import assert from "node:assert/strict";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { devCommand } from "../../src/node/test-support/dev-node.ts";
+import { startDevServer } from "../support/dev-server-process.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
+
+/** The longest the second client may wait for any answer. */
+const ANSWER_WITHIN_MS = 200;
+/** How often the second client asks. */
+const PROBE_EVERY_MS = 10;
+
+/** Commands that would each run for seconds without the time limit, at the block's gas limit. */
+const WORST_CODES = [
+  "(fold (+) 0 (enumerate 1 3000000))",
+  "(fold (lambda (a x) (+ a (* x x))) 0 (enumerate 1 3000000))",
+  "(length (distinct (enumerate 1 1000000)))",
+  "(length (sort (enumerate 1000000 1 -1)))",
+  "(length (map (lambda (x) (int-to-str 16 x)) (enumerate 1 1000000)))",
+];
+
+/** `{"cmds":[…]}` of one command as a client sends it. */
+function body(code: string, nonce: string): string {
+  const c = devCommand({ code, nonce, gasLimit: 150_000 });
+  const sigs = c.sigs.map((sig) => ({ sig }));
+  return JSON.stringify({ hash: c.hash, sigs, cmd: c.cmd });
+}
+
+/**
+ * Asks `probe` every {@link PROBE_EVERY_MS} ms until `load` settles; the milliseconds each
+ * answer took, and the load's result.
+ */
+async function probeDuring<T>(
+  probe: () => Promise<unknown>,
+  load: () => Promise<T>,
+): Promise<{ times: number[]; result: T }> {
+  const times: number[] = [];
+  let done = false;
+  const prober = (async () => {
+    while (!done) {
+      const started = performance.now();
+      await probe();
+      times.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
+    }
+  })();
+  try {
+    return { times, result: await load() };
+  } finally {
+    done = true;
+    await prober;
+  }
+}
+
+function report(label: string, times: readonly number[]): void {
+  const sorted = [...times].sort((a, b) => a - b);
+  const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? 0;
+  const max = sorted[sorted.length - 1] ?? 0;
+  console.log(
+    `# ${label}: ${times.length} answers, p99 ${p99.toFixed(1)} ms, slowest ${max.toFixed(1)} ms`,
+  );
+  assert.ok(times.length > 10, "the second client was answered while the load ran");
+  assert.ok(max < ANSWER_WITHIN_MS, `${label}: the slowest answer took ${max.toFixed(1)} ms`);
+}
+
+async function ok(response: Promise<Response>): Promise<string> {
+  const r = await response;
+  const text = await r.text();
+  assert.ok(r.status < 500, `${r.status} ${text}`);
+  return text;
+}
+
+describe("the node keeps answering while the worst commands run", { timeout: 120_000 }, () => {
+  let node: NodeProcess;
+  before(async () => {
+    node = await startNode();
+  });
+  after(() => node.stop());
+
+  const post = (path: string, text: string) =>
+    fetch(`${node.api(0)}/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: text,
+    });
+  const probe = async () => {
+    await ok(fetch(`${node.url}/info`));
+    await ok(post("poll", '{"requestKeys":["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]}'));
+  };
+
+  it("through local", async () => {
+    await probe(); // the first answers compile the node's code
+    const { times, result } = await probeDuring(probe, async () => {
+      const answers: string[] = [];
+      for (const [i, code] of WORST_CODES.entries()) {
+        answers.push(await ok(post("local", body(code, `local-${i}`))));
+      }
+      return answers;
+    });
+    report("local", times);
+    for (const answer of result) {
+      assert.match(
+        answer,
+        /^Transaction timed out: it ran longer than this node's limit of 150 ms/,
+      );
+    }
+  });
+
+  it("through send, in the blocks it makes", async () => {
+    const { times } = await probeDuring(probe, async () => {
+      for (const [i, code] of WORST_CODES.entries()) {
+        await ok(post("send", `{"cmds":[${body(code, `send-${i}`)}]}`));
+      }
+    });
+    report("send", times);
+    assert.match(node.output(), /left out \S+: Transaction timed out/);
+  });
+});
+
+describe("the development server keeps answering while the worst commands run", {
+  timeout: 120_000,
+}, () => {
+  const dir = mkdtempSync(join(tmpdir(), "braid-responsive-"));
+  let server: { url: string; child: ChildProcess };
+  before(async () => {
+    server = await startDevServer(dir);
+  });
+  after(() => {
+    server?.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("through local and send", async () => {
+    const probe = () => ok(fetch(`${server.url}/version`));
+    await probe();
+    const { times, result } = await probeDuring(probe, async () => {
+      const answers: string[] = [];
+      for (const [i, code] of WORST_CODES.entries()) {
+        for (const path of ["local", "send"]) {
+          const text = path === "local" ? body(code, `d${i}`) : `{"cmds":[${body(code, `s${i}`)}]}`;
+          answers.push(
+            await ok(
+              fetch(`${server.url}/api/v1/${path}`, {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: text,
+              }),
+            ),
+          );
+        }
+      }
+      return answers;
+    });
+    report("development server", times);
+    assert.ok(result.some((a) => a.includes("Transaction timed out")));
+  });
+});
