@@ -7,16 +7,12 @@
  * A failure prints the seed and the request, so it can be replayed.
  */
 import assert from "node:assert/strict";
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { type FuzzBody, fuzzBody } from "../../src/api/http/test-support/fuzz-bodies.ts";
 import type { Random } from "../../src/chain/test-support/random.ts";
 import { signCommand } from "../../src/command/index.ts";
 import { encodeHex, keyPairFromSeed } from "../../src/crypto/index.ts";
-import { startDevServer } from "../support/dev-server-process.ts";
+import { devServerPerSuite } from "../support/dev-server-process.ts";
 import { fuzzWithProbe } from "./support/fuzz-run.ts";
 
 /** The seed of the run; change it to explore, set it to a failing run's seed to replay. */
@@ -84,17 +80,10 @@ function corpus(): Record<string, { valid: string[]; fields: string[] }> {
 const QUERIES = ["", "?preflight=true", "?signatureVerification=false", "?preflight=true&x=%00"];
 
 describe("the development server under a seeded fuzz run", () => {
-  const dir = mkdtempSync(join(tmpdir(), "braid-fuzz-"));
-  let server: { url: string; child: ChildProcess };
-  before(async () => {
-    server = await startDevServer(dir);
-  });
-  after(() => {
-    server?.child.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const devServer = devServerPerSuite("braid-fuzz-");
 
   it(`answers only 2xx and 4xx, keeps /version within ${VERSION_WITHIN_MS} ms, and stays up`, async () => {
+    const server = devServer();
     const endpoints = corpus();
     const names = Object.keys(endpoints);
     const statuses = new Map<number, number>();

@@ -7,13 +7,9 @@
  * node for seconds.
  */
 import assert from "node:assert/strict";
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { devCommand } from "../../src/node/test-support/dev-node.ts";
-import { startDevServer } from "../support/dev-server-process.ts";
+import { devServerPerSuite } from "../support/dev-server-process.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
 
 /** The longest the second client may wait for any answer. */
@@ -131,17 +127,10 @@ describe("the node keeps answering while the worst commands run", { timeout: 120
 describe("the development server keeps answering while the worst commands run", {
   timeout: 120_000,
 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), "braid-responsive-"));
-  let server: { url: string; child: ChildProcess };
-  before(async () => {
-    server = await startDevServer(dir);
-  });
-  after(() => {
-    server?.child.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const devServer = devServerPerSuite("braid-responsive-");
 
   it("through local and send", async () => {
+    const server = devServer();
     const probe = () => ok(fetch(`${server.url}/version`));
     await probe();
     const { times, result } = await probeDuring(probe, async () => {

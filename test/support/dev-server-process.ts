@@ -4,17 +4,41 @@
  * with its URL once it listens.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const TSX = import.meta.resolve("tsx");
 
+export interface DevServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+}
+
+/**
+ * A development server for the enclosing `describe`, in a new folder named from `prefix`:
+ * started before its tests, killed and its folder removed after. Call the result in a test.
+ */
+export function devServerPerSuite(prefix: string): () => DevServerProcess {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  let server: DevServerProcess | undefined;
+  before(async () => {
+    server = await startDevServer(dir);
+  });
+  after(() => {
+    server?.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return () => server!;
+}
+
 export async function startDevServer(
   dir: string,
   config = "port: 0\nlistenTimeout: 0.2\nlogDir: log\n",
-): Promise<{ url: string; child: ChildProcess }> {
+): Promise<DevServerProcess> {
   const file = join(dir, "config.yaml");
   writeFileSync(file, config);
   const child = spawn(process.execPath, ["--import", TSX, MAIN, "-s", file], {
