@@ -68,3 +68,32 @@ describe("the time limit for one command", () => {
     assert.match(node.commands.result(0, transfer.hashBytes)!, /"status":"success"/);
   });
 });
+
+describe("the time a block being made spends on commands", () => {
+  it("stops taking commands after BLOCK_TIME_BUDGET_MS; the rest get the next block", () => {
+    const node = manualNode({ commandTimeLimit: 5_000 });
+    try {
+      // Each runs to its gas limit (about 50 ms here), within the time limit: the first always
+      // fits the budget, never all three.
+      const commands = ["a", "b", "c"].map((nonce) =>
+        devCommand({ code: SLOW_CODE, nonce, gasLimit: 48_000 }),
+      );
+      node.commands.submit(0, commands);
+      const first = node.producer.mine(0);
+      assert.ok(
+        first.requestKeys.length >= 1 && first.requestKeys.length < 3,
+        `${first.requestKeys.length}`,
+      );
+      assert.deepEqual(first.rejected, []);
+      assert.equal(node.chains[0]!.mempool.size, 3 - first.requestKeys.length, "the rest wait");
+      const rest: string[] = [];
+      while (node.chains[0]!.mempool.size > 0) rest.push(...node.producer.mine(0).requestKeys);
+      assert.deepEqual(
+        [...first.requestKeys, ...rest],
+        commands.map((c) => c.hash),
+      );
+    } finally {
+      node.close();
+    }
+  });
+});

@@ -129,29 +129,33 @@ describe("the development server keeps answering while the worst commands run", 
 }, () => {
   const devServer = devServerPerSuite("braid-responsive-");
 
-  it("through local and send", async () => {
+  it("through local and send, and a send of many at once", async () => {
     const server = devServer();
     const probe = () => ok(fetch(`${server.url}/version`));
+    const post = (path: string, text: string) =>
+      ok(
+        fetch(`${server.url}/api/v1/${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: text,
+        }),
+      );
     await probe();
     const { times, result } = await probeDuring(probe, async () => {
       const answers: string[] = [];
       for (const [i, code] of WORST_CODES.entries()) {
-        for (const path of ["local", "send"]) {
-          const text = path === "local" ? body(code, `d${i}`) : `{"cmds":[${body(code, `s${i}`)}]}`;
-          answers.push(
-            await ok(
-              fetch(`${server.url}/api/v1/${path}`, {
-                method: "POST",
-                headers: { "content-type": "application/json" },
-                body: text,
-              }),
-            ),
-          );
-        }
+        answers.push(await post("local", body(code, `d${i}`)));
+        answers.push(await post("send", `{"cmds":[${body(code, `s${i}`)}]}`));
       }
+      // One batch of them all, twice over: run in turns, the last one's result found by listen.
+      const batch = [...WORST_CODES, ...WORST_CODES].map((code, i) => body(code, `b${i}`));
+      const sent = JSON.parse(await post("send", `{"cmds":[${batch.join(",")}]}`));
+      const last = sent.requestKeys[sent.requestKeys.length - 1];
+      answers.push(await post("listen", JSON.stringify({ listen: last })));
       return answers;
     });
     report("development server", times);
     assert.ok(result.some((a) => a.includes("Transaction timed out")));
+    assert.match(result[result.length - 1]!, /"reqKey"/);
   });
 });

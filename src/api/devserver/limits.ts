@@ -20,6 +20,13 @@ export const MAX_BODY_LIMIT_BYTES = 67_108_864;
 
 export { MAX_POLL_KEYS, MAX_SEND_COMMANDS } from "../http/command-bodies.ts";
 
+/**
+ * How long the server runs queued commands before it answers others: a `send` of many commands
+ * runs them in turns of this many milliseconds (each command bounded by the time limit of one
+ * command), so one batch cannot keep the server from answering.
+ */
+export const COMMAND_TURN_MS = 50;
+
 /** The file names inside `persistDir` and `logDir`. */
 export const STATE_FILE = "pactdb.sqlite";
 export const RESULTS_FILE = "results.sqlite";

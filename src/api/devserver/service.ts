@@ -26,7 +26,7 @@ import { badRequest } from "../http/errors.ts";
 import { jsonObjectBody } from "../http/json-body.ts";
 import { KeyWaiters } from "../http/key-waiters.ts";
 import type { DevServerConfig } from "./config.ts";
-import { RESULTS_FILE, STATE_FILE } from "./limits.ts";
+import { COMMAND_TURN_MS, RESULTS_FILE, STATE_FILE } from "./limits.ts";
 import { MemoryResultStore, type ResultStore, SqliteResultStore } from "./results-store.ts";
 import { verifyRequest } from "./verify.ts";
 
@@ -47,6 +47,11 @@ export class DevService {
   readonly db: VersionedPactDb;
   readonly results: ResultStore;
   private readonly waiters = new KeyWaiters<string>();
+  /** Sent commands not run yet, in the order they came, and their request keys. */
+  private readonly queue: ParsedCommand[] = [];
+  private readonly queued = new Set<string>();
+  private turnScheduled = false;
+  private closed = false;
   private readonly gas: GasSettings;
   private readonly flags: ReadonlySet<string>;
 
@@ -81,13 +86,46 @@ export class DevService {
     this.flags = new Set(config.flags);
   }
 
-  /** `send`: `{"cmds":[…]}` → `{"requestKeys":[…]}`. */
+  /**
+   * `send`: `{"cmds":[…]}` → `{"requestKeys":[…]}`. The commands run in the order they came,
+   * before the answer as far as {@link COMMAND_TURN_MS} allows, the rest in later turns (their
+   * results then come to `poll` and `listen` when they have run).
+   */
   send(bodyText: string): string {
     const cmds = sendBody(bodyText);
     const commands = cmds.map((c, i) => this.publicCommand(c, `command ${i}`, true));
     this.checkNew(commands);
-    for (const command of commands) this.record(command.hash, this.run(command));
+    this.enqueue(commands);
     return `{"requestKeys":[${commands.map((c) => jsonString(c.hash)).join(",")}]}`;
+  }
+
+  /** Queues commands to run after those already queued, and runs what a turn allows. */
+  private enqueue(commands: readonly ParsedCommand[]): void {
+    for (const command of commands) {
+      this.queue.push(command);
+      this.queued.add(command.hash);
+    }
+    this.runQueued();
+  }
+
+  /** Runs queued commands for up to {@link COMMAND_TURN_MS}; schedules a turn for the rest. */
+  private runQueued(): void {
+    const started = performance.now();
+    while (this.queue.length > 0 && !this.closed) {
+      if (performance.now() - started >= COMMAND_TURN_MS) {
+        if (!this.turnScheduled) {
+          this.turnScheduled = true;
+          setImmediate(() => {
+            this.turnScheduled = false;
+            this.runQueued();
+          });
+        }
+        return;
+      }
+      const command = this.queue.shift()!;
+      this.record(command.hash, this.run(command));
+      this.queued.delete(command.hash);
+    }
   }
 
   /** `poll`: `{"requestKeys":[…]}` → an object of the stored results (unknown keys left out). */
@@ -149,17 +187,19 @@ export class DevService {
     this.checkNew([parsed]);
     const { from, to } = meta.address;
     const entity = this.config.entity;
-    const outcome =
-      from === entity || to.includes(entity)
-        ? this.run(parsed)
-        : failureOutcome(parsed.hash, {
-            type: "EvalError",
-            message: bounded(
-              `Private command not addressed to this entity "${entity}": sent from "${from}" to ${JSON.stringify(to)}`,
-            ),
-            info: `${TOPLEVEL_ORIGIN}:0`,
-          });
-    this.record(parsed.hash, outcome);
+    if (from === entity || to.includes(entity)) {
+      this.enqueue([parsed]);
+    } else {
+      const message = `Private command not addressed to this entity "${entity}": sent from "${from}" to ${JSON.stringify(to)}`;
+      this.record(
+        parsed.hash,
+        failureOutcome(parsed.hash, {
+          type: "EvalError",
+          message: bounded(message),
+          info: `${TOPLEVEL_ORIGIN}:0`,
+        }),
+      );
+    }
     return `{"requestKeys":[${jsonString(parsed.hash)}]}`;
   }
 
@@ -178,8 +218,9 @@ export class DevService {
     this.waiters.close();
   }
 
-  /** Ends the waiting `listen` calls and closes the databases. */
+  /** Ends the waiting `listen` calls and closes the databases (queued commands are not run). */
   close(): void {
+    this.closed = true;
     this.waiters.close();
     this.results.close();
     this.db.close();
@@ -207,7 +248,7 @@ export class DevService {
   private checkNew(commands: readonly ParsedCommand[]): void {
     const seen = new Set<string>();
     for (const { hash } of commands) {
-      if (seen.has(hash) || this.results.has(hash)) {
+      if (seen.has(hash) || this.results.has(hash) || this.queued.has(hash)) {
         throw badRequest(
           `Request key: ${hash} has already been submitted. If you are resubmitting a valid transaction, try changing the nonce in the payload`,
         );

@@ -139,9 +139,18 @@ export class CommandTimedOut extends Error {
 }
 
 /**
+ * How long a block this node makes keeps taking commands: once its commands have run this long,
+ * the rest wait in the mempool for the next block, and the node answers others in between. With
+ * the time limit of one command, a block runs at most about this plus that limit.
+ */
+export const BLOCK_TIME_BUDGET_MS = 50;
+
+/**
  * Runs the coinbase and `commands` on `db`, whose block is open. A command whose gas cannot be
  * bought is left out and listed in `rejected` (its writes undone). With `timeLimitMs` (a block
- * this node makes), a command that runs longer throws {@link CommandTimedOut}.
+ * this node makes), a command that runs longer throws {@link CommandTimedOut}, and once the
+ * commands have run {@link BLOCK_TIME_BUDGET_MS} the rest are not taken (neither executed nor
+ * rejected: they stay in the mempool).
  */
 export function executeBlock(
   db: PactDb,
@@ -154,7 +163,10 @@ export function executeBlock(
   const executed: ExecutedCommand[] = [];
   const rejected: { command: ParsedCommand; reason: string }[] = [];
   let gasLeft = env.blockGasLimit;
+  const started = performance.now();
   for (const command of commands) {
+    const spent = performance.now() - started;
+    if (timeLimitMs !== null && spent >= BLOCK_TIME_BUDGET_MS) break;
     const run = runCommand(db, env, block, command, gasLeft, timeLimitMs);
     if (run.kind === "rejected") {
       rejected.push({ command, reason: run.reason });
