@@ -88,6 +88,14 @@ describe("encoding payloads", () => {
     );
   });
 
+  it("writes Braid's private gasLimit after the address", () => {
+    const meta = { kind: "private", address: null, gasLimit: 700 } as const;
+    assert.match(
+      encodeCommandPayload({ ...base, meta }),
+      /"meta":\{"address":null,"gasLimit":700\}/,
+    );
+  });
+
   it("writes gasPrice as aeson writes a number", () => {
     const meta = (gasPrice: string): string => {
       const cmd = encodeCommandPayload({

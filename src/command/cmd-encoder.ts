@@ -49,9 +49,12 @@ function encodeMessage(message: ExecMessage | ContMessage): string {
 
 function encodeMeta(meta: PublicMeta | PrivateMeta): string {
   if (meta.kind === "private") {
-    if (meta.address === null) return '{"address":null}';
-    const to = meta.address.to.map(str).join(",");
-    return `{"address":{"to":[${to}],"from":${str(meta.address.from)}}}`;
+    const address =
+      meta.address === null
+        ? "null"
+        : `{"to":[${meta.address.to.map(str).join(",")}],"from":${str(meta.address.from)}}`;
+    const gasLimit = meta.gasLimit === undefined ? "" : `,"gasLimit":${meta.gasLimit}`;
+    return `{"address":${address}${gasLimit}}`;
   }
   // Pact reads the price as an exact Scientific, keeps it as a Decimal and writes it back as a number.
   const gasPrice = jsonNumberToDecimal(meta.gasPrice);

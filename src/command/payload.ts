@@ -150,21 +150,25 @@ class Reader {
   }
 
   private privateMeta(obj: JsonObject, path: string): PrivateMeta | undefined {
-    const address = obj.get("address");
-    if (address === null) return { kind: "private", address: null };
-    const addr = this.object(address, `${path}.address`);
+    const gasLimitJson = obj.get("gasLimit") ?? null;
+    const gasLimit = gasLimitJson === null ? null : this.integer(gasLimitJson, `${path}.gasLimit`);
+    const address = this.privateAddress(obj.get("address") ?? null, `${path}.address`);
+    if (gasLimit === undefined || address === undefined) return undefined;
+    return gasLimit === null
+      ? { kind: "private", address }
+      : { kind: "private", address, gasLimit };
+  }
+
+  private privateAddress(value: JsonValue, path: string): PrivateMeta["address"] | undefined {
+    if (value === null) return null;
+    const addr = this.object(value, path);
     if (addr === undefined) return undefined;
-    const from = this.string(
-      this.required(addr, "from", `${path}.address`),
-      `${path}.address.from`,
-    );
-    const to = this.list(
-      this.required(addr, "to", `${path}.address`),
-      `${path}.address.to`,
-      (v, p) => this.string(v, p),
+    const from = this.string(this.required(addr, "from", path), `${path}.from`);
+    const to = this.list(this.required(addr, "to", path), `${path}.to`, (v, p) =>
+      this.string(v, p),
     );
     if (from === undefined || to === undefined) return undefined;
-    return { kind: "private", address: { from, to } };
+    return { from, to };
   }
 
   private signer(value: JsonValue, path: string): Signer | undefined {

@@ -59,10 +59,15 @@ export interface PublicMeta {
   readonly sender: string;
 }
 
-/** Metadata for private (entity-addressed) execution: `{"address": {"from", "to"} | null}`. */
+/**
+ * Metadata for private (entity-addressed) execution: `{"address": {"from", "to"} | null}`, and
+ * Braid's optional `gasLimit` beside it (Pact's private metadata has none and ignores the field).
+ */
 export interface PrivateMeta {
   readonly kind: "private";
   readonly address: { readonly from: string; readonly to: readonly string[] } | null;
+  /** The gas the command may use; absent: as much as a block holds. */
+  readonly gasLimit?: number;
 }
 
 export type SignatureScheme = "ED25519" | "WebAuthn";

@@ -159,6 +159,19 @@ describe("parseCommand accepts", () => {
     assert.equal(payload.networkId, null);
   });
 
+  it("private metadata with Braid's gasLimit beside the address, or a null address", () => {
+    const meta = (text: string) => {
+      const cmd = `{"networkId":null,"payload":{"exec":{"code":"1","data":null}},"signers":[],"meta":${text},"nonce":"x"}`;
+      return accepted(parseCommand(signed(cmd, [], "blake2s"))).payload.meta;
+    };
+    assert.deepEqual(meta('{"address":{"from":"A","to":[]},"gasLimit":"500"}'), {
+      kind: "private",
+      address: { from: "A", to: [] },
+      gasLimit: 500,
+    });
+    assert.deepEqual(meta('{"address":null,"gasLimit":null}'), { kind: "private", address: null });
+  });
+
   it("a cmd without networkId, as Pact 5 parses it (null)", () => {
     const cmd =
       '{"payload":{"exec":{"code":"(+ 1 2)","data":null}},"signers":[],"meta":{"creationTime":0,"ttl":600,"gasLimit":1000,"chainId":"0","gasPrice":1.0e-8,"sender":"alice"},"nonce":"n"}';

@@ -30,6 +30,7 @@ import { LOCAL_RULES } from "./execution-rules.ts";
 import {
   type AdmissionRules,
   BLOCK_TIME_SLOP_SECONDS,
+  gasLimitProblem,
   gasPrice,
   MAX_GAS_PRICE_DECIMALS,
   MAX_SIGNATURES,
@@ -76,6 +77,9 @@ export function runLocal(
   const block = blockContextOf(env);
   const metaData = localMetaData(parent, meta);
   if (!options.preflight) {
+    // Preflight refuses such a limit as a block would (its gas cannot be bought).
+    const problem = gasLimitProblem(meta.gasLimit);
+    if (problem !== null) throw new LocalRefusal(`Validation failed: ${problem}`);
     const db = height === chain.head.height ? chain.state : chain.state.scratchAt(height);
     const meter = gasMeterFor(
       { kind: "metered", limit: meta.gasLimit, perAction: null },

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
 import {
   DEVNET_MINER,
   NodeOptionsError,
@@ -19,7 +20,11 @@ describe("node options", () => {
       api: { port: 8080, host: "127.0.0.1", listenTimeoutSeconds: 180, bodyLimit: 2_000_000 },
       storage: { dataDir: "/work/project/.braid/development" },
       mining: { mode: "on-demand", intervalSeconds: 30, miner: DEVNET_MINER },
-      mempool: { blockGasLimit: 150_000, minGasPrice: "0.00000001" },
+      mempool: {
+        blockGasLimit: 150_000,
+        minGasPrice: "0.00000001",
+        entityKeys: [DEV_ACCOUNTS[0]!.publicKey],
+      },
       execution: { commandTimeLimitMs: 150 },
       log: { level: "info" },
     });
@@ -39,6 +44,16 @@ describe("node options", () => {
     assert.equal(resolveNodeOptions(file, {}).mempool.minGasPrice, "0.00000001");
   });
 
+  it("reads the entity's keys from a flag or a YAML list, in lowercase; none turns private off", () => {
+    const [a, b] = ["AB".repeat(32), "cd".repeat(32)];
+    const entityKeys = (raw: Record<string, unknown>) =>
+      resolveNodeOptions({}, raw).mempool.entityKeys;
+    assert.deepEqual(entityKeys({ entityKeys: `${a}, ${b}` }), [a.toLowerCase(), b]);
+    const file = parseOptionsYaml(`entityKeys:\n  - ${b}\n`, "n.yaml");
+    assert.deepEqual(resolveNodeOptions(file, {}).mempool.entityKeys, [b]);
+    assert.deepEqual(entityKeys({ entityKeys: "none" }), []);
+  });
+
   it("names the key of every bad value", () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ port: 70000 }, "port must be an integer from 0 to 65535, got 70000"],
@@ -55,6 +70,7 @@ describe("node options", () => {
         'minerKeys[0] must be a public key of 64 hex digits, got "abc"',
       ],
       [{ minerAccount: "m" }, "minerAccount and minerKeys must be given together"],
+      [{ entityKeys: "ab" }, 'entityKeys[0] must be a public key of 64 hex digits, got "ab"'],
       [{ inMemory: true, dataDir: "d" }, "inMemory and dataDir cannot be used together"],
     ];
     for (const [raw, message] of cases) {

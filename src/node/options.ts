@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { DEFAULT_COMMAND_TIME_LIMIT_MS } from "../execution/index.ts";
+import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
 
 export const MINING_MODES = ["on-demand", "interval", "pow", "none"] as const;
 export type MiningMode = (typeof MINING_MODES)[number];
@@ -52,6 +53,11 @@ export interface MempoolOptions {
   readonly blockGasLimit: number;
   /** The lowest gas price the mempool accepts, as decimal text (e.g. "0.00000001"). */
   readonly minGasPrice: string;
+  /**
+   * Lowercase hex ED25519 public keys of the entity this node plays: `private` admits only
+   * commands one of them signed; none turns `private` off.
+   */
+  readonly entityKeys: readonly string[];
 }
 
 export interface ExecutionOptions {
@@ -99,6 +105,15 @@ export const DEVNET_MINER: MinerAccount = Object.freeze({
   account: "k:f89ef46927f506c70b6a58fd322450a936311dc6ac91f4ec3d8ef949608dbf1f",
   publicKeys: Object.freeze(["f89ef46927f506c70b6a58fd322450a936311dc6ac91f4ec3d8ef949608dbf1f"]),
 });
+
+/**
+ * The development network's entity unless another is configured: sender00's key, the key
+ * development scripts already sign with.
+ */
+export const DEVNET_ENTITY_KEYS: readonly string[] = Object.freeze([DEV_ACCOUNTS[0]!.publicKey]);
+
+/** The `entityKeys` value that turns `private` off. */
+export const NO_ENTITY_KEYS = "none";
 
 export class NodeOptionsError extends Error {
   override readonly name = "NodeOptionsError";
@@ -210,6 +225,13 @@ export const OPTION_DEFINITIONS = [
     value: "price",
     defaultText: DEFAULT_MIN_GAS_PRICE,
     meaning: "lowest gas price the mempool accepts (at most 12 decimals)",
+  },
+  {
+    key: "entityKeys",
+    module: "mempool",
+    value: "keys",
+    defaultText: "sender00's key",
+    meaning: `hex public keys of this node's entity: \`private\` admits only commands one of them signs (comma-separated on the command line); \`${NO_ENTITY_KEYS}\` turns \`private\` off`,
   },
   {
     key: "commandTimeLimit",
@@ -347,6 +369,10 @@ export function resolveNodeOptions(
     mempool: {
       blockGasLimit: read.integer("blockGasLimit", DEFAULT_BLOCK_GAS_LIMIT, 1, MAX_BLOCK_GAS_LIMIT),
       minGasPrice: read.decimal("minGasPrice", DEFAULT_MIN_GAS_PRICE),
+      entityKeys:
+        read.value("entityKeys") === NO_ENTITY_KEYS
+          ? []
+          : (read.hexKeys("entityKeys")?.map((k) => k.toLowerCase()) ?? DEVNET_ENTITY_KEYS),
     },
     execution: {
       commandTimeLimitMs: read.integer(
@@ -371,7 +397,7 @@ class OptionReader {
     );
   }
 
-  private value(key: OptionKey): unknown {
+  value(key: OptionKey): unknown {
     const value = this.raw[key];
     return value === null ? undefined : value;
   }

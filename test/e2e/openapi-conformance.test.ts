@@ -23,7 +23,8 @@ import { after, before, describe, test } from "node:test";
 import { Pact } from "@kadena/client";
 import { mineNonce } from "../../src/chain/mining/mine.ts";
 import { word256FromBytes } from "../../src/chain/word256.ts";
-import { blake2b256, encodeBase64Url } from "../../src/crypto/index.ts";
+import { signCommand } from "../../src/command/index.ts";
+import { blake2b256, decodeHex, encodeBase64Url } from "../../src/crypto/index.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
 import {
   clientFor,
@@ -259,16 +260,20 @@ function readCommand(code: string, signed = false) {
   );
 }
 
-/** A `private` command: private metadata (an address), no gas, no signers. */
+/** A `private` command: private metadata (an address), signed by sender00 (the node's entity). */
 function privateCommand() {
   const cmd = JSON.stringify({
     payload: { exec: { code: "(+ 1 2)", data: null } },
     meta: { address: { from: "Alice", to: ["Bob"] } },
-    signers: [],
+    signers: [{ pubKey: SENDER00.publicKey }],
     networkId: NETWORK,
     nonce: nonce("private"),
   });
-  return { cmd, hash: encodeBase64Url(blake2b256(new TextEncoder().encode(cmd))), sigs: [] };
+  const key = {
+    publicKey: decodeHex(SENDER00.publicKey),
+    secretKey: decodeHex(SENDER00.secretKey),
+  };
+  return signCommand(cmd, [key], "blake2b");
 }
 
 const keysOf = (body: unknown) => Object.keys(body as Record<string, unknown>);

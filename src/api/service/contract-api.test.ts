@@ -6,8 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { signCommand } from "../../command/index.ts";
-import { decodeBase64Url } from "../../crypto/index.ts";
 import { DEV_ACCOUNTS } from "../../node/genesis/accounts.ts";
 import { makeLogger } from "../../node/logger.ts";
 import { BraidNode } from "../../node/node.ts";
@@ -65,16 +63,14 @@ describe("the contract API of an on-demand node", () => {
     it("resolves private only once the result is stored", async () => {
       const api = new ContractApi(node.ports, 5_000);
       try {
-        const cmd = JSON.stringify({
-          payload: { exec: { code: "(+ 1 2)", data: null } },
-          meta: { address: { from: "Alice", to: ["Bob"] } },
-          signers: [],
-          networkId: "development",
+        // Signed by sender00, the development network's entity.
+        const command = devCommand({
+          code: "(+ 1 2)",
           nonce: "private resolved after the block",
+          privateMeta: { kind: "private", address: { from: "Alice", to: ["Bob"] } },
         });
-        const body = signCommand(cmd, [], "blake2b");
-        await api.private(0, JSON.stringify(body));
-        assert.notEqual(node.commands.result(0, decodeBase64Url(body.hash)), null);
+        await api.private(0, JSON.stringify(wireCommand(command)));
+        assert.notEqual(node.commands.result(0, command.hashBytes), null);
       } finally {
         api.close();
       }

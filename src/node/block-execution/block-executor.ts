@@ -25,18 +25,13 @@ import {
   type VerifierPlugins,
 } from "../../execution/index.ts";
 import { hashTxLogs, type PactDb, type TxLogEntry } from "../../pact/db/index.ts";
-import {
-  type ContinuationVerifier,
-  type GasMeter,
-  MILLIGAS_PER_GAS,
-  type SpvVerifier,
-} from "../../pact/index.ts";
+import { type ContinuationVerifier, MILLIGAS_PER_GAS, type SpvVerifier } from "../../pact/index.ts";
 import { type Decimal, JsonNumber, jsonString, PactTime } from "../../pact/values/index.ts";
 import { SYSTEM_RULES, TRANSACTION_RULES } from "../execution-rules.ts";
 import { buyGasCall, type CoinCall, coinbaseCall, redeemGasCall } from "../genesis/coin-calls.ts";
 import { gasPrice } from "../mempool/admission.ts";
 import type { MinerAccount } from "../options.ts";
-import { BUY_GAS_LIMIT, gasAmount, sizeGas } from "./gas-fees.ts";
+import { BUY_GAS_LIMIT, commandGasLimit, gasAmount, sizeGas } from "./gas-fees.ts";
 import { gasPayerOf, withGasPayerData } from "./gas-payer.ts";
 import { callData, coinAmount, grantedCaps, systemCall } from "./system-calls.ts";
 
@@ -221,8 +216,10 @@ export type CommandRun =
 
 /**
  * One command's way through a block: size gas, gas purchase, the command, gas redemption.
- * `rejected` when its gas cannot be bought (nothing of it is kept then). With `timeLimitMs`, a
- * command that runs longer throws {@link CommandTimedOut} (its gas purchase stays written).
+ * `rejected` when its gas cannot be bought (nothing of it is kept then). A private command buys
+ * no gas but is metered the same way: its gas (at most its limit, all of it when it fails) counts
+ * against `gasLeft` as a public command's does. With `timeLimitMs`, a command that runs longer
+ * throws {@link CommandTimedOut} (its gas purchase stays written).
  */
 export function runCommand(
   db: PactDb,
@@ -233,13 +230,13 @@ export function runCommand(
   timeLimitMs: number | null = null,
 ): CommandRun {
   const meta = command.payload.meta;
+  const limit = Math.min(commandGasLimit(meta, env.blockGasLimit), gasLeft);
   const bounds = timeLimitMs === null ? COMMAND_BOUNDS : boundsWithTimeLimit(timeLimitMs);
-  /** The command's meter: its gas `limit` and, where given, its time limit. */
-  const meterOf = (limit: number) =>
-    gasMeterFor({ kind: "metered", limit, perAction: null }, undefined, bounds);
-  /** The command itself, charged to `meter`. */
-  const run = (meter: GasMeter) => {
-    const outcome = executeCommand(command, {
+  /** The command itself, metered from `usedMilligas` up to `limit`; with the gas it used. */
+  const run = (usedMilligas: number) => {
+    const meter = gasMeterFor({ kind: "metered", limit, perAction: null }, undefined, bounds);
+    meter.setUsed(usedMilligas);
+    const ran = executeCommand(command, {
       db,
       mode: "transactional",
       block,
@@ -251,25 +248,22 @@ export function runCommand(
       verifierPlugins: env.verifierPlugins ?? NO_VERIFIER_PLUGINS,
     });
     if (timeLimitMs !== null && timedOut(meter)) throw new CommandTimedOut(command, timeLimitMs);
-    return outcome;
+    const used = ran.result.status === "success" ? Math.min(gasUsed(meter), limit) : limit;
+    return { ran, used };
   };
   if (meta.kind !== "public") {
-    // A private command (the `private` endpoint) buys no gas; the block's gas still bounds it.
-    const outcome = run(meterOf(gasLeft));
-    return { kind: "included", outcome };
+    // A private command (the `private` endpoint) buys no gas; its size is charged all the same.
+    const initial = sizeGas(utf8.encode(command.cmd).length);
+    if (initial > limit) return { kind: "rejected", reason: tooBigForGasLimit(command) };
+    const { ran, used } = run(initial * MILLIGAS_PER_GAS);
+    return { kind: "included", outcome: { ...ran, gas: used } };
   }
-  const limit = Math.min(meta.gasLimit, gasLeft);
   const price = gasPrice(meta);
   const total = gasAmount(limit, price);
   const purchase = buyGas(db, block, command, limit, "transactional");
   if (purchase.kind === "rejected") return purchase;
   const { initial, buy, buyMeter } = purchase;
-
-  const meter = meterOf(limit);
-  meter.setUsed(initial * MILLIGAS_PER_GAS + buyMeter.used());
-  const ran = run(meter);
-  const succeeded = ran.result.status === "success";
-  const used = succeeded ? Math.min(gasUsed(meter), limit) : limit;
+  const { ran, used } = run(initial * MILLIGAS_PER_GAS + buyMeter.used());
 
   const redeemCall = redeemGasCall(
     env.miner.account,
@@ -322,12 +316,13 @@ export function buyGas(
   });
   const proof = command.payload.payload.kind === "cont" ? command.payload.payload.proof : null;
   const initial = sizeGas(utf8.encode(command.cmd).length - (proof?.length ?? 0));
-  // Chainweb's words, its spelling kept.
-  if (initial > limit) return refused("Failed to purchas gas: tx too big for gas limit");
+  if (initial > limit) return { kind: "rejected" as const, reason: tooBigForGasLimit(command) };
   const payer = gasPayerOf(command);
   if (payer.kind === "several")
     return refused("Failed to buy gas: Multiple gas payer capabilities");
   const total = gasAmount(limit, gasPrice(meta));
+  // coin's `buy-gas` refuses it in these words; the node's call cannot carry a negative amount.
+  if (total.sign() < 0) return refused("Failed to buy gas: gas supply must be a positive quantity");
   const buyMeter = gasMeterFor({ kind: "metered", limit: BUY_GAS_LIMIT, perAction: null });
   const call = buyGasCall(meta.sender, coinAmount(total));
   const purchase = systemCall(command, call, true);
@@ -345,6 +340,11 @@ export function buyGas(
     return refused(`Failed to buy gas: ${buy.result.error.message}`);
   }
   return { kind: "bought" as const, initial, buy, buyMeter };
+}
+
+/** Chainweb's refusal of a command whose size costs more than its gas limit (its spelling kept). */
+function tooBigForGasLimit(command: ParsedCommand): string {
+  return `${jsonString(command.hash)} Failed to purchas gas: tx too big for gas limit`;
 }
 
 /** `purchase` with the message data a gas payer sees about `command`. */

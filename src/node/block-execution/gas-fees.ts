@@ -3,6 +3,7 @@
  * with, the amount bought before it runs (gas limit × gas price) and the fee it ends up paying
  * (gas used × gas price), both amounts rounded to the coin's 12 decimal places.
  */
+import type { PrivateMeta, PublicMeta } from "../../command/index.ts";
 import { Decimal } from "../../pact/values/index.ts";
 
 /** The coin's precision: amounts are rounded to this many decimal places. */
@@ -22,4 +23,12 @@ export function sizeGas(cmdBytes: number): number {
 /** `gas` × `price`, rounded to the coin's precision. */
 export function gasAmount(gas: number, price: Decimal): Decimal {
   return Decimal.fromInteger(BigInt(gas)).mul(price).roundTo(COIN_DECIMALS, "round");
+}
+
+/**
+ * The gas a command may use, which its block reserves for it: a public command's `gasLimit`; a
+ * private command's own (Braid's field beside its address) or else as much as a block holds.
+ */
+export function commandGasLimit(meta: PublicMeta | PrivateMeta, blockGasLimit: number): number {
+  return meta.gasLimit ?? blockGasLimit;
 }

@@ -1,15 +1,22 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
+import type { ParsedCommand, PrivateMeta, PublicMeta, Signer } from "../../command/index.ts";
 import { Decimal, JsonNumber } from "../../pact/values/index.ts";
-import { admissionProblem, batchRefusal, blockTimeProblem } from "./admission.ts";
+import {
+  admissionProblem,
+  batchRefusal,
+  blockTimeProblem,
+  privateAdmissionProblem,
+} from "./admission.ts";
 
 const NOW = 1_800_000_000;
+const ENTITY_KEY = "aa".repeat(32);
 const rules = {
   networkId: "development",
   chainId: 3,
   blockGasLimit: 150_000,
   minGasPrice: Decimal.parseLiteral("0.00000001"),
+  entityKeys: [ENTITY_KEY],
 };
 
 function command(
@@ -103,5 +110,56 @@ describe("mempool admission", () => {
       batchRefusal([{ index: 1, hash: "abc", reason: "Transaction time-to-live is expired" }]),
       'One or more transactions were invalid: Transaction "abc" at index 1 failed with: Transaction time-to-live is expired',
     );
+  });
+});
+
+describe("private admission", () => {
+  const signer = (pubKey: string): Signer => ({ pubKey, scheme: null, addr: null, clist: [] });
+  function privateCommand(signers: Signer[], gasLimit?: number, cmd = "{}"): ParsedCommand {
+    const meta: PrivateMeta = {
+      kind: "private",
+      address: { from: "A", to: ["B"] },
+      ...(gasLimit === undefined ? {} : { gasLimit }),
+    };
+    const base = command();
+    return { ...base, cmd, payload: { ...base.payload, meta, signers } };
+  }
+  const privateProblem = (c: ParsedCommand, entityKeys = rules.entityKeys) =>
+    privateAdmissionProblem(c, { ...rules, entityKeys }, { now: NOW, isOnChain: () => false });
+  const NOT_SIGNED = "Private commands must be signed by a key of this node's entity (entityKeys)";
+
+  it("admits a command one of whose signers holds an entity key, in any case", () => {
+    const other = signer("bb".repeat(32));
+    assert.equal(privateProblem(privateCommand([other, signer(ENTITY_KEY.toUpperCase())])), null);
+  });
+
+  it("refuses a command no entity key signed, or any when the node has no entity", () => {
+    assert.equal(privateProblem(privateCommand([])), NOT_SIGNED);
+    assert.equal(privateProblem(privateCommand([signer("bb".repeat(32))])), NOT_SIGNED);
+    const webAuthn = { ...signer(ENTITY_KEY), scheme: "WebAuthn" as const };
+    assert.equal(privateProblem(privateCommand([webAuthn])), NOT_SIGNED);
+    assert.equal(
+      privateProblem(privateCommand([signer(ENTITY_KEY)]), []),
+      "Private commands are turned off on this node (entityKeys is none)",
+    );
+  });
+
+  it("refuses a gas limit below 1, above the block's, or smaller than the command's size", () => {
+    const entity = [signer(ENTITY_KEY)];
+    assert.equal(
+      privateProblem(privateCommand(entity, 0)),
+      "Transaction gas limit must be a positive integer, got 0",
+    );
+    assert.equal(
+      privateProblem(privateCommand(entity, 150_001)),
+      "Transaction gas limit exceeds block gas limit (150001)",
+    );
+    assert.equal(privateProblem(privateCommand(entity, 150_000)), null);
+    // 10,000 bytes cost ceil(100 + (100/512)^7) = 101 gas.
+    assert.equal(
+      privateProblem(privateCommand(entity, 100, "x".repeat(10_000))),
+      "Transaction too big for its gas limit: its size costs 101 gas, its gas limit is 100",
+    );
+    assert.equal(privateProblem(privateCommand(entity, 101, "x".repeat(10_000))), null);
   });
 });

@@ -5,8 +5,9 @@
  * The buy-gas check, which needs the contract state, comes last and is the caller's
  * (`Mempool.admit`). Pure: the clock and the duplicate lookup are passed in.
  */
-import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
+import type { ParsedCommand, PrivateMeta, PublicMeta } from "../../command/index.ts";
 import { Decimal, jsonNumberToDecimal, jsonString } from "../../pact/values/index.ts";
+import { commandGasLimit, sizeGas } from "../block-execution/gas-fees.ts";
 
 /** The most signatures one command may carry (Chainweb's `assertSigSize`). */
 export const MAX_SIGNATURES = 100;
@@ -20,6 +21,8 @@ export interface AdmissionRules {
   readonly chainId: number;
   readonly blockGasLimit: number;
   readonly minGasPrice: Decimal;
+  /** The keys of this node's entity, lowercase hex: `private` admits what one of them signed. */
+  readonly entityKeys: readonly string[];
 }
 
 /** What the rules ask of the node besides the command. */
@@ -71,14 +74,35 @@ export function admissionProblem(
 }
 
 /**
- * The rules for a private command (the `private` endpoint): it carries no gas or time metadata,
- * so only duplicates, the signature count and the network id are checked.
+ * The rules for a private command (the `private` endpoint), Braid's own: Chainweb serves no
+ * `private`. Only this node's entity may run code this way (its signature, checked before, on a
+ * signer with one of `rules.entityKeys`); its gas limit (its own or the block's) holds its size
+ * and no more than a block; then duplicates, the signature count and the network id as for `send`.
  */
 export function privateAdmissionProblem(
   command: ParsedCommand,
   rules: AdmissionRules,
   context: AdmissionContext,
 ): string | null {
+  if (rules.entityKeys.length === 0) {
+    return "Private commands are turned off on this node (entityKeys is none)";
+  }
+  if (!signedByEntity(command, rules.entityKeys)) {
+    return "Private commands must be signed by a key of this node's entity (entityKeys)";
+  }
+  const meta = command.payload.meta as PrivateMeta;
+  if (meta.gasLimit !== undefined) {
+    const problem = gasLimitProblem(meta.gasLimit);
+    if (problem !== null) return problem;
+    if (meta.gasLimit > rules.blockGasLimit) {
+      return `Transaction gas limit exceeds block gas limit (${meta.gasLimit})`;
+    }
+  }
+  const limit = commandGasLimit(meta, rules.blockGasLimit);
+  const size = sizeGas(utf8.encode(command.cmd).length);
+  if (size > limit) {
+    return `Transaction too big for its gas limit: its size costs ${size} gas, its gas limit is ${limit}`;
+  }
   if (context.isOnChain(command.hash)) return "Transaction already exists on chain";
   if (command.sigs.length > MAX_SIGNATURES) return "insert error: Too many signatures";
   if (command.payload.networkId !== rules.networkId) {
@@ -86,6 +110,23 @@ export function privateAdmissionProblem(
   }
   return null;
 }
+
+/**
+ * Why a gas limit cannot be run with, or null: it must be a positive integer (the parser checked
+ * it is an integer). Chainweb's Pact 5 reads a negative limit as 0 and has no words for it.
+ */
+export function gasLimitProblem(gasLimit: number): string | null {
+  return gasLimit >= 1 ? null : `Transaction gas limit must be a positive integer, got ${gasLimit}`;
+}
+
+/** Whether a signer of the command (whose signature was verified) holds one of `keys`. */
+function signedByEntity(command: ParsedCommand, keys: readonly string[]): boolean {
+  return command.payload.signers.some(
+    (s) => s.scheme !== "WebAuthn" && keys.includes(s.pubKey.toLowerCase()),
+  );
+}
+
+const utf8 = new TextEncoder();
 
 /** The arrival-time check of creation time and time to live (Chainweb's `txTTLCheck`). */
 export function timeToLiveProblem(meta: PublicMeta, now: number): string | null {

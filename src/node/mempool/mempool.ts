@@ -6,6 +6,7 @@
  */
 import type { ParsedCommand } from "../../command/index.ts";
 import { Decimal } from "../../pact/values/index.ts";
+import { commandGasLimit } from "../block-execution/gas-fees.ts";
 import { gasPrice } from "./admission.ts";
 
 /** The most commands one chain's mempool holds; a `send` that would pass it is refused. */
@@ -14,7 +15,6 @@ export const MAX_PENDING_COMMANDS = 10_000;
 interface Pending {
   readonly command: ParsedCommand;
   readonly price: Decimal;
-  readonly gasLimit: number;
   readonly arrival: number;
 }
 
@@ -42,9 +42,8 @@ export class Mempool {
       const meta = command.payload.meta;
       this.pending.set(command.hash, {
         command,
-        // Private commands buy no gas: they come last and count for no gas here.
+        // Private commands buy no gas: they come last.
         price: meta.kind === "public" ? gasPrice(meta) : Decimal.ZERO,
-        gasLimit: meta.kind === "public" ? meta.gasLimit : 0,
         arrival: this.arrivals++,
       });
     }
@@ -52,7 +51,8 @@ export class Mempool {
 
   /**
    * The commands for the next block, in block order, whose gas limits add up to at most
-   * `blockGasLimit`. They stay pending until `remove`d (when their block is stored).
+   * `blockGasLimit` (a private command without one reserves the whole block). They stay pending
+   * until `remove`d (when their block is stored).
    */
   select(blockGasLimit: number): ParsedCommand[] {
     const ordered = [...this.pending.values()].sort(
@@ -61,8 +61,9 @@ export class Mempool {
     const chosen: ParsedCommand[] = [];
     let gas = 0;
     for (const p of ordered) {
-      if (gas + p.gasLimit > blockGasLimit) continue;
-      gas += p.gasLimit;
+      const limit = commandGasLimit(p.command.payload.meta, blockGasLimit);
+      if (gas + limit > blockGasLimit) continue;
+      gas += limit;
       chosen.push(p.command);
     }
     return chosen;

@@ -105,6 +105,7 @@ export class NodeCommandService implements CommandService {
       chainId,
       blockGasLimit: this.parts.options.mempool.blockGasLimit,
       minGasPrice: this.minGasPrice,
+      entityKeys: this.parts.options.mempool.entityKeys,
     };
   }
 

@@ -5,7 +5,13 @@
  */
 
 import type { Block } from "../../chain/db/index.ts";
-import type { CommandJson, ParsedCommand, SigCapability, Verifier } from "../../command/index.ts";
+import type {
+  CommandJson,
+  ParsedCommand,
+  PrivateMeta,
+  SigCapability,
+  Verifier,
+} from "../../command/index.ts";
 import {
   commandHash,
   encodeCommandPayload,
@@ -71,6 +77,8 @@ export interface DevCommand {
   };
   /** Creation time in seconds (default: 10 s ago by the system clock). */
   readonly creationTime?: number;
+  /** Private metadata instead of public (a `private` command; `gasLimit` and the times unused). */
+  readonly privateMeta?: PrivateMeta;
 }
 
 /**
@@ -84,7 +92,7 @@ export function devCommand(spec: DevCommand): ParsedCommand {
   const clist = spec.caps ?? [];
   const payload = {
     payload: { kind: "exec" as const, code: spec.code, data: parseJson(spec.data ?? "{}") },
-    meta: {
+    meta: spec.privateMeta ?? {
       kind: "public" as const,
       creationTime: spec.creationTime ?? Math.floor(Date.now() / 1000) - 10,
       ttl: 3600,
