@@ -257,7 +257,7 @@ describe("chain database: files", () => {
       ],
     );
     const check = new Database(path, { readonly: true });
-    assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "4");
+    assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "5");
     check.close();
   });
 
