@@ -70,6 +70,8 @@ function lockDirectory(dir: string): Database.Database {
   // No busy wait: a held lock is refused at once.
   const db = new Database(join(dir, LOCK_FILE), { timeout: 0 });
   try {
+    // No journal file: the lock is all this database is for.
+    db.pragma("journal_mode = MEMORY");
     db.exec("BEGIN EXCLUSIVE");
     return db;
   } catch (e) {

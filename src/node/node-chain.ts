@@ -18,6 +18,7 @@
 
 import { equalBytes } from "../chain/bytes.ts";
 import type { ChainDatabase, TxIndexEntry } from "../chain/db/index.ts";
+import { genesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { makeBlockHeader } from "../chain/mining/new-header.ts";
 import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payload/payload.ts";
@@ -223,7 +224,12 @@ export class NodeChain {
   recoverState(): void {
     const latest = this.state.recover();
     if (latest === null) {
-      throw new Error(`chain ${this.chainId}: the contract state lost even its genesis block`);
+      // It lost its genesis block too (a failure before the first flush).
+      const genesis = genesisHeader(this.context.version, this.chainId);
+      this.current = genesis;
+      this.parentOfHead = undefined;
+      this.replay(genesis);
+      return;
     }
     if (equalBytes(latest.hash, this.current.hash)) return;
     const header = this.context.chainDb.header(latest.hash);

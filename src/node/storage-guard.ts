@@ -118,8 +118,9 @@ export class StorageGuard {
     if (this.reason !== null || this.closed) return;
     this.reason = reason;
     const message = e instanceof Error ? e.message : String(e);
+    const detail = reason.includes(message) ? "" : ` (${message})`;
     this.parts.log.error(
-      `storage: ${reason} (${message}): no more blocks, writes refused with 503 until it works again`,
+      `storage: ${reason}${detail}: no more blocks, writes refused with 503 until it works again`,
     );
     // After the failed work has unwound, before any request is answered.
     queueMicrotask(() => this.recoverStates());
