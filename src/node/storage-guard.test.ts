@@ -6,11 +6,12 @@ import { after, describe, it } from "node:test";
 import type Database from "better-sqlite3";
 import { decodeBase64Url } from "../crypto/index.ts";
 import { StorageUnavailable, type VersionedPactDb } from "../pact/db/index.ts";
+import { JsonNumber } from "../pact/values/index.ts";
 import { makeLogger } from "./logger.ts";
 import { BraidNode } from "./node.ts";
 import { resolveNodeOptions } from "./options.ts";
 import { STORAGE_RETRY_MS } from "./storage-guard.ts";
-import { devCommand } from "./test-support/dev-node.ts";
+import { cap, devCommand, GAS_CAP } from "./test-support/dev-node.ts";
 
 /** The connection under a chain's state: to do what SQLite does after a failed write. */
 const connectionOf = (state: VersionedPactDb) =>
@@ -19,10 +20,7 @@ const connectionOf = (state: VersionedPactDb) =>
 const transfer = (nonce: string) =>
   devCommand({
     code: '(coin.transfer "sender00" "sender01" 1.0)',
-    caps: [
-      { name: "coin.GAS", args: [] },
-      { name: "coin.TRANSFER", args: ["sender00", "sender01", 1] },
-    ],
+    caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber("1.0"))],
     nonce,
   });
 
