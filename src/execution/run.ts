@@ -1,11 +1,12 @@
 /**
  * Runs one verified command against the contract state, in a transaction of its own: committed
  * when it succeeds in `transactional` mode, rolled back when it fails or runs in `local` mode.
- * Never throws for anything the command does; every failure becomes a failure result.
+ * Never throws for anything the command does; every failure becomes a failure result. A failure
+ * of the disk under the state is thrown instead (storageFailureReason).
  */
 import type { ParsedCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
-import { hashTxLogs } from "../pact/db/index.ts";
+import { hashTxLogs, storageFailureReason } from "../pact/db/index.ts";
 import { createRuntime, encodeDefPactExec, withCapabilityAcquired } from "../pact/index.ts";
 import type { PactValue } from "../pact/values/index.ts";
 import { runContinuation } from "./continuation.ts";
@@ -59,6 +60,10 @@ export function executeCommand(command: ParsedCommand, options: ExecutionOptions
       txLogs: logs,
     };
   } catch (e) {
+    // The disk failing is not the command's doing: it ends the run instead of becoming its
+    // result (a block would hold an output that replaying it does not give). The state is left
+    // as it is, for its owner to recover.
+    if (storageFailureReason(e) !== null) throw e;
     if (began && db.inTx) db.rollbackTx();
     return failureOutcome(command.hash, onChainError(e), gasUsed(meter));
   }

@@ -8,10 +8,17 @@
  * (`commitPrepared`). A crash between the two leaves the chain database ahead of
  * the state; `syncTo` on start-up replays the missing blocks from their stored payloads, which
  * reproduces them exactly (execution is deterministic and the outputs hash is checked).
+ *
+ * A failed write (a full disk) may cost the state the blocks it batched since its last flush
+ * (SQLite rolls the transaction back): the storage guard (storage-guard.ts) then stops writes,
+ * and `recoverState` moves the head back to what the state's file holds, for the importer to
+ * replay the rest. A failure of the disk never becomes a command's result (src/execution/run.ts
+ * throws it), so a stored block's outputs never depend on the disk.
  */
 
 import { equalBytes } from "../chain/bytes.ts";
 import type { ChainDatabase, TxIndexEntry } from "../chain/db/index.ts";
+import { genesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { makeBlockHeader } from "../chain/mining/new-header.ts";
 import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payload/payload.ts";
@@ -32,6 +39,7 @@ import { ImportError } from "./import/import-error.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import type { MinerAccount } from "./options.ts";
 import { continuationVerifier, spvVerifier } from "./spv.ts";
+import type { StorageGuard } from "./storage-guard.ts";
 import { verifierPluginsAt } from "./verifiers/index.ts";
 
 const utf8 = new TextDecoder();
@@ -47,6 +55,8 @@ export interface ChainContext {
   readonly commandTimeLimitMs: number;
   /** The coinbase reward of every block. */
   readonly reward: Decimal;
+  /** Whether writes work; told of every failed write. */
+  readonly storage: StorageGuard;
 }
 
 /** A block this chain stored: what the node announces. */
@@ -190,6 +200,7 @@ export class NodeChain {
   ): PreparedBlock {
     const parent = this.head;
     const { state, context } = this;
+    context.storage.check();
     state.beginBlock(parent.height + 1);
     try {
       const executed = executeBlock(state, this.environment(parent), commands, timeLimitMs);
@@ -218,20 +229,58 @@ export class NodeChain {
       };
     } catch (e) {
       this.abortPrepared();
-      throw e;
+      throw context.storage.refusal(e);
     }
   }
 
   /** Commits the state of a prepared block (stored meanwhile) and moves `head` to it. */
   commitPrepared(prepared: PreparedBlock): StoredBlock {
-    this.state.commitBlock(prepared.header.hash);
+    try {
+      this.state.commitBlock(prepared.header.hash);
+    } catch (e) {
+      throw this.context.storage.refusal(e);
+    }
     this.head = prepared.header;
     return prepared;
   }
 
-  /** Discards the prepared block's state. */
+  /**
+   * Discards the prepared block's state. Never throws: when the database cannot give the block
+   * up (it lost the transaction in a failed write), the storage guard recovers the state.
+   */
   abortPrepared(): void {
-    if (this.state.blockHeight !== null) this.state.abortBlock();
+    if (this.state.blockHeight === null) return;
+    try {
+      this.state.abortBlock();
+    } catch (e) {
+      this.context.storage.stateUnusable(this.chainId, e);
+    }
+  }
+
+  /**
+   * After a failed write: the state recovered (reloaded from its file, which may hold fewer
+   * blocks than before) and the head moved back to the block it holds; the importer replays
+   * the stored blocks after it (`adoptCut`).
+   */
+  recoverState(): void {
+    const latest = this.state.recover();
+    if (latest === null) {
+      // It lost its genesis block too (a failure before the first flush).
+      const genesis = genesisHeader(this.context.version, this.chainId);
+      this.current = genesis;
+      this.parentOfHead = undefined;
+      this.replay(genesis);
+      return;
+    }
+    if (equalBytes(latest.hash, this.current.hash)) return;
+    const header = this.context.chainDb.header(latest.hash);
+    if (header === undefined) {
+      throw new Error(
+        `chain ${this.chainId}: the contract state is at a block the chain database does not hold`,
+      );
+    }
+    this.current = header;
+    this.parentOfHead = undefined;
   }
 
   /**
@@ -301,8 +350,8 @@ export class NodeChain {
       state.commitBlock(header.hash);
       this.head = header;
     } catch (e) {
-      if (state.blockHeight !== null) state.abortBlock();
-      throw e;
+      this.abortPrepared();
+      throw this.context.storage.refusal(e);
     }
   }
 

@@ -4,7 +4,7 @@
  * reopen), starts the mining mode, and closes everything in reverse. The one place the parts are
  * wired together; the API reaches the node only through the methods here and `events`.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Cut } from "../chain/cut/cut.ts";
 import { type Block, ChainDatabase, ExplorerIndexes } from "../chain/db/index.ts";
@@ -12,9 +12,15 @@ import { genesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { findVersionByName } from "../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
-import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../pact/db/index.ts";
+import {
+  openMemoryPactDb,
+  openSqlitePactDb,
+  StorageUnavailable,
+  type VersionedPactDb,
+} from "../pact/db/index.ts";
 import { Decimal } from "../pact/values/index.ts";
 import { NodeClock } from "./clock.ts";
+import { claimDataDir, type DataDirClaim } from "./data-dir.ts";
 import { DevControls, developmentOnlyProblem } from "./dev/controls.ts";
 import { NodeEvents } from "./events.ts";
 import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
@@ -28,7 +34,8 @@ import { BlockProducer } from "./miner/producer.ts";
 import { type ChainContext, NodeChain } from "./node-chain.ts";
 import type { NodeOptions } from "./options.ts";
 import type { NodePorts } from "./ports.ts";
-import { NodeCommandService } from "./services/command-service.ts";
+import { type CommandService, NodeCommandService } from "./services/command-service.ts";
+import { StorageGuard } from "./storage-guard.ts";
 
 /** The chain database's file in the data directory. */
 export const CHAIN_DB_FILE = "chain.sqlite";
@@ -67,6 +74,10 @@ export class BraidNode {
     readonly importer: BlockImporter,
     /** The explorer's indexes, registered with the chain database. */
     private readonly explorerIndexes: ExplorerIndexes,
+    /** Whether writes work (storage-guard.ts). */
+    readonly storage: StorageGuard,
+    /** The data directory this process holds (null in memory). */
+    private readonly claim: DataDirClaim | null,
   ) {
     this.clock = new NodeClock(chainDb);
     this.producer = new BlockProducer({
@@ -86,25 +97,34 @@ export class BraidNode {
       chains,
       producer: this.producer,
       clock: this.clock,
-      mining: () => this.mining,
+      // While writes fail, no request makes blocks (a `poll` answers from those there are).
+      mining: () => (this.storage.failed ? null : this.mining),
     });
   }
 
-  /** Opens (or creates) the node's databases and starts mining as configured. */
+  /**
+   * Opens (or creates) the node's databases and starts mining as configured. The data directory
+   * is claimed first (data-dir.ts): a second process is refused before anything changes. When
+   * opening fails, what this start created is removed.
+   */
   static open(options: NodeOptions, log: NodeLogger): BraidNode {
     const dir = options.storage.dataDir;
-    if (dir !== null) mkdirSync(dir, { recursive: true });
+    const claim = dir === null ? null : claimDataDir(dir);
     const path = (file: string) => (dir === null ? ":memory:" : join(dir, file));
     // The network's version as the configuration names it; its genesis payloads are Braid's own.
     const base = findVersionByName(options.network);
     // The explorer's indexes, and development snapshots where the development controls serve.
     const explorer = new ExplorerIndexes();
-    const chainDb = new ChainDatabase(path(CHAIN_DB_FILE), base, {
-      indexers: [explorer],
-      devSnapshots: developmentOnlyProblem(options.network) === null,
-    });
     const states: VersionedPactDb[] = [];
+    let chainDb: ChainDatabase | null = null;
+    let storage: StorageGuard | null = null;
     try {
+      if (dir !== null) checkChainFile(dir);
+      chainDb = new ChainDatabase(path(CHAIN_DB_FILE), base, {
+        indexers: [explorer],
+        devSnapshots: developmentOnlyProblem(options.network) === null,
+        onCorruption: (e) => log.error(e.message),
+      });
       for (const chainId of allChainIds(base)) {
         states.push(
           dir === null
@@ -113,7 +133,21 @@ export class BraidNode {
         );
       }
       const fresh = chainDb.chainIds().length === 0;
+      if (fresh) checkNoStateBlocks(states);
       const version = fresh ? createGenesis(chainDb, states, base) : storedVersion(chainDb, base);
+      let node: BraidNode | null = null;
+      storage = new StorageGuard({
+        dataDir: dir,
+        log,
+        recover: () => {
+          for (const chain of chains) chain.recoverState();
+          importer.adoptCut();
+        },
+        probe: () => {
+          for (const chain of chains) chain.state.flush();
+        },
+        resumed: () => node?.resumeMining(),
+      });
       const context: ChainContext = {
         version,
         networkId: options.network,
@@ -122,12 +156,13 @@ export class BraidNode {
         blockGasLimit: options.mempool.blockGasLimit,
         commandTimeLimitMs: options.execution.commandTimeLimitMs,
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
+        storage,
       };
       const chains = states.map((state, chainId) => openChain(chainId, state, context));
       const events = new NodeEvents();
-      const importer = new BlockImporter({ version, chainDb, chains, log, events });
+      const importer = new BlockImporter({ version, chainDb, chains, log, events, storage });
       replayToCut(importer, chainDb, chains, log);
-      const node = new BraidNode(
+      node = new BraidNode(
         options,
         version,
         chainDb,
@@ -137,13 +172,18 @@ export class BraidNode {
         events,
         importer,
         explorer,
+        storage,
+        claim,
       );
       node.mining = startMining(options.mining, node.producer, log);
-      node.flushTimer = setInterval(() => node.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();
+      node.flushTimer = setInterval(() => node!.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();
       return node;
     } catch (e) {
+      storage?.close();
       for (const state of states) state.close();
-      chainDb.close();
+      chainDb?.close();
+      claim?.release();
+      if (claim?.created != null) rmSync(claim.created, { recursive: true, force: true });
       throw e;
     }
   }
@@ -155,11 +195,24 @@ export class BraidNode {
    */
   close(): Promise<void> {
     clearInterval(this.flushTimer);
+    this.storage.close();
     this.mining?.stop();
     this.producer.close();
     const closeStores = () => {
-      for (const chain of this.chains) chain.state.close();
-      this.chainDb.close();
+      // Each one closes even when another fails (a full disk refuses the states' last flush:
+      // the next start replays those blocks).
+      const closings = [
+        ...this.chains.map((chain) => () => chain.state.close()),
+        () => this.chainDb.close(),
+        () => this.claim?.release(),
+      ];
+      for (const close of closings) {
+        try {
+          close();
+        } catch (e) {
+          this.log.error(`closing storage failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
     };
     if (!this.chainDb.checkpointing) {
       closeStores();
@@ -168,15 +221,40 @@ export class BraidNode {
     return this.chainDb.checkpointsSettled().then(closeStores);
   }
 
-  /** Commits the contract states' pending blocks to their files. */
+  /**
+   * Closes the node, and removes the data directory when this start created it: a start that
+   * fails after opening (a port in use) leaves nothing behind.
+   */
+  async closeDiscardingNew(): Promise<void> {
+    await this.close();
+    const created = this.claim?.created;
+    if (created != null) rmSync(created, { recursive: true, force: true });
+  }
+
+  /**
+   * Commits the contract states' pending blocks to their files; not while writes fail (the
+   * storage guard's retries flush them then).
+   */
   private flushStates(): void {
+    if (this.storage.failed) return;
     try {
       for (const chain of this.chains) chain.state.flush();
     } catch (e) {
-      this.log.error(
-        `saving the contract state failed: ${e instanceof Error ? e.message : String(e)}`,
-      );
+      const refusal = this.storage.refusal(e);
+      if (!(refusal instanceof StorageUnavailable)) {
+        this.log.error(
+          `saving the contract state failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
     }
+  }
+
+  /** Once writes work again: the commands that waited are mined, the chains caught up. */
+  private resumeMining(): void {
+    for (const chain of this.chains) {
+      if (chain.mempool.size > 0) this.commands.commandsArrived(chain.chainId);
+    }
+    if (this.commands.minesOnRequest) this.producer.level();
   }
 
   /** What the API and the CLI may use of the node (ports.ts). */
@@ -192,7 +270,7 @@ export class BraidNode {
       heads: this,
       events: this.events,
       clock: this.clock,
-      commands: this.commands,
+      commands: guardedCommands(this.commands, this.storage),
       mining: this.minesWithNonces
         ? new MiningCoordinator(this.version, this.producer, () => this.clock.nowMicros())
         : null,
@@ -231,6 +309,59 @@ export class BraidNode {
   insertBlocks(blocks: readonly Block[]): void {
     this.importer.importForeign(blocks);
   }
+}
+
+/**
+ * The command service as the API sees it: `send` refused while writes fail, and a failure of
+ * the disk met by `send` or `local` thrown as the refusal (a 503), not as a fault.
+ */
+function guardedCommands(commands: CommandService, storage: StorageGuard): CommandService {
+  return {
+    submit: (chainId, batch) => storage.write(() => commands.submit(chainId, batch)),
+    admitting: (chainId, check) => commands.admitting(chainId, check),
+    local: (chainId, command, options) => {
+      try {
+        return commands.local(chainId, command, options);
+      } catch (e) {
+        throw storage.refusal(e);
+      }
+    },
+    result: (chainId, hashBytes, depth) => commands.result(chainId, hashBytes, depth),
+    spvProof: (chainId, requestKey, target) => commands.spvProof(chainId, requestKey, target),
+    get minesOnRequest() {
+      return commands.minesOnRequest;
+    },
+  };
+}
+
+/**
+ * The chain database of a data directory must not be an empty file: SQLite would take it for a
+ * new database, and the node would make a new network's genesis blocks beside the contract
+ * states of the old one.
+ */
+function checkChainFile(dir: string): void {
+  const file = join(dir, CHAIN_DB_FILE);
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return; // a new data directory
+  }
+  if (size === 0 && existsSync(join(dir, stateFile(0)))) {
+    throw new Error(
+      `the chain database ${file} is empty (0 bytes) but the data directory holds the contract states of a network: the chain database was truncated or replaced; restore it from a backup, or move the data directory away to start a new network`,
+    );
+  }
+}
+
+/** A chain database without blocks beside contract states that hold blocks is not a new network. */
+function checkNoStateBlocks(states: readonly VersionedPactDb[]): void {
+  const chainId = states.findIndex((state) => state.latestBlock() !== null);
+  if (chainId === -1) return;
+  const height = states[chainId]!.latestBlock()!.height;
+  throw new Error(
+    `the chain database holds no blocks, but the contract state of chain ${chainId} is at height ${height}: the chain database was emptied or replaced; restore it from a backup, or move the data directory away to start a new network`,
+  );
 }
 
 /**

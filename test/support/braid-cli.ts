@@ -16,12 +16,21 @@ export interface BraidRun {
   readonly stderr: string;
 }
 
-/** `braid ARGS…` in the folder `cwd`, with `stdin` as its standard input. */
-export function runBraid(cwd: string, args: readonly string[], stdin = ""): BraidRun {
+/**
+ * `braid ARGS…` in the folder `cwd`, with `stdin` as its standard input; killed (SIGKILL) after
+ * `timeoutMs` when given (its code is then null).
+ */
+export function runBraid(
+  cwd: string,
+  args: readonly string[],
+  stdin = "",
+  timeoutMs?: number,
+): BraidRun {
   const result = spawnSync(process.execPath, ["--import", TSX, MAIN, ...args], {
     cwd,
     input: stdin,
     encoding: "utf8",
+    ...(timeoutMs === undefined ? {} : { timeout: timeoutMs, killSignal: "SIGKILL" as const }),
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

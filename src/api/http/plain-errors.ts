@@ -1,11 +1,14 @@
 /**
  * Every refusal is a plain-text reason: our own `HttpError`s, fastify's own errors (an oversize
- * body, a bad content length) mapped to 400, unknown paths to 404. Anything else is a fault of
- * the server: 500, logged.
+ * body, a bad content length) mapped to 400, unknown paths to 404; a failing disk is a 503
+ * naming the reason (`disk full: …`), stored bytes found damaged a 500 that says so (the node
+ * logged it when it found them). Anything else is a fault of the server: 500, logged.
  */
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance } from "fastify";
+import { CorruptPayloadError } from "../../chain/db/index.ts";
+import { StorageUnavailable, storageFailureReason } from "../../pact/db/index.ts";
 import { HttpError } from "./errors.ts";
 import { cutText } from "./quote.ts";
 
@@ -19,6 +22,20 @@ export function sendPlainErrors(
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
       reply.code(error.status).type(TEXT).send(error.message);
+      return;
+    }
+    if (error instanceof StorageUnavailable) {
+      reply.code(503).type(TEXT).send(error.message);
+      return;
+    }
+    if (error instanceof CorruptPayloadError) {
+      reply.code(500).type(TEXT).send(error.message);
+      return;
+    }
+    const storage = storageFailureReason(error);
+    if (storage !== null) {
+      onFault(error);
+      reply.code(503).type(TEXT).send(`${storage}: the request could not be carried out`);
       return;
     }
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {

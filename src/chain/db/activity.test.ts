@@ -127,11 +127,11 @@ describe("chain database: transfer and continuation indexes", () => {
       assert.equal(refilled.continuations(KEY_A, 10).length, 1);
       reopened.close();
       const check = new Database(path);
-      assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "4");
+      assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "5");
       check.exec("UPDATE meta SET value = '1' WHERE key = 'schema'");
       check.close();
       assert.throws(() => new ChainDatabase(path, DEVELOPMENT), {
-        message: `chain database ${path} has schema "1", expected "4"`,
+        message: `chain database ${path} has schema "1", expected "5"`,
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -58,7 +58,9 @@ export class BackgroundCheckpoint {
     const failure = this.failure;
     if (failure === null) return;
     this.failure = null;
-    throw new Error(`the chain database could not be synced to disk: ${failure.message}`);
+    throw new Error(`the chain database could not be synced to disk: ${failure.message}`, {
+      cause: failure,
+    });
   }
 
   /**

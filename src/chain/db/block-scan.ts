@@ -9,6 +9,7 @@ import {
   type BlockRow,
   type BlockStore,
   logPlace,
+  PAYLOAD_ROW_COLUMNS,
   type PayloadRow,
   toBlock,
 } from "./block-store.ts";
@@ -36,7 +37,7 @@ function prepareStatements(db: Database.Database) {
   const scan = (op: ">=" | ">") =>
     db
       .prepare(
-        `SELECT h.bytes, p.bytes, p.chain, p.log_offset, p.log_length FROM block_headers h
+        `SELECT h.bytes, ${PAYLOAD_ROW_COLUMNS} FROM block_headers h
            JOIN payloads p ON p.id = h.payload_id
            WHERE h.chain = ? AND (h.height, h.hash) ${op} (?, ?) AND h.height <= ?
            ORDER BY h.height, h.hash LIMIT ?`,
@@ -52,13 +53,11 @@ function prepareStatements(db: Database.Database) {
       .raw(),
     payloadsInIdRange: db
       .prepare(
-        `SELECT id, bytes, chain, log_offset, log_length FROM payloads
-         WHERE id BETWEEN ? AND ? ORDER BY id`,
+        `SELECT p.id, ${PAYLOAD_ROW_COLUMNS} FROM payloads p
+         WHERE p.id BETWEEN ? AND ? ORDER BY p.id`,
       )
       .raw(),
-    payloadById: db
-      .prepare("SELECT bytes, chain, log_offset, log_length FROM payloads WHERE id = ?")
-      .raw(),
+    payloadById: db.prepare(`SELECT ${PAYLOAD_ROW_COLUMNS} FROM payloads p WHERE p.id = ?`).raw(),
     largestHeaderIdOverall: db.prepare("SELECT max(id) FROM block_headers").pluck(),
   };
 }
@@ -168,6 +167,8 @@ export class BlockScan {
         inLogs.set(chainId, list);
       }
     }
+    const checked = (id: number, offset: number, read: Uint8Array) =>
+      bytes.set(id, this.store.checked(rows.get(id)!, offset, read));
     for (const [chainId, list] of inLogs) {
       const start = Math.min(...list.map(([, offset]) => offset));
       const end = Math.max(...list.map(([, offset, length]) => offset + length));
@@ -175,11 +176,11 @@ export class BlockScan {
       if (end - start <= total + SPAN_READ_SLACK_BYTES) {
         const span = this.payloadLog.read(chainId, start, end - start);
         for (const [id, offset, length] of list) {
-          bytes.set(id, span.subarray(offset - start, offset - start + length));
+          checked(id, offset, span.subarray(offset - start, offset - start + length));
         }
       } else {
         for (const [id, offset, length] of list) {
-          bytes.set(id, this.payloadLog.read(chainId, offset, length));
+          checked(id, offset, this.payloadLog.read(chainId, offset, length));
         }
       }
     }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -257,7 +257,76 @@ describe("chain database: files", () => {
       ],
     );
     const check = new Database(path, { readonly: true });
-    assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "4");
+    assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "5");
+    check.close();
+  });
+
+  /** Overwrites `bytes` at `offset` of chain 0's payload log of the database at `path`. */
+  const damageLog = (path: string, offset: number, bytes: string) => {
+    const file = join(`${path}-payloads`, "0.log");
+    const log = readFileSync(file);
+    log.write(bytes, offset);
+    writeFileSync(file, log);
+  };
+
+  it("refuses payload bytes changed on the disk, every time, telling its opener once", () => {
+    const path = join(dir, "damaged.sqlite");
+    const blocks = distinctPayloads(3);
+    const db = new ChainDatabase(path, DEVELOPMENT);
+    db.insertBlocks(blocks);
+    db.close();
+    const [, offset, length] = logRows(path)[2]!;
+    damageLog(path, offset + 20, "XXXXXXXX");
+    const told: string[] = [];
+    const reopened = new ChainDatabase(path, DEVELOPMENT, {
+      onCorruption: (e) => told.push(e.message),
+    });
+    const message = `the stored payload at ${offset}..${offset + length} of chain 0's payload log is corrupted (their checksum does not match): the data directory is damaged; restore it from a backup`;
+    const damaged = blocks[2]!;
+    assert.throws(() => reopened.block(damaged.header.hash), {
+      name: "CorruptPayloadError",
+      message,
+    });
+    assert.throws(() => reopened.payload(damaged.payload.payloadHash), { message });
+    assert.throws(() => reopened.commandOutput(damaged.header.hash, 0), { message });
+    assert.throws(() => blockPage(reopened, 0, { limit: 10 }), { message });
+    assert.deepEqual(told, [message]);
+    // The blocks around it are whole.
+    assert.deepEqual(reopened.block(blocks[1]!.header.hash), blocks[1]);
+    assert.deepEqual(reopened.block(blocks[3]!.header.hash), blocks[3]);
+    reopened.close();
+  });
+
+  it("reads a file of schema 4, checking its log rows without checksums by their payload hashes", () => {
+    const path = join(dir, "schema4.sqlite");
+    const blocks = distinctPayloads(4);
+    const db = new ChainDatabase(path, DEVELOPMENT);
+    db.insertBlocks(blocks.slice(0, 4));
+    db.close();
+    // What a schema-4 node left: log rows without checksums.
+    const raw = new Database(path);
+    raw.exec(`ALTER TABLE payloads DROP COLUMN log_crc;
+      UPDATE meta SET value = '4' WHERE key = 'schema';`);
+    raw.close();
+    const [, offset, length] = logRows(path)[3]!;
+    damageLog(path, offset + 20, "XXXXXXXX");
+
+    const upgraded = new ChainDatabase(path, DEVELOPMENT);
+    for (const b of blocks.slice(0, 3)) assert.deepEqual(upgraded.block(b.header.hash), b);
+    assert.throws(() => upgraded.block(blocks[3]!.header.hash), {
+      name: "CorruptPayloadError",
+      message: new RegExp(
+        `^the stored payload at ${offset}\\.\\.${offset + length} of chain 0's payload log is corrupted \\(they do not (match|decode)`,
+      ),
+    });
+    upgraded.insertBlocks([blocks[4]!]);
+    upgraded.close();
+    const check = new Database(path, { readonly: true });
+    assert.deepEqual(
+      check.prepare("SELECT log_crc IS NOT NULL FROM payloads ORDER BY log_offset").pluck().all(),
+      [0, 0, 0, 0, 1],
+    );
+    assert.equal(check.prepare("SELECT value FROM meta WHERE key = 'schema'").pluck().get(), "5");
     check.close();
   });
 

@@ -28,7 +28,7 @@ import { ForkChoice } from "./fork-choice.ts";
 import type { HeaderReader } from "./header-reader.ts";
 import { InsertRules } from "./insert-rules.ts";
 import { checkStoredVersions, upgradeData, upgradeTables } from "./migrations/runner.ts";
-import { openPayloadLog, type PayloadLog } from "./payload-log.ts";
+import { type CorruptPayloadError, openPayloadLog, type PayloadLog } from "./payload-log.ts";
 import { SCHEMA_SQL } from "./schema.ts";
 import { Settings } from "./settings.ts";
 import { DevSnapshots, NOT_ABANDONED, type SnapshotRevert } from "./snapshots.ts";
@@ -52,6 +52,11 @@ export interface ChainDatabaseOptions {
    * passing over the blocks a revert abandoned. Off unless asked for (the development controls).
    */
   readonly devSnapshots?: boolean;
+  /**
+   * Told once of each damaged payload found when reading (its reads throw a
+   * `CorruptPayloadError` every time): the node logs it.
+   */
+  readonly onCorruption?: (error: CorruptPayloadError) => void;
 }
 
 /** A block to store, with the transaction index entries of its commands (in payload order). */
@@ -117,7 +122,7 @@ export class ChainDatabase implements HeaderReader {
         ? null
         : new BackgroundCheckpoint(this.db, path, this.payloadLog, CHAIN_CHECKPOINT_BLOCKS);
     const db = this.db;
-    this.store = new BlockStore(db, this.payloadLog);
+    this.store = new BlockStore(db, this.payloadLog, options.onCorruption);
     this.rules = new InsertRules(db, version);
     this.ancestry = new Ancestry(db, this.store);
     const keepsSnapshots = options.devSnapshots ?? false;

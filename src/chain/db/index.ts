@@ -28,5 +28,6 @@ export {
   type Page,
   type PageQuery,
 } from "./pages.ts";
+export { CorruptPayloadError } from "./payload-log.ts";
 export type { SnapshotRevert } from "./snapshots.ts";
 export type { TxIndexEntry, TxLocation } from "./tx-index.ts";

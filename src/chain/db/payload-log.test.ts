@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, truncateSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { openPayloadLog, syncEachInBackground } from "./payload-log.ts";
+import {
+  checkPayloadBytes,
+  openPayloadLog,
+  payloadChecksum,
+  syncEachInBackground,
+} from "./payload-log.ts";
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 
@@ -30,6 +35,29 @@ describe("payload logs", () => {
       log.close();
     });
   }
+
+  it("appends at the size it knows: bytes a failed append left are written over", () => {
+    const path = join(dir, "partial.sqlite");
+    const log = openPayloadLog(path);
+    assert.equal(log.append(0, bytes(1, 2, 3)), 0);
+    // What an append cut short by a full disk leaves at the file's end.
+    appendFileSync(join(`${path}-payloads`, "0.log"), bytes(9, 9));
+    assert.equal(log.append(0, bytes(4, 5)), 3);
+    assert.deepEqual(log.read(0, 0, 5), bytes(1, 2, 3, 4, 5));
+    log.close();
+  });
+
+  it("checks bytes against their checksum", () => {
+    const stored = bytes(1, 2, 3, 4);
+    const checksum = payloadChecksum(stored);
+    assert.equal(checksum, 3057449933);
+    checkPayloadBytes(2, 100, stored, checksum);
+    assert.throws(() => checkPayloadBytes(2, 100, bytes(1, 2, 3, 5), checksum), {
+      name: "CorruptPayloadError",
+      message:
+        "the stored payload at 100..104 of chain 2's payload log is corrupted (their checksum does not match): the data directory is damaged; restore it from a backup",
+    });
+  });
 
   it("syncs files in the background one at a time, in order", async () => {
     const events: string[] = [];

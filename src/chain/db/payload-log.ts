@@ -10,21 +10,30 @@
  *
  * Crash safety: bytes are appended before the SQLite transaction that names them commits. A
  * process killed in between leaves bytes no row names, which are never read; the next append
- * goes after them. `sync` (or `syncInBackground`) makes the logs durable; the chain database's
+ * goes after them. An append that fails part way (a full disk) leaves bytes no row names either:
+ * appends write at the size the log knows, not at the file's end, so the next one goes over
+ * them. `sync` (or `syncInBackground`) makes the logs durable; the chain database's
  * checkpoints call it before copying frames back, so the database file never names bytes a
  * power failure could take back.
+ *
+ * Integrity: the row naming a payload's bytes keeps their CRC-32 ({@link payloadChecksum}), and
+ * every read checks it ({@link checkPayloadBytes}): bytes changed on the disk are refused with a
+ * {@link CorruptPayloadError}, never served.
  */
 import {
   closeSync,
+  constants,
   fdatasync,
   fdatasyncSync,
   fstatSync,
+  ftruncateSync,
   mkdirSync,
   openSync,
   readSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { crc32 } from "node:zlib";
 
 export interface PayloadLog {
   /** Appends `bytes` to chain `chainId`'s log; returns their offset. */
@@ -66,6 +75,43 @@ export async function syncEachInBackground(
   for (const fd of fds) await sync(fd);
 }
 
+/** The checksum a payload row keeps of its bytes in the log: their CRC-32. */
+export function payloadChecksum(bytes: Uint8Array): number {
+  return crc32(bytes);
+}
+
+/** Bytes read from a payload log that are not the ones written there. */
+export class CorruptPayloadError extends Error {
+  override readonly name = "CorruptPayloadError";
+}
+
+/**
+ * Throws {@link CorruptPayloadError} when `bytes`, read at `offset` of chain `chainId`'s log, do
+ * not have the checksum their row keeps.
+ */
+export function checkPayloadBytes(
+  chainId: number,
+  offset: number,
+  bytes: Uint8Array,
+  checksum: number,
+): void {
+  if (crc32(bytes) !== checksum) {
+    throw corruptPayload(chainId, offset, bytes.length, "their checksum does not match");
+  }
+}
+
+/** The error for `length` bytes at `offset` of a chain's payload log that are damaged. */
+export function corruptPayload(
+  chainId: number,
+  offset: number,
+  length: number,
+  why: string,
+): CorruptPayloadError {
+  return new CorruptPayloadError(
+    `the stored payload at ${offset}..${offset + length} of chain ${chainId}'s payload log is corrupted (${why}): the data directory is damaged; restore it from a backup`,
+  );
+}
+
 /** A missing stretch of a log: the file is shorter than the database says. */
 function missing(chainId: number, offset: number, length: number, size: number): Error {
   return new Error(
@@ -84,8 +130,8 @@ class FilePayloadLog implements PayloadLog {
   private file(chainId: number) {
     let file = this.files.get(chainId);
     if (file === undefined) {
-      // "a+": reads anywhere, writes at the end whatever the position.
-      const fd = openSync(join(this.dir, `${chainId}.log`), "a+");
+      // Read and write anywhere (not O_APPEND: an append writes at the size known here).
+      const fd = openSync(join(this.dir, `${chainId}.log`), constants.O_RDWR | constants.O_CREAT);
       // What an earlier process wrote may not be durable yet: the first sync covers it.
       file = { fd, size: fstatSync(fd).size, synced: -1 };
       this.files.set(chainId, file);
@@ -96,8 +142,19 @@ class FilePayloadLog implements PayloadLog {
   append(chainId: number, bytes: Uint8Array): number {
     const file = this.file(chainId);
     const offset = file.size;
-    for (let done = 0; done < bytes.length; ) {
-      done += writeSync(file.fd, bytes, done, bytes.length - done);
+    try {
+      for (let done = 0; done < bytes.length; ) {
+        done += writeSync(file.fd, bytes, done, bytes.length - done, offset + done);
+      }
+    } catch (e) {
+      // What was written no row names, and the next append goes over it; giving the space back
+      // now helps a full disk.
+      try {
+        ftruncateSync(file.fd, offset);
+      } catch {
+        // Left for the next append to write over.
+      }
+      throw e;
     }
     file.size += bytes.length;
     return offset;

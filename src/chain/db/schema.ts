@@ -14,8 +14,11 @@
  * across blocks, and a header names its payload by its integer id (`payload_id`, since version
  * 3). The bytes (Chainweb's binary encoding, u64 big-endian length prefixes) are in the payload
  * log of the chain that stored them first (payload-log.ts): the row names its `chain`,
- * `log_offset` and `log_length` (since version 4). Rows written before version 4 have those NULL
- * and the bytes in `bytes`; later rows have an empty `bytes`. The ids of both tables put a
+ * `log_offset` and `log_length` (since version 4), and the CRC-32 of those bytes, `log_crc`
+ * (since version 5), checked on every read so corrupted bytes are never served. Rows written
+ * before version 4 have the log columns NULL and the bytes in `bytes`; later rows have an empty
+ * `bytes`. Log rows written by version 4 have no `log_crc`: their bytes are checked against the
+ * payload's own hashes instead. The ids of both tables put a
  * chain's consecutive heights next to each other (row-ids.ts), so a page of blocks walks along
  * the rows instead of looking each one up.
  *
@@ -39,7 +42,7 @@
  * (migrations/, one file per version) can bring up to date is upgraded on open; any other
  * version is refused.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** The columns of `block_headers` (the upgrade to version 3 builds the table anew). */
 export const BLOCK_HEADERS_COLUMNS = `
@@ -58,12 +61,15 @@ export const BLOCK_HEADERS_COLUMNS = `
 /** The columns of `payloads` that version 4 added: where its bytes are in a payload log. */
 export const PAYLOAD_LOG_COLUMNS = ["chain INTEGER", "log_offset INTEGER", "log_length INTEGER"];
 
+/** The column of `payloads` that version 5 added: the CRC-32 of its bytes in the log. */
+export const PAYLOAD_CRC_COLUMN = "log_crc INTEGER";
+
 /** The columns of `payloads`. */
 export const PAYLOADS_COLUMNS = `
   id INTEGER PRIMARY KEY,
   payload_hash BLOB NOT NULL UNIQUE,
   bytes BLOB NOT NULL,
-  ${PAYLOAD_LOG_COLUMNS.join(",\n  ")}`;
+  ${[...PAYLOAD_LOG_COLUMNS, PAYLOAD_CRC_COLUMN].join(",\n  ")}`;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (

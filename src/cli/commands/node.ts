@@ -72,7 +72,7 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
         log.error(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
     });
   } catch (e) {
-    await node.close();
+    await node.closeDiscardingNew();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
       throw new UserError(`cannot listen on ${options.api.host}:${options.api.port}: ${code}`);

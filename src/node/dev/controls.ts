@@ -30,6 +30,7 @@ import type { NodeLogger } from "../logger.ts";
 import type { BlockProducer } from "../miner/producer.ts";
 import type { NodeChain } from "../node-chain.ts";
 import type { NodeCommandService } from "../services/command-service.ts";
+import type { StorageGuard } from "../storage-guard.ts";
 
 /** The parts of the node the controls work with (the composition root hands them over). */
 export interface ControlledNode {
@@ -42,6 +43,7 @@ export interface ControlledNode {
   readonly log: NodeLogger;
   readonly options: { readonly network: string };
   readonly minesWithNonces: boolean;
+  readonly storage: Pick<StorageGuard, "write">;
   readonly commands: Pick<
     NodeCommandService,
     "submit" | "local" | "commandsArrived" | "minesOnRequest"
@@ -315,9 +317,12 @@ export class DevControls {
     }
   }
 
-  /** Runs `work` after every control started before it has finished. */
+  /**
+   * Runs `work` after every control started before it has finished; refused while writes fail
+   * (a failure of the disk it meets is thrown as the refusal).
+   */
   private serial<T>(work: () => T | Promise<T>): Promise<T> {
-    const run = this.queue.then(work);
+    const run = this.queue.then(() => this.node.storage.write(work));
     this.queue = run.catch(() => {});
     return run;
   }

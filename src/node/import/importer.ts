@@ -6,7 +6,8 @@
  *   development controls' `mine`), already executed on their chains' states: their headers
  *   validated, then stored together, the states committed, the heads moved, the mempools cleared
  *   of their commands, announced (their outputs are the execution's, so there is nothing to
- *   compare);
+ *   compare). Nothing is stored while writes fail (storage-guard.ts), and a failure of the disk
+ *   aborts every block of the call, to be thrown as a refusal;
  * - blocks made elsewhere (`importForeign`): validated, checked and executed on their fork before
  *   anything is stored (block-import.ts), then adopted when heavier;
  * - the genesis blocks (genesis-blocks.ts, before the chains exist);
@@ -24,6 +25,7 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import type { NodeEvents } from "../events.ts";
 import type { NodeLogger } from "../logger.ts";
 import type { NodeChain, PreparedBlock, StoredBlock } from "../node-chain.ts";
+import type { StorageGuard } from "../storage-guard.ts";
 import { checkHeader, type HeaderFinder, importBlocks } from "./block-import.ts";
 
 export interface ImporterParts {
@@ -32,6 +34,8 @@ export interface ImporterParts {
   readonly chains: readonly NodeChain[];
   readonly log: NodeLogger;
   readonly events: NodeEvents;
+  /** Whether writes work; told of every failed write. */
+  readonly storage: StorageGuard;
 }
 
 /**
@@ -57,6 +61,7 @@ export class BlockImporter {
     prepared: readonly { readonly chain: NodeChain; readonly block: PreparedBlock }[],
   ): StoredBlock[] {
     try {
+      this.parts.storage.check();
       for (const { block } of prepared) {
         checkHeader(this.parts.version, block.header, this.nearHead, true);
       }
@@ -69,7 +74,7 @@ export class BlockImporter {
       );
     } catch (e) {
       for (const { chain } of prepared) chain.abortPrepared();
-      throw e;
+      throw this.parts.storage.refusal(e);
     }
     const stored = prepared.map(({ chain, block }) => {
       const done = chain.commitPrepared(block);
@@ -87,8 +92,8 @@ export class BlockImporter {
    * the first that is not what it claims.
    */
   importForeign(blocks: readonly Block[]): void {
-    const { version, chainDb, chains } = this.parts;
-    const indexes = importBlocks({ version, chainDb, chains }, blocks);
+    const { version, chainDb, chains, storage } = this.parts;
+    const indexes = storage.write(() => importBlocks({ version, chainDb, chains }, blocks));
     this.adoptCut();
     // Announced after the states moved, so a `listen` woken by them finds its result.
     blocks.forEach((block, i) => {

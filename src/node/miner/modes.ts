@@ -11,6 +11,7 @@
  * - `none`: no block is made but by the development controls (a node that only follows, or a
  *   test that decides when blocks come).
  */
+import { StorageUnavailable } from "../../pact/db/index.ts";
 import type { NodeLogger } from "../logger.ts";
 import type { MiningOptions } from "../options.ts";
 import type { MiningControl } from "./control.ts";
@@ -80,7 +81,7 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
         // A full block leaves commands behind: they get the next one.
         if (block.requestKeys.length > 0 && producer.pending(chainId) > 0) waiting.add(chainId);
       } catch (e) {
-        log.error(`mining chain ${chainId} failed: ${e instanceof Error ? e.message : String(e)}`);
+        reportFailure(log, `mining chain ${chainId}`, e);
       }
     }
     if (waiting.size === 0) {
@@ -100,7 +101,7 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
       producer.catchUpStep(behind);
     } catch (e) {
       waiting.clear();
-      log.error(`catching up failed: ${e instanceof Error ? e.message : String(e)}`);
+      reportFailure(log, "catching up", e);
       return;
     }
     schedule();
@@ -138,7 +139,7 @@ function interval(producer: BlockProducer, seconds: number, log: NodeLogger): Mi
     try {
       producer.mineAll();
     } catch (e) {
-      log.error(`mining failed: ${e instanceof Error ? e.message : String(e)}`);
+      reportFailure(log, "mining", e);
     }
   }, seconds * 1000);
   return {
@@ -151,4 +152,13 @@ function interval(producer: BlockProducer, seconds: number, log: NodeLogger): Mi
       clearInterval(timer);
     },
   };
+}
+
+/**
+ * Logs a failure of mining, except a refusal while the disk fails (the storage guard logs that
+ * once, and mining is tried again after it works).
+ */
+export function reportFailure(log: NodeLogger, what: string, e: unknown): void {
+  if (e instanceof StorageUnavailable) return;
+  log.error(`${what} failed: ${e instanceof Error ? e.message : String(e)}`);
 }

@@ -6,7 +6,9 @@
  */
 import { encodeHeaderWithoutHash } from "../../chain/header/binary.ts";
 import { mineNonce } from "../../chain/mining/mine.ts";
+import { StorageUnavailable } from "../../pact/db/index.ts";
 import type { NodeLogger } from "../logger.ts";
+import { STORAGE_RETRY_MS } from "../storage-guard.ts";
 import type { MiningControl } from "./control.ts";
 import type { BlockProducer, PowWork } from "./producer.ts";
 
@@ -62,8 +64,13 @@ export class PowMiner implements MiningControl {
       }
       this.reportRate();
     } catch (e) {
-      this.log.error(`pow mining failed: ${e instanceof Error ? e.message : String(e)}`);
       this.work = null;
+      // Writes are refused until the disk works again (the storage guard said why, once).
+      if (e instanceof StorageUnavailable) {
+        setTimeout(() => this.step(), STORAGE_RETRY_MS).unref();
+        return;
+      }
+      this.log.error(`pow mining failed: ${e instanceof Error ? e.message : String(e)}`);
     }
     setImmediate(() => this.step());
   }

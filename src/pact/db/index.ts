@@ -10,6 +10,7 @@ import type { VersionedPactDb } from "./types.ts";
 export { DbError, type DbErrorCode } from "./errors.ts";
 export { userTableName } from "./pact-db.ts";
 export type { SqliteStoreOptions } from "./sqlite-store.ts";
+export { StateWriteLost, StorageUnavailable, storageFailureReason } from "./storage-failure.ts";
 export { hashTxLogs } from "./txlog.ts";
 export * from "./types.ts";
 

@@ -177,6 +177,10 @@ export class MemoryStore implements VersionedStore {
 
   flush(): void {}
 
+  recover(): void {
+    while (this.levels.length > 0) this.rollback();
+  }
+
   close(): void {}
 
   private record(entry: Undo): void {

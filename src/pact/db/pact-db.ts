@@ -263,6 +263,14 @@ export class StorePactDb extends StoreView implements PactDb {
     }
   }
 
+  /** Forgets the cached rows and modules and what was written since the store was at depth 0. */
+  protected forgetCached(): void {
+    this.rowCache.clear();
+    this.moduleCache.clear();
+    this.uncommittedRowWrites = false;
+    this.uncommittedModuleWrites = false;
+  }
+
   /** After a commit: once nothing is open, every cached write is durable. */
   protected committed(): void {
     if (this.store.depth === 0) {
@@ -374,14 +382,23 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
       throw blockSequenceError("cannot rewind while a block or transaction is open");
     const target = this.recordedBlock(height);
     this.versions.rewind(height, target.endTxId);
-    this.rowCache.clear();
-    this.moduleCache.clear();
+    this.forgetCached();
     this.nextTxId = target.endTxId;
     this.latest = target;
   }
 
   flush(): void {
     this.versions.flush();
+  }
+
+  recover(): BlockRecord | null {
+    this.versions.recover();
+    this.tx = null;
+    this.block = null;
+    this.forgetCached();
+    this.latest = this.versions.latestBlock();
+    this.nextTxId = this.store.loadNextTxId();
+    return this.latest ?? null;
   }
 
   close(): void {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { openSqlitePactDb } from "./index.ts";
+import { openSqlitePactDb, type VersionedPactDb } from "./index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "braid-pact-db-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -153,6 +153,56 @@ describe("sqlite pact db: batched commits", () => {
     const again = openSqlitePactDb(path);
     assert.deepEqual(again.latestBlock(), { height: 1, endTxId: 1, hash: new Uint8Array([1]) });
     assert.equal(again.readRow("coin_accounts", "alice")?.get("balance"), 10n);
+    again.close();
+  });
+
+  /** The connection under a state: to do what SQLite itself does after a failed write. */
+  const connectionOf = (db: VersionedPactDb) =>
+    (db as unknown as { versions: { db: Database.Database } }).versions.db;
+
+  it("takes no write once SQLite threw its batch away, and recovers to what the file holds", () => {
+    const path = join(dir, "batch-lost.sqlite");
+    const db = openSqlitePactDb(path, { batchCommits: true });
+    writeBlock(db, 1, 10n);
+    db.flush();
+    writeBlock(db, 2, 20n);
+    // A full disk: SQLite rolls the whole transaction back, batched block 2 with it.
+    connectionOf(db).exec("ROLLBACK");
+    // A savepoint now would begin a new transaction, and block 3 would reach the file without 2.
+    assert.throws(() => db.beginBlock(3), {
+      name: "StateWriteLost",
+      message:
+        "the contract state's blocks since its last flush were rolled back by a failed write",
+    });
+    assert.throws(() => db.flush(), { name: "StateWriteLost" });
+    assert.deepEqual(db.recover(), { height: 1, endTxId: 1, hash: new Uint8Array([1]) });
+    assert.equal(db.readRow("coin_accounts", "alice")?.get("balance"), 10n);
+    writeBlock(db, 2, 30n);
+    db.close();
+    const again = openSqlitePactDb(path);
+    assert.deepEqual(again.latestBlock(), { height: 2, endTxId: 2, hash: new Uint8Array([2]) });
+    assert.equal(again.readRow("coin_accounts", "alice")?.get("balance"), 30n);
+    again.close();
+  });
+
+  it("recovers a block whose transaction SQLite threw away while it was open", () => {
+    const path = join(dir, "block-lost.sqlite");
+    const db = openSqlitePactDb(path, { batchCommits: true });
+    writeBlock(db, 1, 10n);
+    db.flush();
+    db.beginBlock(2);
+    db.beginTx();
+    db.writeRow("write", "coin_accounts", "alice", new Map([["balance", 99n]]));
+    connectionOf(db).exec("ROLLBACK");
+    assert.throws(() => db.commitTx());
+    assert.throws(() => db.abortBlock());
+    assert.deepEqual(db.recover(), { height: 1, endTxId: 1, hash: new Uint8Array([1]) });
+    assert.equal(db.blockHeight, null);
+    assert.equal(db.readRow("coin_accounts", "alice")?.get("balance"), 10n);
+    writeBlock(db, 2, 20n);
+    db.close();
+    const again = openSqlitePactDb(path);
+    assert.equal(again.readRow("coin_accounts", "alice")?.get("balance"), 20n);
     again.close();
   });
 });

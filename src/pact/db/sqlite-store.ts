@@ -6,6 +6,7 @@
  */
 import Database from "better-sqlite3";
 import { STATE_SCHEMA_SQL, STATE_SCHEMA_VERSION, SYSTEM_DOMAIN_IDS } from "./schema.ts";
+import { StateWriteLost } from "./storage-failure.ts";
 import type { StoreReader, VersionedStore } from "./store.ts";
 import type { BlockRecord } from "./types.ts";
 
@@ -167,6 +168,7 @@ export class SqliteStore implements VersionedStore {
   begin(): void {
     if (this.level === 0 && !this.batchCommits) this.beginStmt.run();
     else {
+      this.checkBatch();
       if (this.level === 0 && !this.batchOpen) {
         this.beginStmt.run();
         this.batchOpen = true;
@@ -197,8 +199,40 @@ export class SqliteStore implements VersionedStore {
   flush(): void {
     if (!this.batchOpen) return;
     if (this.level !== 0) throw new Error("flush inside a transaction");
+    this.checkBatch();
     this.commitStmt.run();
     this.batchOpen = false;
+  }
+
+  /**
+   * Refuses to go on when SQLite threw the batch away: after a failed write (a full disk) it may
+   * roll the whole transaction back, and a savepoint opened then would start a new one whose
+   * blocks, committed on their own, would sit in the file without the blocks before them.
+   */
+  private checkBatch(): void {
+    if (this.batchOpen && !this.db.inTransaction) {
+      throw new StateWriteLost(
+        "the contract state's blocks since its last flush were rolled back by a failed write",
+      );
+    }
+  }
+
+  /**
+   * Gives up every open level; when that fails, or SQLite threw the batch away, the whole
+   * database transaction (batched blocks included) goes, and the store holds what its file does.
+   */
+  recover(): void {
+    try {
+      while (this.level > 0) this.rollback();
+    } catch {
+      // The transaction is gone or unusable: rolled back whole below.
+    }
+    if (this.level > 0 || (this.batchOpen && !this.db.inTransaction)) {
+      if (this.db.inTransaction) this.rollbackStmt.run();
+      this.level = 0;
+      this.batchOpen = false;
+    }
+    this.forgetUserDomains();
   }
 
   saveNextTxId(txId: number): void {
@@ -234,9 +268,13 @@ export class SqliteStore implements VersionedStore {
     this.forgetUserDomains();
   }
 
+  /** Commits what is batched (when no level is open) and closes the file, even when that fails. */
   close(): void {
-    if (this.level === 0) this.flush();
-    this.db.close();
+    try {
+      if (this.level === 0) this.flush();
+    } finally {
+      this.db.close();
+    }
   }
 
   private domainId(domain: string): number | undefined {

@@ -52,5 +52,10 @@ export interface VersionedStore extends WritableStore {
   rewind(height: number, txIdBound: number): void;
   /** Makes what was committed durable, for a store that holds commits back; else nothing. */
   flush(): void;
+  /**
+   * After a failed write: discards the open levels and, when the database threw more away (a
+   * store that holds commits back may lose them), everything not yet durable.
+   */
+  recover(): void;
   close(): void;
 }

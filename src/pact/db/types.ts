@@ -161,5 +161,11 @@ export interface VersionedPactDb extends PactDb {
   rewindTo(height: number): void;
   /** Makes the committed blocks durable (when the backend holds commits back). */
   flush(): void;
+  /**
+   * After a failed write: closes the open block and transaction, if any, and reloads the state
+   * from its store, which may hold fewer blocks than before (SQLite can roll back the blocks
+   * batched since the last flush when the disk is full). Returns the latest block it holds.
+   */
+  recover(): BlockRecord | null;
   close(): void;
 }

@@ -11,9 +11,10 @@ import { SCHEMA_VERSION } from "../schema.ts";
 import type { SchemaStep } from "./schema-step.ts";
 import { fromVersion2 } from "./v2-to-v3.ts";
 import { fromVersion3 } from "./v3-to-v4.ts";
+import { fromVersion4 } from "./v4-to-v5.ts";
 
 /** The upgrade steps, oldest version first; the last one upgrades to {@link SCHEMA_VERSION}. */
-const STEPS: readonly SchemaStep[] = [fromVersion2, fromVersion3];
+const STEPS: readonly SchemaStep[] = [fromVersion2, fromVersion3, fromVersion4];
 
 /** The versions an existing file may have that opening upgrades to {@link SCHEMA_VERSION}. */
 export const SCHEMA_UPGRADES: readonly number[] = STEPS.map((step) => step.from);
@@ -60,7 +61,7 @@ export function upgradeData(db: Database.Database, indexers: readonly BlockIndex
   if (stored === SCHEMA_VERSION) return;
   const setVersion = db.prepare("UPDATE meta SET value = ? WHERE key = 'schema'");
   const fills = STEPS.filter((step) => step.from >= stored && step.fill !== undefined);
-  // From version 3, only the payload log columns were added (upgradeTables).
+  // From version 3 on, the steps only add columns (upgradeTables).
   if (fills.length === 0) {
     setVersion.run(String(SCHEMA_VERSION));
     return;
