@@ -8,7 +8,7 @@ import Fastify from "fastify";
 import { fileLogSink, type LogSink, logRequests, stdoutLogSink } from "../http/access-log.ts";
 import { allowCrossOrigin } from "../http/cors.ts";
 import { acceptJsonBodiesOnly } from "../http/json-body.ts";
-import { plainClientError, sendPlainErrors } from "../http/plain-errors.ts";
+import { plainClientErrors, sendPlainErrors } from "../http/plain-errors.ts";
 import type { DevServerConfig } from "./config.ts";
 import { ACCESS_LOG_FILE } from "./limits.ts";
 import { registerRoutes } from "./routes.ts";
@@ -43,7 +43,7 @@ export async function startDevServer(
     logger: false,
     forceCloseConnections: true,
     bodyLimit: config.bodyLimit,
-    clientErrorHandler: plainClientError,
+    clientErrorHandler: plainClientErrors(),
   });
   acceptJsonBodiesOnly(app);
   sendPlainErrors(app, config.bodyLimit, (e) => log.line(`internal error: ${String(e)}`));
