@@ -1,6 +1,7 @@
 /**
  * Issue 24, item 8 (the HTTP layer's errors), on a `braid node` process: requests Node's HTTP
- * parser refuses (bad framing, headers too large) and compressed bodies are answered in plain
+ * parser or fastify's router refuses (bad framing, headers too large, a path that is not valid
+ * percent-encoding) and compressed bodies are answered in plain
  * text with the common response headers, as every other refusal; a block hash with `=` padding
  * is a 400.
  */
@@ -74,6 +75,19 @@ describe("the HTTP layer's refusals", () => {
     assert.equal(answer.headers.get("content-type"), TEXT);
     assertCommonHeaders(answer.headers);
     assert.match(answer.body, /^malformed HTTP request: /);
+  });
+
+  it("answers a path that is not valid percent-encoding with a plain-text 400 with the common headers", async () => {
+    const answer = parse(
+      await raw(port, "GET /chainweb/0.0/development/cut%zz HTTP/1.1\r\nhost: x\r\n\r\n"),
+    );
+    assert.equal(answer.status, "HTTP/1.1 400 Bad Request");
+    assert.equal(answer.headers.get("content-type"), TEXT);
+    assertCommonHeaders(answer.headers);
+    assert.equal(
+      answer.body,
+      'the path "/chainweb/0.0/development/cut%zz" is not valid percent-encoding',
+    );
   });
 
   it("answers headers over the limit with a plain-text 431 with the common headers", async () => {

@@ -10,7 +10,7 @@ import { fileLogSink, type LogSink, logRequests, stdoutLogSink } from "../http/a
 import { deadlineOptions, defaultConnectionLimits, limitConnections } from "../http/connections.ts";
 import { allowCrossOrigin } from "../http/cors.ts";
 import { acceptJsonBodiesOnly } from "../http/json-body.ts";
-import { plainClientErrors, sendPlainErrors } from "../http/plain-errors.ts";
+import { plainClientErrors, plainFrameworkErrors, sendPlainErrors } from "../http/plain-errors.ts";
 import type { DevServerConfig } from "./config.ts";
 import { ACCESS_LOG_FILE } from "./limits.ts";
 import { registerRoutes } from "./routes.ts";
@@ -47,6 +47,7 @@ export async function startDevServer(
     forceCloseConnections: true,
     bodyLimit: config.bodyLimit,
     clientErrorHandler: plainClientErrors(),
+    frameworkErrors: plainFrameworkErrors(),
     ...deadlineOptions(limits),
   });
   limitConnections(app.server, limits);

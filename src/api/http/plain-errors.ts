@@ -5,9 +5,9 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "./errors.ts";
-import { cutText } from "./quote.ts";
+import { cutText, quoteText } from "./quote.ts";
 
 const TEXT = "text/plain; charset=utf-8";
 
@@ -65,6 +65,22 @@ export function plainClientErrors(
       socket.write(plainRawResponse(status, body, headers(socket)));
     }
     socket.destroy();
+  };
+}
+
+/**
+ * Fastify's `frameworkErrors`: a request its router refuses before any hook runs (a path that is
+ * not valid percent-encoding) gets a plain-text 400 with `headers(socket)` instead of JSON.
+ */
+export function plainFrameworkErrors(
+  headers: (socket: Socket) => Record<string, string> = () => ({}),
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, request, reply) => {
+    const reason =
+      error.code === "FST_ERR_BAD_URL"
+        ? `the path ${quoteText(request.url)} is not valid percent-encoding`
+        : error.message;
+    reply.code(400).headers(headers(request.raw.socket)).type(TEXT).send(reason);
   };
 }
 

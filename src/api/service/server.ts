@@ -15,7 +15,7 @@ import {
 } from "../http/connections.ts";
 import { allowCrossOrigin } from "../http/cors.ts";
 import { acceptJsonBodiesOnly } from "../http/json-body.ts";
-import { plainClientErrors, sendPlainErrors } from "../http/plain-errors.ts";
+import { plainClientErrors, plainFrameworkErrors, sendPlainErrors } from "../http/plain-errors.ts";
 import { ContractApi } from "./contract-api.ts";
 import { addCommonHeaders, commonHeaders } from "./headers.ts";
 import { registerRoutes } from "./routes.ts";
@@ -57,6 +57,7 @@ export async function startNodeServer(
     bodyLimit: options.bodyLimit,
     routerOptions: { maxParamLength: 16_384 },
     clientErrorHandler: plainClientErrors(headers),
+    frameworkErrors: plainFrameworkErrors(headers),
     ...deadlineOptions(limits),
   });
   limitConnections(app.server, limits, headers);
