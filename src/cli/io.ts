@@ -44,23 +44,28 @@ export const processIO: CliIO = {
 };
 
 /**
- * Reads a UTF-8 file of at most {@link MAX_INPUT_FILE_BYTES}, turning the usual failures, a larger
- * file and invalid UTF-8 into one-line user errors.
+ * Reads a UTF-8 file (or pipe) of at most {@link MAX_INPUT_FILE_BYTES}, turning the usual
+ * failures, a device, a larger file and invalid UTF-8 into one-line user errors. The limit holds
+ * however much the file's size claims (a pipe's or `/proc`'s is 0): reading stops past it.
  */
 export function readTextFile(path: string): string {
   let bytes: Buffer;
   try {
     const fd = openSync(resolve(path), "r");
     try {
-      const size = fstatSync(fd).size;
-      if (size > MAX_INPUT_FILE_BYTES) throw tooLarge(path, size);
-      bytes = Buffer.alloc(size);
+      const stat = fstatSync(fd);
+      if (!stat.isFile() && !stat.isFIFO()) {
+        throw new UserError(`cannot read ${path}: it is not a regular file (a device or socket)`);
+      }
+      if (stat.size > MAX_INPUT_FILE_BYTES) throw tooLarge(path, stat.size);
+      bytes = Buffer.allocUnsafe(MAX_INPUT_FILE_BYTES + 1);
       let read = 0;
-      while (read < size) {
-        const n = readSync(fd, bytes, read, size - read, read);
+      while (read < bytes.length) {
+        const n = readSync(fd, bytes, read, bytes.length - read, null);
         if (n === 0) break;
         read += n;
       }
+      if (read > MAX_INPUT_FILE_BYTES) throw tooLarge(path);
       bytes = bytes.subarray(0, read);
     } finally {
       closeSync(fd);

@@ -13,6 +13,11 @@ import { isJsonArray, isJsonObject, jsonTypeName } from "./json-shape.ts";
 export const MAX_YAML_NODES = 100_000;
 /** Deepest nesting read from one file; also stops an alias that contains itself. */
 export const MAX_YAML_DEPTH = 256;
+/**
+ * The `maxAliasCount` configuration files are read with (the yaml library's default, named): an
+ * anchor's uses times the aliases inside it. Beyond it a file is an alias bomb and is refused.
+ */
+export const MAX_YAML_ALIAS_COUNT = 100;
 
 /** Parses one YAML document; an empty file gives `null`. */
 export function parseYaml(text: string, source: string): JsonValue {

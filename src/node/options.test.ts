@@ -17,7 +17,13 @@ describe("node options", () => {
     const options = resolveNodeOptions({}, {}, "/work/project");
     assert.deepEqual(options, {
       network: "development",
-      api: { port: 8080, host: "127.0.0.1", listenTimeoutSeconds: 180, bodyLimit: 2_000_000 },
+      api: {
+        port: 8080,
+        host: "127.0.0.1",
+        listenTimeoutSeconds: 180,
+        bodyLimit: 2_000_000,
+        devControls: false,
+      },
       storage: { dataDir: "/work/project/.braid/development" },
       mining: { mode: "on-demand", intervalSeconds: 30, miner: DEVNET_MINER },
       mempool: {

@@ -5,6 +5,7 @@
  */
 import { resolve } from "node:path";
 import { parseDocument } from "yaml";
+import { MAX_YAML_ALIAS_COUNT } from "../command/yaml-input.ts";
 import { DEFAULT_COMMAND_TIME_LIMIT_MS } from "../execution/index.ts";
 import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
 
@@ -34,6 +35,8 @@ export interface ApiOptions {
   readonly listenTimeoutSeconds: number;
   /** The largest request body accepted (bytes). */
   readonly bodyLimit: number;
+  /** Serve the development controls even when `host` is not a loopback address. */
+  readonly devControls: boolean;
 }
 
 export interface StorageOptions {
@@ -260,6 +263,14 @@ export const OPTION_DEFINITIONS = [
     defaultText: thousands(DEFAULT_BODY_LIMIT_BYTES),
     meaning: "largest request body in bytes (Chainweb's service API limit)",
   },
+  {
+    key: "devControls",
+    module: "api",
+    value: null,
+    defaultText: "false",
+    meaning:
+      "serve the development controls (`/braid/dev/…`) when `host` is not a loopback address: anyone who can reach the node may then mine, move its clock, revert and fund",
+  },
 ] as const satisfies readonly OptionDefinition[];
 
 type OptionKey = (typeof OPTION_DEFINITIONS)[number]["key"];
@@ -302,7 +313,14 @@ export function parseOptionsYaml(text: string, path: string): RawOptions {
   if (doc.errors.length > 0) {
     throw new NodeOptionsError(`${path}: invalid YAML: ${doc.errors[0]?.message ?? ""}`);
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch {
+    throw new NodeOptionsError(
+      `${path}: YAML aliases expand beyond the limit of ${MAX_YAML_ALIAS_COUNT}`,
+    );
+  }
   if (value === null || value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) {
     throw new NodeOptionsError(
@@ -356,6 +374,7 @@ export function resolveNodeOptions(
         MAX_LISTEN_TIMEOUT_SECONDS,
       ),
       bodyLimit: read.integer("bodyLimit", DEFAULT_BODY_LIMIT_BYTES, 1, MAX_BODY_LIMIT_BYTES),
+      devControls: read.boolean("devControls", false),
     },
     storage: { dataDir: inMemory ? null : resolve(cwd, dataDirText ?? `.braid/${network}`) },
     mining: {

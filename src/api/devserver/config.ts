@@ -10,6 +10,7 @@ import {
   type CommandHashAlgorithm,
   DEFAULT_COMMAND_HASH,
 } from "../../command/hash-algorithm.ts";
+import { MAX_YAML_ALIAS_COUNT } from "../../command/yaml-input.ts";
 import { EXECUTION_FLAGS } from "../../pact/index.ts";
 import {
   DEFAULT_BODY_LIMIT_BYTES,
@@ -72,7 +73,14 @@ export function parseDevServerConfig(text: string, path: string): DevServerConfi
   if (doc.errors.length > 0) {
     throw new ConfigError(`${path}: invalid YAML: ${doc.errors[0]?.message ?? ""}`);
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch {
+    throw new ConfigError(
+      `${path}: YAML aliases expand beyond the limit of ${MAX_YAML_ALIAS_COUNT}`,
+    );
+  }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigError(`${path}: the configuration must be a YAML mapping of keys to values`);
   }

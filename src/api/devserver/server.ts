@@ -1,14 +1,16 @@
 /**
  * Starting and stopping the development server: the service, the fastify app around it (JSON
- * bodies only, plain-text errors, CORS, the access log), bound to the configured host and port.
+ * bodies only, plain-text errors, CORS, the access log, the node's connection limits:
+ * connections.ts), bound to the configured host and port.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Fastify from "fastify";
 import { fileLogSink, type LogSink, logRequests, stdoutLogSink } from "../http/access-log.ts";
+import { deadlineOptions, defaultConnectionLimits, limitConnections } from "../http/connections.ts";
 import { allowCrossOrigin } from "../http/cors.ts";
 import { acceptJsonBodiesOnly } from "../http/json-body.ts";
-import { plainClientError, sendPlainErrors } from "../http/plain-errors.ts";
+import { plainClientErrors, plainFrameworkErrors, sendPlainErrors } from "../http/plain-errors.ts";
 import type { DevServerConfig } from "./config.ts";
 import { ACCESS_LOG_FILE } from "./limits.ts";
 import { registerRoutes } from "./routes.ts";
@@ -39,12 +41,16 @@ export async function startDevServer(
     options.log ??
     (config.logDir === null ? stdoutLogSink() : fileLogSink(join(config.logDir, ACCESS_LOG_FILE)));
   const service = new DevService(config, log);
+  const limits = defaultConnectionLimits();
   const app = Fastify({
     logger: false,
     forceCloseConnections: true,
     bodyLimit: config.bodyLimit,
-    clientErrorHandler: plainClientError,
+    clientErrorHandler: plainClientErrors(),
+    frameworkErrors: plainFrameworkErrors(),
+    ...deadlineOptions(limits),
   });
+  limitConnections(app.server, limits);
   acceptJsonBodiesOnly(app);
   sendPlainErrors(app, config.bodyLimit, (e) => log.line(`internal error: ${String(e)}`));
   allowCrossOrigin(app);

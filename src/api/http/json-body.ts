@@ -1,16 +1,33 @@
 /**
  * Request bodies: only `application/json`, read as text up to a size limit, parsed by the route
  * (so a malformed body gets our message, and routes that report on malformed JSON can). Any
- * other content type is refused with a 400 that names it.
+ * other content type is refused with a 400 that names it; a `Content-Encoding` other than
+ * `identity` (a compressed body, which would otherwise be read as if it were text) with a 415.
  */
 import type { FastifyInstance } from "fastify";
-import { badRequest } from "./errors.ts";
+import { badRequest, HttpError } from "./errors.ts";
 import { quoteText } from "./quote.ts";
 
 export const JSON_CONTENT_TYPE = "application/json";
 
-/** Replaces fastify's body parsers: JSON bodies arrive as strings, others are refused. */
+/**
+ * Replaces fastify's body parsers: JSON bodies arrive as strings, others are refused, and so is
+ * any content coding but `identity`.
+ */
 export function acceptJsonBodiesOnly(app: FastifyInstance): void {
+  app.addHook("preParsing", (request, _reply, payload, done) => {
+    const coding = request.headers["content-encoding"];
+    if (coding !== undefined && !isIdentity(coding)) {
+      done(
+        new HttpError(
+          415,
+          `Content-Encoding ${quoteText(coding)} is not supported: send the body as it is (identity)`,
+        ),
+      );
+      return;
+    }
+    done(null, payload);
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: "string" }, (_request, body, done) => {
     done(null, body);
@@ -18,6 +35,11 @@ export function acceptJsonBodiesOnly(app: FastifyInstance): void {
   app.addContentTypeParser("*", (request, _payload, done) => {
     done(wrongContentType(request.headers["content-type"]), undefined);
   });
+}
+
+/** `identity`, or a list of nothing else (`identity, identity`). */
+function isIdentity(coding: string): boolean {
+  return coding.split(",").every((c) => c.trim().toLowerCase() === "identity");
 }
 
 export function wrongContentType(contentType: string | undefined) {

@@ -6,11 +6,11 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CorruptPayloadError } from "../../chain/db/index.ts";
 import { StorageUnavailable, storageFailureReason } from "../../pact/db/index.ts";
 import { HttpError } from "./errors.ts";
-import { cutText } from "./quote.ts";
+import { cutText, quoteText } from "./quote.ts";
 
 const TEXT = "text/plain; charset=utf-8";
 
@@ -66,17 +66,72 @@ export function sendPlainErrors(
 
 /**
  * Fastify's `clientErrorHandler`: a request Node's HTTP parser refuses before any route sees it
- * (headers above Node's 16 KiB limit: 431; anything malformed: 400) gets a plain-text reason, as
- * every other refusal, instead of fastify's JSON. The connection is closed.
+ * gets a plain-text reason with `headers(socket)`, as every other refusal, instead of fastify's
+ * JSON: headers above Node's 16 KiB limit 431, headers or a request not received in time 408,
+ * anything malformed 400 naming the parser's reason. The connection is closed.
  */
-export function plainClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) return;
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
-  const body =
-    status === 431
-      ? "the request headers are larger than the server's limit"
-      : "malformed HTTP request";
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+export function plainClientErrors(
+  headers: (socket: Socket) => Record<string, string> = () => ({}),
+): (error: ParserError, socket: Socket) => void {
+  return (error, socket) => {
+    if (error.code === "ECONNRESET" || socket.destroyed) return;
+    // A response already under way cannot be followed by another (as Node's own handler).
+    const started = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && started?.headersSent !== true) {
+      const [status, body] = clientErrorAnswer(error);
+      socket.write(plainRawResponse(status, body, headers(socket)));
+    }
+    socket.destroy();
+  };
+}
+
+/**
+ * Fastify's `frameworkErrors`: a request its router refuses before any hook runs (a path that is
+ * not valid percent-encoding) gets a plain-text 400 with `headers(socket)` instead of JSON.
+ */
+export function plainFrameworkErrors(
+  headers: (socket: Socket) => Record<string, string> = () => ({}),
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, request, reply) => {
+    const reason =
+      error.code === "FST_ERR_BAD_URL"
+        ? `the path ${quoteText(request.url)} is not valid percent-encoding`
+        : error.message;
+    reply.code(400).headers(headers(request.raw.socket)).type(TEXT).send(reason);
+  };
+}
+
+/** An error of Node's HTTP parser (`HPE_…` codes, with llhttp's reason) or of its deadlines. */
+export type ParserError = Error & { code?: string; reason?: string };
+
+function clientErrorAnswer(error: ParserError): [number, string] {
+  if (error.code === "HPE_HEADER_OVERFLOW") {
+    return [431, "the request headers are larger than the server's limit"];
+  }
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    return [408, "the request was not received in time; the connection is closed"];
+  }
+  const reason = error.code?.startsWith("HPE_") === true ? error.reason : undefined;
+  return [
+    400,
+    reason === undefined ? "malformed HTTP request" : `malformed HTTP request: ${reason}`,
+  ];
+}
+
+/** A whole HTTP/1.1 response closing its connection, with a plain-text body. */
+export function plainRawResponse(
+  status: number,
+  body: string,
+  headers: Record<string, string>,
+): string {
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  lines.push(
+    "connection: close",
+    `content-type: ${TEXT}`,
+    `content-length: ${Buffer.byteLength(body)}`,
+    "",
+    body,
   );
+  return lines.join("\r\n");
 }

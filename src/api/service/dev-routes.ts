@@ -1,8 +1,9 @@
 /**
  * The development controls under `/braid/dev/` (docs/devtools.md): `mine`, `time`, `snapshot`,
- * `revert`, `fund`, each a POST with a JSON object body answered with JSON. On a network that
- * is not a development network every one of them is a 400 naming why; a bad body is a 400
- * naming the field.
+ * `revert`, `fund`, each a POST with a JSON object body (`Content-Type: application/json` even
+ * when empty) answered with JSON. Who may call them is dev-guard.ts's: refusals are 403s. On a
+ * network that is not a development network every one of them is a 400 naming why; a bad body
+ * is a 400 naming the field. A `mine` stops when its client goes away.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { encodeBase64Url } from "../../crypto/index.ts";
@@ -15,8 +16,16 @@ import {
   type FundRequest,
   type NodePorts,
 } from "../../node/ports.ts";
-import { badRequest } from "../http/errors.ts";
-import { bodyText, jsonObjectBody } from "../http/json-body.ts";
+import { whileClientWaits } from "../http/client-gone.ts";
+import { SAME_ORIGIN_ONLY } from "../http/cors.ts";
+import { badRequest, HttpError } from "../http/errors.ts";
+import {
+  bodyText,
+  JSON_CONTENT_TYPE,
+  jsonObjectBody,
+  wrongContentType,
+} from "../http/json-body.ts";
+import { type DevControlsExposure, devRequestGuard } from "./dev-guard.ts";
 import { JSON_TYPE } from "./request-parts.ts";
 
 export const DEV_BASE = "/braid/dev";
@@ -26,30 +35,48 @@ export const DEFAULT_FUND_AMOUNT = "1000.0";
 export function registerDevRoutes(
   app: FastifyInstance,
   { dev, clock }: Pick<NodePorts, "dev" | "clock">,
+  exposure: DevControlsExposure,
 ): void {
   const controls = "refused" in dev ? null : dev;
+  const guarded = { config: SAME_ORIGIN_ONLY, onRequest: devRequestGuard(exposure) };
   const post = (
     name: string,
     expected: string,
-    handle: (controls: DevControls, body: Record<string, unknown>) => Promise<unknown>,
+    handle: (
+      controls: DevControls,
+      body: Record<string, unknown>,
+      gone: AbortSignal,
+    ) => Promise<unknown>,
   ) =>
-    app.post(`${DEV_BASE}/${name}`, async (request: FastifyRequest, reply: FastifyReply) => {
-      if (controls === null) throw badRequest((dev as { refused: string }).refused);
-      const text = bodyText(request.body, request.headers["content-type"]);
-      const body = text.trim() === "" ? {} : jsonObjectBody(text, expected);
-      try {
-        const answer = await handle(controls, body);
-        return reply.type(JSON_TYPE).send(JSON.stringify(answer));
-      } catch (e) {
-        if (e instanceof DevControlRefusal || e instanceof CommandRefusal) {
-          throw badRequest(e.message);
+    app.post(
+      `${DEV_BASE}/${name}`,
+      guarded,
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        if (controls === null) throw badRequest((dev as { refused: string }).refused);
+        const contentType = request.headers["content-type"];
+        if (contentType?.split(";")[0]?.trim().toLowerCase() !== JSON_CONTENT_TYPE) {
+          throw wrongContentType(contentType);
         }
-        throw e;
-      }
-    });
+        const text = bodyText(request.body, contentType);
+        const body = text.trim() === "" ? {} : jsonObjectBody(text, expected);
+        try {
+          const answer = await whileClientWaits(reply, (gone) => handle(controls, body, gone));
+          return reply.type(JSON_TYPE).send(JSON.stringify(answer));
+        } catch (e) {
+          if (e instanceof DevControlRefusal || e instanceof CommandRefusal) {
+            throw badRequest(e.message);
+          }
+          throw e;
+        }
+      },
+    );
+  // Only a browser's preflight asks; the guard refuses another origin's, and there is no other use.
+  app.options(`${DEV_BASE}/*`, guarded, () => {
+    throw new HttpError(405, "the development controls take POST requests only");
+  });
 
-  post("mine", '{"blocks": n, "chains": [c, …]}', async (controls, body) => {
-    const heights = await controls.mine(integerField(body, "blocks"), chainsField(body));
+  post("mine", '{"blocks": n, "chains": [c, …]}', async (controls, body, gone) => {
+    const heights = await controls.mine(integerField(body, "blocks"), chainsField(body), gone);
     return { heights: Object.fromEntries(heights) };
   });
 

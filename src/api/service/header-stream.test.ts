@@ -14,7 +14,7 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { manualNode } from "../../node/test-support/dev-node.ts";
 import { sendPlainErrors } from "../http/plain-errors.ts";
-import { registerHeaderStream } from "./header-stream.ts";
+import { DEFAULT_STREAM_OPTIONS, registerHeaderStream } from "./header-stream.ts";
 import { addCommonHeaders } from "./headers.ts";
 
 async function serve(node: BraidNode, maxBufferedBytes: number, keepAliveMs: number) {
@@ -24,6 +24,7 @@ async function serve(node: BraidNode, maxBufferedBytes: number, keepAliveMs: num
     throw e;
   });
   const hub = registerHeaderStream(app, node.ports, {
+    ...DEFAULT_STREAM_OPTIONS,
     maxBufferedBytes,
     keepAliveMs,
     maxSubscribers: 3,

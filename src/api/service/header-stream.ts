@@ -5,10 +5,13 @@
  * keys sorted). `/block/updates` adds `payloadWithOutputs`.
  *
  * The node's `block` event is handled synchronously and never waits for a client: each event's
- * frame is built once and written to every subscriber's socket; a subscriber whose unsent bytes
- * exceed {@link StreamOptions.maxBufferedBytes} (a slow or stalled reader) is dropped. A comment
- * line is sent every {@link StreamOptions.keepAliveMs} so that idle proxies keep the stream open;
- * on shutdown every stream is ended cleanly.
+ * frame is built once, as one buffer that every subscriber's socket holds until sent (so a
+ * backlog costs its bytes once, not once per subscriber). A subscriber is dropped when its
+ * unsent bytes exceed {@link StreamOptions.maxBufferedBytes}, when it has unsent bytes while all
+ * subscribers' together exceed {@link StreamOptions.maxTotalBufferedBytes}, or when its socket
+ * has taken nothing for {@link StreamOptions.stalledMs}: a slow or stalled reader. A comment line
+ * is sent every {@link StreamOptions.keepAliveMs} so that idle proxies keep the stream open; on
+ * shutdown every stream is ended cleanly.
  */
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
@@ -22,13 +25,19 @@ import { BASE, chainHook, negotiate } from "./request-parts.ts";
 export interface StreamOptions {
   /** Unsent bytes a subscriber may have before it is dropped. */
   readonly maxBufferedBytes: number;
+  /** Unsent bytes of all subscribers together beyond which those with any are dropped. */
+  readonly maxTotalBufferedBytes: number;
+  /** How long a subscriber's socket may refuse more bytes before it is dropped (ms). */
+  readonly stalledMs: number;
   readonly keepAliveMs: number;
   /** Open streams at most; a further request gets a 503. */
   readonly maxSubscribers: number;
 }
 
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
-  maxBufferedBytes: 1 << 20,
+  maxBufferedBytes: 256 * 1024,
+  maxTotalBufferedBytes: 64 * 1024 * 1024,
+  stalledMs: 30_000,
   keepAliveMs: 15_000,
   maxSubscribers: 2000,
 };
@@ -59,7 +68,11 @@ export const frame = (data: string) => `event:BlockHeader\ndata:${data}\n\n`;
 interface Subscriber {
   readonly res: ServerResponse;
   readonly withPayload: boolean;
+  /** When its socket last refused more bytes without draining since (ms), or null. */
+  blockedSince: number | null;
 }
+
+const KEEP_ALIVE = Buffer.from(":keep-alive\n\n");
 
 export class HeaderStreamHub {
   private readonly subscribers = new Set<Subscriber>();
@@ -73,10 +86,7 @@ export class HeaderStreamHub {
     readonly options: StreamOptions,
   ) {
     events.on("block", this.onBlock);
-    this.timer = setInterval(
-      () => this.broadcast(":keep-alive\n\n", ":keep-alive\n\n"),
-      options.keepAliveMs,
-    );
+    this.timer = setInterval(() => this.broadcast(KEEP_ALIVE, KEEP_ALIVE), options.keepAliveMs);
     this.timer.unref();
   }
 
@@ -86,24 +96,35 @@ export class HeaderStreamHub {
 
   private readonly onBlock = (_chainId: number, block: StoredBlock): void => {
     if (this.subscribers.size === 0) return;
-    let plain: string | undefined;
-    let full: string | undefined;
+    let plain: Buffer | undefined;
+    let full: Buffer | undefined;
     for (const s of this.subscribers) {
-      if (s.withPayload) full ??= frame(headerUpdateJson(block, true));
-      else plain ??= frame(headerUpdateJson(block, false));
+      if (s.withPayload) full ??= Buffer.from(frame(headerUpdateJson(block, true)));
+      else plain ??= Buffer.from(frame(headerUpdateJson(block, false)));
     }
-    this.broadcast(plain ?? "", full ?? "");
+    this.broadcast(plain, full);
   };
 
-  private broadcast(plain: string, full: string): void {
+  private broadcast(plain: Buffer | undefined, full: Buffer | undefined): void {
+    const { maxBufferedBytes, maxTotalBufferedBytes, stalledMs } = this.options;
+    const now = Date.now();
+    let total = 0;
+    for (const s of this.subscribers) total += s.res.writableLength;
     for (const s of this.subscribers) {
-      const text = s.withPayload ? full : plain;
-      if (text === "") continue;
-      if (s.res.writableLength > this.options.maxBufferedBytes) {
+      const bytes = s.withPayload ? full : plain;
+      if (bytes === undefined) continue;
+      const unsent = s.res.writableLength;
+      if (
+        unsent > maxBufferedBytes ||
+        (unsent > 0 && total > maxTotalBufferedBytes) ||
+        (s.blockedSince !== null && now - s.blockedSince > stalledMs)
+      ) {
+        total -= unsent;
         this.drop(s, true);
         continue;
       }
-      s.res.write(text);
+      total += bytes.length;
+      if (!s.res.write(bytes)) s.blockedSince ??= now;
     }
   }
 
@@ -121,7 +142,7 @@ export class HeaderStreamHub {
     if (this.subscribers.size >= this.options.maxSubscribers) {
       throw new HttpError(503, `too many open streams (at most ${this.options.maxSubscribers})`);
     }
-    const s: Subscriber = { res, withPayload };
+    const s: Subscriber = { res, withPayload, blockedSince: null };
     res.writeHead(200, {
       ...headers,
       "content-type": EVENT_STREAM,
@@ -131,6 +152,9 @@ export class HeaderStreamHub {
     res.flushHeaders();
     res.socket?.setNoDelay(true);
     this.subscribers.add(s);
+    res.on("drain", () => {
+      s.blockedSince = null;
+    });
     res.on("close", () => this.drop(s, false));
   }
 

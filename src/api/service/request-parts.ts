@@ -131,9 +131,18 @@ export function negotiate(request: FastifyRequest, offers: readonly string[]): s
   );
 }
 
-/** A block (or payload) hash in a path or body: 32 bytes as unpadded base64url. */
+/**
+ * A block (or payload) hash in a path or body: 32 bytes as canonical base64url, without `=`
+ * padding (one text per hash, the one the node writes).
+ */
 export function parseHash(text: unknown, what: string): Uint8Array {
   if (typeof text !== "string") throw new HttpError(400, `${what} must be a string`);
+  if (text.includes("=")) {
+    throw new HttpError(
+      400,
+      `${what} ${JSON.stringify(text.slice(0, 64))}: a hash is unpadded base64url (43 characters, no "=")`,
+    );
+  }
   let bytes: Uint8Array;
   try {
     bytes = decodeBase64Url(text);

@@ -8,9 +8,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { NodePorts } from "../../node/ports.ts";
 import { registerExplorerRoutes } from "../explorer/explorer-routes.ts";
+import { whileClientWaits } from "../http/client-gone.ts";
 import { bodyText } from "../http/json-body.ts";
 import { registerChainRoutes } from "./chain-routes.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
+import type { DevControlsExposure } from "./dev-guard.ts";
 import { registerDevRoutes } from "./dev-routes.ts";
 import { registerHeaderStream } from "./header-stream.ts";
 import { registerInfoRoutes } from "./info-routes.ts";
@@ -21,7 +23,12 @@ import { registerSpvRoutes } from "./spv-routes.ts";
 /** The prefixes the contract endpoints are served under, after `{base}/chain/{c}/`. */
 export const CONTRACT_API_PREFIXES = ["contract/api/v1", "pact/api/v1"] as const;
 
-export function registerRoutes(app: FastifyInstance, node: NodePorts, api: ContractApi): void {
+export function registerRoutes(
+  app: FastifyInstance,
+  node: NodePorts,
+  api: ContractApi,
+  devControls: DevControlsExposure,
+): void {
   const chainId = (request: FastifyRequest) => chainOf(node.network, request);
   const checkChain = chainHook(node.network);
   const text = (request: FastifyRequest) => bodyText(request.body, request.headers["content-type"]);
@@ -39,7 +46,7 @@ export function registerRoutes(app: FastifyInstance, node: NodePorts, api: Contr
   registerSpvRoutes(app, node);
   registerMiningRoutes(app, node);
   registerExplorerRoutes(app, node);
-  registerDevRoutes(app, node);
+  registerDevRoutes(app, node, devControls);
 
   for (const prefix of CONTRACT_API_PREFIXES) {
     const path = (endpoint: string) => `${BASE}/chain/:chain/${prefix}/${endpoint}`;
@@ -63,16 +70,7 @@ export function registerRoutes(app: FastifyInstance, node: NodePorts, api: Contr
       const chain = chainId(request);
       const body = text(request);
       // The client going away ends the wait.
-      const gone = new AbortController();
-      const onClose = () => {
-        if (!reply.raw.writableFinished) gone.abort();
-      };
-      reply.raw.once("close", onClose);
-      try {
-        return json(reply, await api.listen(chain, body, gone.signal));
-      } finally {
-        reply.raw.off("close", onClose);
-      }
+      return json(reply, await whileClientWaits(reply, (gone) => api.listen(chain, body, gone)));
     });
   }
 }

@@ -1,15 +1,23 @@
 /**
  * The node's HTTP service: the Chainweb service API routes (routes.ts) on fastify, with JSON
- * bodies only, a body limit, plain-text errors, CORS and the common response headers on every
- * response, bound to the configured address.
+ * bodies only, a body limit, plain-text errors (the HTTP parser's too), CORS and the common
+ * response headers on every response, bounded connections (connections.ts), bound to the
+ * configured address.
  */
+import type { Socket } from "node:net";
 import Fastify from "fastify";
 import type { NodePorts } from "../../node/ports.ts";
+import {
+  type ConnectionLimits,
+  deadlineOptions,
+  defaultConnectionLimits,
+  limitConnections,
+} from "../http/connections.ts";
 import { allowCrossOrigin } from "../http/cors.ts";
 import { acceptJsonBodiesOnly } from "../http/json-body.ts";
-import { sendPlainErrors } from "../http/plain-errors.ts";
+import { plainClientErrors, plainFrameworkErrors, sendPlainErrors } from "../http/plain-errors.ts";
 import { ContractApi } from "./contract-api.ts";
-import { addCommonHeaders } from "./headers.ts";
+import { addCommonHeaders, commonHeaders } from "./headers.ts";
 import { registerRoutes } from "./routes.ts";
 
 export interface NodeServerOptions {
@@ -18,6 +26,10 @@ export interface NodeServerOptions {
   readonly port: number;
   readonly bodyLimit: number;
   readonly listenTimeoutSeconds: number;
+  /** Serve the development controls even when `host` is not a loopback address (dev-guard.ts). */
+  readonly devControls?: boolean;
+  /** The connection limits; {@link defaultConnectionLimits} unless given (tests lower them). */
+  readonly connections?: ConnectionLimits;
   /** Told of faults (5xx), which should never happen. */
   readonly onFault: (error: unknown) => void;
 }
@@ -37,18 +49,27 @@ export async function startNodeServer(
 ): Promise<RunningNodeServer> {
   // maxParamLength: path parameters (hashes, chain ids) are checked by the routes, so an overlong
   // one gets their 400/404 instead of the router's JSON 414; Node's 16 KiB header limit bounds it.
+  const limits = options.connections ?? defaultConnectionLimits();
+  const headers = (socket: Socket) => commonHeaders(socket, node.clock);
   const app = Fastify({
     logger: false,
     forceCloseConnections: true,
     bodyLimit: options.bodyLimit,
     routerOptions: { maxParamLength: 16_384 },
+    clientErrorHandler: plainClientErrors(headers),
+    frameworkErrors: plainFrameworkErrors(headers),
+    ...deadlineOptions(limits),
   });
+  limitConnections(app.server, limits, headers);
   addCommonHeaders(app, node.clock);
   acceptJsonBodiesOnly(app);
   sendPlainErrors(app, options.bodyLimit, options.onFault);
   allowCrossOrigin(app);
   const contracts = new ContractApi(node, options.listenTimeoutSeconds * 1000);
-  registerRoutes(app, node, contracts);
+  registerRoutes(app, node, contracts, {
+    host: options.host,
+    openedByFlag: options.devControls === true,
+  });
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (e) {

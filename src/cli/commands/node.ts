@@ -4,6 +4,7 @@
  * `--config node.yaml` over the defaults (options.ts defines each once; docs/node.md). On start it prints what a developer needs: the URL, the network,
  * the mining mode, where data lives and the funded accounts with their keys.
  */
+import { isLoopbackHost } from "../../api/service/dev-guard.ts";
 import { startNodeServer } from "../../api/service/server.ts";
 import { makeLogger } from "../../node/logger.ts";
 import { BraidNode } from "../../node/node.ts";
@@ -16,7 +17,7 @@ import {
   resolveNodeOptions,
 } from "../../node/options.ts";
 import { DEV_ACCOUNTS } from "../../node/ports.ts";
-import { UserError } from "../errors.ts";
+import { listenError, UserError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 import type { Subcommand } from "../registry.ts";
 import { untilStopped } from "../stop.ts";
@@ -68,16 +69,13 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
       port: options.api.port,
       bodyLimit: options.api.bodyLimit,
       listenTimeoutSeconds: options.api.listenTimeoutSeconds,
+      devControls: options.api.devControls,
       onFault: (e) =>
         log.error(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
     });
   } catch (e) {
     await node.closeDiscardingNew();
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-      throw new UserError(`cannot listen on ${options.api.host}:${options.api.port}: ${code}`);
-    }
-    throw e;
+    throw listenError(e, options.api.host, options.api.port);
   }
   const readyMs = performance.now() - started;
   if (options.log.level === "debug" || options.log.level === "info") {
@@ -110,8 +108,27 @@ function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: num
     lines.push(`    public ${account.publicKey}`);
     lines.push(`    secret ${account.secretKey}`);
   }
-  lines.push("", "Blocks (chain, height, transactions, hash):", "");
+  lines.push(...devControlsLines(options), "", "Blocks (chain, height, transactions, hash):", "");
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * What the banner says of the development controls when the node listens beyond this machine:
+ * a warning when `--dev-controls` opened them there, that they are off otherwise.
+ */
+function devControlsLines(options: NodeOptions): string[] {
+  if (isLoopbackHost(options.api.host)) return [];
+  if (!options.api.devControls) {
+    return [
+      "",
+      `Development controls (braid dev, /braid/dev/…) are off: the node listens on ${options.api.host}, beyond this machine (--dev-controls opens them).`,
+    ];
+  }
+  return [
+    "",
+    `WARNING: the development controls (/braid/dev/…) are open to everyone who can reach ${options.api.host}:`,
+    "they can mine, move this node's clock forward for good, revert its chains and spend the faucet (--dev-controls).",
+  ];
 }
 
 /** What the banner adds to the mining mode's name. */

@@ -3,7 +3,7 @@
  * closed: stop.ts), then closes its databases and log.
  */
 import { ConfigError, parseDevServerConfig, startDevServer } from "../../api/devserver/index.ts";
-import { UserError } from "../errors.ts";
+import { listenError, UserError } from "../errors.ts";
 import type { RootMode } from "../registry.ts";
 import { untilStopped } from "../stop.ts";
 import { escapeControls } from "../terminal-text.ts";
@@ -30,11 +30,7 @@ export const serveMode: RootMode = {
     try {
       server = await startDevServer(config);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-        throw new UserError(`cannot listen on ${config.host}:${config.port}: ${code}`);
-      }
-      throw e;
+      throw listenError(e, config.host, config.port);
     }
     const state = config.persistDir === null ? "in memory" : `in ${config.persistDir}`;
     io.out(

@@ -18,6 +18,7 @@ import {
   DevControls,
   developmentOnlyProblem,
   MAX_MINE_BLOCKS,
+  MINE_SLICE_MS,
 } from "./controls.ts";
 
 const dirs: string[] = [];
@@ -73,6 +74,24 @@ describe("development controls", () => {
       // Every chain is within three steps of chain 3, so none is lower than 97.
       assert.equal(Math.min(...node.chains.map((c) => c.head.height)), 97);
       assert.deepEqual(node.chainDb.cut().get(3)!.hash, node.chains[3]!.head.hash);
+    } finally {
+      node.close();
+    }
+  });
+
+  it("mine: stops at the next slice once its signal aborts, and makes nothing when it already has", async () => {
+    const node = manualNode();
+    try {
+      const controls = new DevControls(node);
+      const gone = new AbortController();
+      gone.abort();
+      assert.deepEqual([...(await controls.mine(10, [0], gone.signal))], [[0, 0]]);
+      const leaving = new AbortController();
+      const mining = controls.mine(MAX_MINE_BLOCKS, [0], leaving.signal);
+      await new Promise((r) => setTimeout(r, 5 * MINE_SLICE_MS));
+      leaving.abort();
+      const [[, height]] = [...(await mining)] as [[number, number]];
+      assert.ok(height > 0 && height < MAX_MINE_BLOCKS, `stopped at height ${height}`);
     } finally {
       node.close();
     }

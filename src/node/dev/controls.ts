@@ -54,6 +54,8 @@ export interface ControlledNode {
 export const DEVELOPMENT_NETWORKS: ReadonlySet<string> = new Set(["development"]);
 /** The most blocks one `mine` makes on each chain asked for. */
 export const MAX_MINE_BLOCKS = 10_000;
+/** How long `mine` works before it lets the event loop answer other requests (ms). */
+export const MINE_SLICE_MS = 10;
 /** The most keys of a funded account's keyset. */
 export const MAX_FUND_KEYS = 32;
 /** The largest amount one `fund` sends per chain, in KDA (the faucet holds 100,000,000). */
@@ -113,10 +115,15 @@ export class DevControls {
 
   /**
    * Makes `blocks` more blocks on each of `chains`, one height at a time, mining first what the
-   * neighbours need (braiding); between heights the event loop answers other requests. Resolves
-   * with the heads' heights of the chains asked for.
+   * neighbours need (braiding), in slices of {@link MINE_SLICE_MS} between which the event loop
+   * answers other requests. Stops early once `stop` aborts (its client went away). Resolves with
+   * the heads' heights of the chains asked for.
    */
-  mine(blocks: number, chains: readonly number[]): Promise<Map<number, number>> {
+  mine(
+    blocks: number,
+    chains: readonly number[],
+    stop?: AbortSignal,
+  ): Promise<Map<number, number>> {
     if (this.node.minesWithNonces) {
       throw new DevControlRefusal(
         "mine is for on-demand and interval mining: in pow mode every block needs its nonce search",
@@ -131,9 +138,20 @@ export class DevControls {
     return this.serial(async () => {
       const { producer } = this.node;
       const start = new Map(chains.map((c) => [c, this.node.chains[c]!.head.height]));
-      for (let step = 1; step <= blocks; step++) {
-        for (const chainId of chains) producer.ensureHeight(chainId, start.get(chainId)! + step);
-        await nextTurn();
+      // The first slice starts with a turn, where a client gone while the control waited is seen.
+      let sliceStart = Number.NEGATIVE_INFINITY;
+      mining: for (let step = 1; step <= blocks; step++) {
+        for (const chainId of chains) {
+          if (performance.now() - sliceStart >= MINE_SLICE_MS) {
+            await nextTurn();
+            if (stop?.aborted === true) {
+              this.node.log.info(`mine stopped at step ${step} of ${blocks}: its client went away`);
+              break mining;
+            }
+            sliceStart = performance.now();
+          }
+          producer.ensureHeight(chainId, start.get(chainId)! + step);
+        }
       }
       if (this.node.commands.minesOnRequest) producer.level();
       return new Map(chains.map((c) => [c, this.node.chains[c]!.head.height]));

@@ -1,0 +1,155 @@
+/**
+ * Issue 24, item 6: slow and greedy clients against a `braid node` process, with the real limits
+ * (src/api/http/connections.ts). Clients that send their headers a line at a time are cut off
+ * with a 408 once the header deadline passes, while a well-behaved client keeps getting answers;
+ * one address cannot open more than its share of connections; and in process, with the total
+ * lowered, connections beyond it are closed at once. The attackers connect from other loopback
+ * addresses (127.0.0.2, 127.0.0.3) than the well-behaved client (127.0.0.1), as remote clients
+ * would.
+ */
+import assert from "node:assert/strict";
+import net from "node:net";
+import { after, before, describe, it } from "node:test";
+import {
+  defaultConnectionLimits,
+  HEADERS_TIMEOUT_MS,
+  MAX_CONNECTIONS_PER_CLIENT,
+} from "../../src/api/http/connections.ts";
+import { startNodeServer } from "../../src/api/service/server.ts";
+import { manualNode } from "../../src/node/test-support/dev-node.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
+
+interface RawClient {
+  readonly socket: net.Socket;
+  /** What the server sent. */
+  text: string;
+  /** When the server closed the connection (ms after the start), or null. */
+  closedAt: number | null;
+}
+
+function connect(port: number, from: string, started: number): Promise<RawClient> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: "127.0.0.1", localAddress: from });
+    const client: RawClient = { socket, text: "", closedAt: null };
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      client.text += chunk;
+    });
+    socket.on("close", () => {
+      client.closedAt = Date.now() - started;
+    });
+    socket.once("connect", () => resolve(client));
+    socket.once("error", reject);
+  });
+}
+
+const statusLine = (client: RawClient) => client.text.split("\r\n")[0];
+
+describe("connections to a node process", () => {
+  let node: NodeProcess;
+  let port: number;
+  before(async () => {
+    node = await startNode();
+    port = Number(new URL(node.url).port);
+  });
+  after(() => node.stop());
+
+  it("cuts off clients that send headers slowly, and answers a well-behaved one meanwhile", async () => {
+    const started = Date.now();
+    const slow = await Promise.all(
+      Array.from({ length: 200 }, () => connect(port, "127.0.0.2", started)),
+    );
+    const drip = setInterval(() => {
+      for (const c of slow) if (c.closedAt === null) c.socket.write("x-drip: 1\r\n");
+    }, 500);
+    for (const c of slow) c.socket.write("GET /info HTTP/1.1\r\nhost: 127.0.0.1\r\n");
+    const answers: number[] = [];
+    try {
+      while (slow.some((c) => c.closedAt === null) && Date.now() - started < 20_000) {
+        const asked = performance.now();
+        const response = await fetch(`${node.url}/info`);
+        assert.equal(response.status, 200);
+        await response.text();
+        answers.push(performance.now() - asked);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    } finally {
+      clearInterval(drip);
+      for (const c of slow) c.socket.destroy();
+    }
+    const latest = Math.max(...slow.map((c) => c.closedAt ?? Number.POSITIVE_INFINITY));
+    assert.ok(
+      latest <= HEADERS_TIMEOUT_MS + 3_000,
+      `every slow client is cut off within the header deadline and a check (the last after ${latest} ms)`,
+    );
+    assert.deepEqual(new Set(slow.map(statusLine)), new Set(["HTTP/1.1 408 Request Timeout"]));
+    assert.match(slow[0]!.text, /\r\nx-chainweb-node-version: /);
+    assert.match(slow[0]!.text, /\r\ncontent-type: text\/plain; charset=utf-8\r\n/);
+    assert.ok(answers.length >= 20, `the well-behaved client was answered ${answers.length} times`);
+    assert.ok(Math.max(...answers) < 1_000, `its slowest answer took ${Math.max(...answers)} ms`);
+  });
+
+  it("answers one address's connections beyond its share with a 503, and serves the others", async () => {
+    const started = Date.now();
+    const held = await Promise.all(
+      Array.from({ length: MAX_CONNECTIONS_PER_CLIENT }, () => connect(port, "127.0.0.3", started)),
+    );
+    try {
+      const extra = await connect(port, "127.0.0.3", started);
+      extra.socket.write("GET /info HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n");
+      const until = Date.now() + 5_000;
+      while (extra.closedAt === null && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.equal(statusLine(extra), "HTTP/1.1 503 Service Unavailable");
+      assert.match(extra.text, /\r\nx-server-timestamp: \d+\r\n/);
+      assert.match(extra.text, /\r\ncontent-type: text\/plain; charset=utf-8\r\n/);
+      assert.ok(
+        extra.text.endsWith(
+          `too many open connections from 127.0.0.3 (at most ${MAX_CONNECTIONS_PER_CLIENT} per client); close some and retry`,
+        ),
+        extra.text,
+      );
+      assert.ok(
+        held.every((c) => c.closedAt === null),
+        "the first ones stay open",
+      );
+      const other = await fetch(`${node.url}/info`);
+      assert.equal(other.status, 200);
+    } finally {
+      for (const c of held) c.socket.destroy();
+    }
+  });
+});
+
+describe("the total of connections", () => {
+  it("closes connections beyond it at once and serves again once some close", async () => {
+    const node = manualNode();
+    const server = await startNodeServer(node.ports, {
+      host: "127.0.0.1",
+      port: 0,
+      bodyLimit: 1 << 20,
+      listenTimeoutSeconds: 5,
+      connections: { ...defaultConnectionLimits(), maxConnections: 8 },
+      onFault: (e) => assert.fail(String(e)),
+    });
+    const started = Date.now();
+    try {
+      const held = await Promise.all(
+        Array.from({ length: 8 }, () => connect(server.port, "127.0.0.1", started)),
+      );
+      const beyond = await connect(server.port, "127.0.0.1", started).catch(() => null);
+      const until = Date.now() + 2_000;
+      while (beyond !== null && beyond.closedAt === null && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.ok(beyond === null || (beyond.closedAt !== null && beyond.text === ""));
+      for (const c of held) c.socket.destroy();
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal((await fetch(`${server.url}/info`)).status, 200);
+    } finally {
+      await server.close();
+      node.close();
+    }
+  });
+});
