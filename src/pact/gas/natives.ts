@@ -19,6 +19,7 @@ import {
   formatTimeCost,
   hashCost,
   intAddCost,
+  integerLogBase,
   intMulCost,
   intPowCost,
   intShiftCost,
@@ -365,13 +366,6 @@ before(["str-to-int"], (meter, args) => {
   }
   meter.charge(stringParseCost(codePointLength(text)), "GStrOp StrOpParse");
 });
-
-/** ⌊log_base v⌋ for v ≥ 1 (Haskell's `integerLogBase`), 0 below. */
-function integerLogBase(base: bigint, v: bigint): number {
-  let k = 0;
-  for (let p = base; p <= v; p *= base) k++;
-  return k;
-}
 
 before(["int-to-str"], (meter, [base, v]) => {
   if (typeof base !== "bigint" || typeof v !== "bigint" || v < 0n) return;
