@@ -10,7 +10,7 @@
  */
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
-import { codePointLength } from "../values/text.ts";
+import { codePointLength, codePointLengthKnown } from "../values/text.ts";
 import type { KeySet, PactObject, PactValue, TableRef } from "../values/types.ts";
 import {
   concatCost,
@@ -110,10 +110,17 @@ function mantissa(v: RuntimeValue | undefined): bigint | null {
   return null;
 }
 
-/** Prices a size estimate (Pact's `sizeOf`, which fails once the bytes would exhaust the gas). */
+/** Steps of walking a value for its size estimate, per byte estimated. */
+const STEPS_PER_BYTE_SIZED = 2;
+
+/**
+ * Prices a size estimate (Pact's `sizeOf`, which fails once the bytes would exhaust the gas); the
+ * walk itself is work Pact does not price (`sort` charges a thousandth of a milligas per byte).
+ */
 function measured(meter: PactGasMeter, v: PactValue): number {
   const bytes = sizeOf(v);
   meter.checkSize(bytes);
+  meter.unpriced(bytes * STEPS_PER_BYTE_SIZED, `measuring a value of ${bytes} bytes`);
   return bytes;
 }
 
@@ -143,7 +150,10 @@ before(["+"], (meter, [a, b]) => {
 });
 
 before(["-"], (meter, args) => {
-  if (args.length !== 2) return; // negation costs nothing more
+  if (args.length !== 2) {
+    countWords(meter, "negation", args[0]); // negation costs nothing more
+    return;
+  }
   const x = mantissa(args[0]);
   const y = mantissa(args[1]);
   if (x !== null && y !== null) meter.charge(intAddCost(x, y), "GIntegerOpCost PrimOpSub");
@@ -177,6 +187,52 @@ before(["^"], (meter, [a, b]) => {
     intPowCost(base.toInteger("ceiling"), power.toInteger("ceiling")),
     "GIntegerOpCost PrimOpPow",
   );
+});
+
+/** Sizes up to 2^(2^25) bits are told apart (products of the largest integers `^` builds). */
+const LARGEST_POWER = 25;
+/** 2^(2^i), made when first needed: comparing with them sizes an integer without reading it. */
+const powersOfTwo: bigint[] = [];
+
+function powerOfTwo(i: number): bigint {
+  powersOfTwo[i] ??= 1n << (1n << BigInt(i));
+  return powersOfTwo[i]!;
+}
+
+/** An upper bound (within twice) of the 64-bit words of |v|, in time independent of its size. */
+function wordsAtMost(v: bigint): number {
+  let i = 6;
+  while (i <= LARGEST_POWER && (v >= powerOfTwo(i) || v <= -powerOfTwo(i))) i++;
+  return 2 ** (i - 6);
+}
+
+// Integer work Pact prices at a flat cost (`mod`, `abs`, `negate`, the bitwise natives, `dec`):
+// steps per 64-bit word read or written, and per pair of words a division multiplies.
+const STEPS_PER_WORD = 40;
+const STEPS_PER_WORD_PAIR = 3;
+
+function countWords(
+  meter: PactGasMeter,
+  what: string,
+  ...values: (RuntimeValue | undefined)[]
+): void {
+  let words = 0;
+  for (const v of values) if (typeof v === "bigint") words = Math.max(words, wordsAtMost(v));
+  if (words > 1) meter.unpriced(words * STEPS_PER_WORD, `${what} of ${words} words`);
+}
+
+before(["mod"], (meter, [a, b]) => {
+  if (typeof a !== "bigint" || typeof b !== "bigint") return;
+  const words = wordsAtMost(a);
+  if (words > 1) {
+    const steps = words * STEPS_PER_WORD + words * wordsAtMost(b) * STEPS_PER_WORD_PAIR;
+    meter.unpriced(steps, `mod of ${words} words`);
+  }
+});
+before(["abs", "negate", "~", "dec"], (meter, [a]) => countWords(meter, "an integer operation", a));
+before(["&", "|", "xor"], (meter, [a, b]) => countWords(meter, "a bitwise operation", a, b));
+before(["round", "floor", "ceiling"], (meter, [a]) => {
+  if (a instanceof Decimal) countWords(meter, "rounding", a.mantissa);
 });
 
 before(["shift"], (meter, [a, b]) => {
@@ -236,14 +292,55 @@ before([">", "<", ">=", "<="], (meter, [a, b]) => {
 // ---------------------------------------------------------------------------------------------
 // Strings, lists and objects
 
+// Work Pact's table does not price (counted with `meter.unpriced`, in steps of about a
+// nanosecond): a string's first code point count, slicing a string with surrogates (split into
+// code points), copying the list `drop` returns (Pact's vectors share it).
+const STEPS_PER_UNIT_COUNTED = 2;
+const STEPS_PER_UNIT_SPLIT = 20;
+const STEPS_PER_ELEMENT_COPIED = 4;
+
+/** Counts the code point scan of a long string not seen before. */
+function countScan(meter: PactGasMeter, s: string): void {
+  if (!codePointLengthKnown(s)) {
+    meter.unpriced(
+      s.length * STEPS_PER_UNIT_COUNTED,
+      `counting the code points of ${s.length} UTF-16 units`,
+    );
+  }
+}
+
+/** Counts slicing a string: its scan, and splitting it into code points when it has surrogates. */
+function countSlice(meter: PactGasMeter, s: string): void {
+  countScan(meter, s);
+  if (codePointLength(s) !== s.length) {
+    meter.unpriced(
+      s.length * STEPS_PER_UNIT_SPLIT,
+      `slicing ${s.length} UTF-16 units with surrogates`,
+    );
+  }
+}
+
 before(["length"], (meter, [a]) => {
   if (typeof a === "string") {
+    countScan(meter, a);
     meter.charge(stringLengthCost(codePointLength(a)), "GStrOp StrOpLength");
+  }
+});
+
+before(["drop"], (meter, [n, seq]) => {
+  if (typeof n !== "bigint") return;
+  if (typeof seq === "string") countSlice(meter, seq);
+  else if (isList(seq)) {
+    const length = BigInt(seq.length);
+    const dropped = n >= 0n ? (n < length ? n : length) : -n < length ? -n : length;
+    const kept = seq.length - Number(dropped);
+    meter.unpriced(kept * STEPS_PER_ELEMENT_COPIED, `copying the ${kept} elements drop keeps`);
   }
 });
 
 before(["take"], (meter, [n, seq]) => {
   if (typeof n === "bigint") {
+    if (typeof seq === "string") countSlice(meter, seq);
     const length = typeof seq === "string" ? codePointLength(seq) : isList(seq) ? seq.length : null;
     if (length === null) return;
     if (n >= 0n) concat(meter, n < BigInt(length) ? Number(n) : length);
@@ -291,8 +388,20 @@ before(["distinct"], (meter, [a]) => {
   }
 });
 
+/** Steps of one comparison of objects by one field. */
+const STEPS_PER_FIELD_COMPARISON = 40;
+
 before(["sort"], (meter, args) => {
-  if (args.length !== 1) return; // sorting objects by fields costs only the flat price
+  if (args.length !== 1) {
+    // Sorting objects by fields costs only the flat price: n·⌈log₂ n⌉ comparisons are unpriced.
+    const [fields, objects] = args;
+    if (isList(fields) && isList(objects) && objects.length > 1) {
+      const n = objects.length;
+      const comparisons = n * Math.ceil(Math.log2(n)) * fields.length;
+      meter.unpriced(comparisons * STEPS_PER_FIELD_COMPARISON, `sorting ${n} objects by fields`);
+    }
+    return;
+  }
   const list = args[0];
   if (!isList(list) || list.length === 0) return;
   let largest = 0;

@@ -21,8 +21,31 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** The number of code points (Pact's `length` of a string). */
-export function codePointLength(s: string): number {
+/**
+ * Strings at least this long (in UTF-16 units) have their code point count remembered: a lookup
+ * costs less than a scan, and a contract that takes the length of, or slices, one long string in
+ * a loop then scans it once.
+ */
+export const REMEMBERED_LENGTH_MIN = 1024;
+/** At most this many UTF-16 units of remembered strings are held; past it the memory starts again. */
+const REMEMBERED_UNITS_MAX = 16_777_216;
+
+const remembered = new Map<string, number>();
+let rememberedUnits = 0;
+
+function remember(s: string, codePoints: number): void {
+  if (rememberedUnits + s.length > REMEMBERED_UNITS_MAX) {
+    remembered.clear();
+    rememberedUnits = 0;
+  }
+  remembered.set(s, codePoints);
+  rememberedUnits += s.length;
+}
+
+/** Any surrogate: a string without one has as many code points as UTF-16 units. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function countCodePoints(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -34,8 +57,32 @@ export function codePointLength(s: string): number {
   return n;
 }
 
+/** The number of code points (Pact's `length` of a string). */
+export function codePointLength(s: string): number {
+  if (s.length < REMEMBERED_LENGTH_MIN) return countCodePoints(s);
+  const known = remembered.get(s);
+  if (known !== undefined) return known;
+  // The regular expression scans natively (at once for strings V8 holds as one byte per unit).
+  const n = SURROGATE.test(s) ? countCodePoints(s) : s.length;
+  remember(s, n);
+  return n;
+}
+
+/**
+ * Whether {@link codePointLength} of `s` is immediate (a short string or one remembered), or
+ * scans it: the gas rules count that scan as work Pact's table does not price.
+ */
+export function codePointLengthKnown(s: string): boolean {
+  return s.length < REMEMBERED_LENGTH_MIN || remembered.has(s);
+}
+
 /** The code points from index `start` (inclusive) to `end` (exclusive), clamped to the string. */
 export function sliceCodePoints(s: string, start: number, end: number): string {
-  if (s.length === codePointLength(s)) return s.slice(Math.max(0, start), Math.max(0, end));
+  if (s.length === codePointLength(s)) {
+    const slice = s.slice(Math.max(0, start), Math.max(0, end));
+    // A slice of a string without surrogates has none either.
+    if (slice.length >= REMEMBERED_LENGTH_MIN) remember(slice, slice.length);
+    return slice;
+  }
   return Array.from(s).slice(Math.max(0, start), Math.max(0, end)).join("");
 }
