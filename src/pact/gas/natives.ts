@@ -10,7 +10,7 @@
  */
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
-import { codePointLength, codePointLengthKnown } from "../values/text.ts";
+import { codePointLength, codePointOffset } from "../values/text.ts";
 import type { KeySet, PactObject, PactValue, TableRef } from "../values/types.ts";
 import {
   concatCost,
@@ -110,17 +110,10 @@ function mantissa(v: RuntimeValue | undefined): bigint | null {
   return null;
 }
 
-/** Steps of walking a value for its size estimate, per byte estimated. */
-const STEPS_PER_BYTE_SIZED = 2;
-
-/**
- * Prices a size estimate (Pact's `sizeOf`, which fails once the bytes would exhaust the gas); the
- * walk itself is work Pact does not price (`sort` charges a thousandth of a milligas per byte).
- */
+/** Prices a size estimate (Pact's `sizeOf`, which fails once the bytes would exhaust the gas). */
 function measured(meter: PactGasMeter, v: PactValue): number {
   const bytes = sizeOf(v);
   meter.checkSize(bytes);
-  meter.unpriced(bytes * STEPS_PER_BYTE_SIZED, `measuring a value of ${bytes} bytes`);
   return bytes;
 }
 
@@ -293,58 +286,52 @@ before([">", "<", ">=", "<="], (meter, [a, b]) => {
 // Strings, lists and objects
 
 // Work Pact's table does not price (counted with `meter.unpriced`, in steps of about a
-// nanosecond): a string's first code point count, slicing a string with surrogates (split into
-// code points), copying the list `drop` returns (Pact's vectors share it).
-const STEPS_PER_UNIT_COUNTED = 2;
-const STEPS_PER_UNIT_SPLIT = 20;
+// nanosecond): counting the code points of a long string (`length` charges one milligas per 100),
+// walking the code points `drop` skips, copying the list `drop` returns (Pact's vectors share it).
+const STEPS_PER_UNIT_WALKED = 2;
 const STEPS_PER_ELEMENT_COPIED = 4;
-
-/** Counts the code point scan of a long string not seen before. */
-function countScan(meter: PactGasMeter, s: string): void {
-  if (!codePointLengthKnown(s)) {
-    meter.unpriced(
-      s.length * STEPS_PER_UNIT_COUNTED,
-      `counting the code points of ${s.length} UTF-16 units`,
-    );
-  }
-}
-
-/** Counts slicing a string: its scan, and splitting it into code points when it has surrogates. */
-function countSlice(meter: PactGasMeter, s: string): void {
-  countScan(meter, s);
-  if (codePointLength(s) !== s.length) {
-    meter.unpriced(
-      s.length * STEPS_PER_UNIT_SPLIT,
-      `slicing ${s.length} UTF-16 units with surrogates`,
-    );
-  }
-}
+/** Shorter strings are counted at the flat price. */
+const COUNTED_STRING_MIN = 1024;
 
 before(["length"], (meter, [a]) => {
   if (typeof a === "string") {
-    countScan(meter, a);
+    if (a.length >= COUNTED_STRING_MIN) {
+      const steps = a.length * STEPS_PER_UNIT_WALKED;
+      meter.unpriced(steps, `counting the code points of ${a.length} UTF-16 units`);
+    }
     meter.charge(stringLengthCost(codePointLength(a)), "GStrOp StrOpLength");
   }
 });
 
+/** min(n, code points of s), walking at most about n code points. */
+function codePointsUpTo(s: string, n: number): number {
+  if (n < s.length && codePointOffset(s, n) < s.length) return n;
+  return codePointLength(s.length <= 2 * n ? s : s.slice(0, codePointOffset(s, n)));
+}
+
 before(["drop"], (meter, [n, seq]) => {
   if (typeof n !== "bigint") return;
-  if (typeof seq === "string") countSlice(meter, seq);
-  else if (isList(seq)) {
-    const length = BigInt(seq.length);
-    const dropped = n >= 0n ? (n < length ? n : length) : -n < length ? -n : length;
-    const kept = seq.length - Number(dropped);
+  const count = n < 0n ? -n : n;
+  if (typeof seq === "string") {
+    const walked = count < BigInt(seq.length) ? Number(count) : seq.length;
+    meter.unpriced(walked * STEPS_PER_UNIT_WALKED, `walking ${walked} code points drop skips`);
+  } else if (isList(seq)) {
+    const dropped = count < BigInt(seq.length) ? Number(count) : seq.length;
+    const kept = seq.length - dropped;
     meter.unpriced(kept * STEPS_PER_ELEMENT_COPIED, `copying the ${kept} elements drop keeps`);
   }
 });
 
 before(["take"], (meter, [n, seq]) => {
   if (typeof n === "bigint") {
-    if (typeof seq === "string") countSlice(meter, seq);
-    const length = typeof seq === "string" ? codePointLength(seq) : isList(seq) ? seq.length : null;
-    if (length === null) return;
-    if (n >= 0n) concat(meter, n < BigInt(length) ? Number(n) : length);
-    else concat(meter, Number(-n));
+    if (typeof seq === "string") {
+      if (n >= 0n)
+        concat(meter, codePointsUpTo(seq, n < BigInt(seq.length) ? Number(n) : seq.length));
+      else concat(meter, Number(-n));
+    } else if (isList(seq)) {
+      if (n >= 0n) concat(meter, n < BigInt(seq.length) ? Number(n) : seq.length);
+      else concat(meter, Number(-n));
+    }
   } else if (isList(n) && isObject(seq)) {
     concat(meter, n.length);
   }
@@ -388,6 +375,8 @@ before(["distinct"], (meter, [a]) => {
   }
 });
 
+/** Steps of walking a value for its size estimate, per byte estimated. */
+const STEPS_PER_BYTE_SIZED = 2;
 /** Steps of one comparison of objects by one field. */
 const STEPS_PER_FIELD_COMPARISON = 40;
 
@@ -405,8 +394,15 @@ before(["sort"], (meter, args) => {
   const list = args[0];
   if (!isList(list) || list.length === 0) return;
   let largest = 0;
-  for (const v of list) largest = Math.max(largest, measured(meter, v));
+  let total = 0;
+  for (const v of list) {
+    const bytes = measured(meter, v);
+    largest = Math.max(largest, bytes);
+    total += bytes;
+  }
   meter.charge(sortCost(meter.config, largest, list.length), "GComparison SortComparisons");
+  // Pact charges a thousandth of a milligas per byte measured (one element): the walk is unpriced.
+  meter.unpriced(total * STEPS_PER_BYTE_SIZED, `measuring ${total} bytes to sort`);
 });
 
 before(["remove"], (meter, [key, o]) => {

@@ -21,26 +21,8 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/**
- * Strings at least this long (in UTF-16 units) have their code point count remembered: a lookup
- * costs less than a scan, and a contract that takes the length of, or slices, one long string in
- * a loop then scans it once.
- */
-export const REMEMBERED_LENGTH_MIN = 1024;
-/** At most this many UTF-16 units of remembered strings are held; past it the memory starts again. */
-const REMEMBERED_UNITS_MAX = 16_777_216;
-
-const remembered = new Map<string, number>();
-let rememberedUnits = 0;
-
-function remember(s: string, codePoints: number): void {
-  if (rememberedUnits + s.length > REMEMBERED_UNITS_MAX) {
-    remembered.clear();
-    rememberedUnits = 0;
-  }
-  remembered.set(s, codePoints);
-  rememberedUnits += s.length;
-}
+/** Strings at least this long are first searched for surrogates natively (a regular expression). */
+const NATIVE_SCAN_MIN = 1024;
 
 /** Any surrogate: a string without one has as many code points as UTF-16 units. */
 const SURROGATE = /[\uD800-\uDFFF]/;
@@ -59,30 +41,31 @@ function countCodePoints(s: string): number {
 
 /** The number of code points (Pact's `length` of a string). */
 export function codePointLength(s: string): number {
-  if (s.length < REMEMBERED_LENGTH_MIN) return countCodePoints(s);
-  const known = remembered.get(s);
-  if (known !== undefined) return known;
-  // The regular expression scans natively (at once for strings V8 holds as one byte per unit).
-  const n = SURROGATE.test(s) ? countCodePoints(s) : s.length;
-  remember(s, n);
-  return n;
+  // The regular expression is immediate for strings V8 holds as one byte per unit.
+  if (s.length >= NATIVE_SCAN_MIN && !SURROGATE.test(s)) return s.length;
+  return countCodePoints(s);
+}
+
+function isPairAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdbff || i + 1 >= s.length) return false;
+  const d = s.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff;
 }
 
 /**
- * Whether {@link codePointLength} of `s` is immediate (a short string or one remembered), or
- * scans it: the gas rules count that scan as work Pact's table does not price.
+ * The UTF-16 index after the first `k` code points of `s` (its length when it has fewer), in
+ * time proportional to `k`, not to the string.
  */
-export function codePointLengthKnown(s: string): boolean {
-  return s.length < REMEMBERED_LENGTH_MIN || remembered.has(s);
+export function codePointOffset(s: string, k: number): number {
+  let i = 0;
+  for (let n = 0; n < k && i < s.length; n++) i += isPairAt(s, i) ? 2 : 1;
+  return i;
 }
 
-/** The code points from index `start` (inclusive) to `end` (exclusive), clamped to the string. */
-export function sliceCodePoints(s: string, start: number, end: number): string {
-  if (s.length === codePointLength(s)) {
-    const slice = s.slice(Math.max(0, start), Math.max(0, end));
-    // A slice of a string without surrogates has none either.
-    if (slice.length >= REMEMBERED_LENGTH_MIN) remember(slice, slice.length);
-    return slice;
-  }
-  return Array.from(s).slice(Math.max(0, start), Math.max(0, end)).join("");
+/** The UTF-16 index before the last `k` code points of `s` (0 when it has fewer), in O(k). */
+export function codePointOffsetFromEnd(s: string, k: number): number {
+  let i = s.length;
+  for (let n = 0; n < k && i > 0; n++) i -= i >= 2 && isPairAt(s, i - 2) ? 2 : 1;
+  return i;
 }
