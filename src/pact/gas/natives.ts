@@ -353,6 +353,9 @@ before(["str-to-list"], (meter, [a]) => {
   if (typeof a === "string") meter.charge(stringExplodeCost(codePointLength(a)), "GStrOp");
 });
 
+/** Steps of comparing one list element (twice: for its charge and in the native). */
+const STEPS_PER_ELEMENT_COMPARED = 40;
+
 before(["contains"], (meter, [needle, hay]) => {
   const cfg = meter.config;
   if (typeof needle === "string" && isObject(hay)) {
@@ -361,6 +364,9 @@ before(["contains"], (meter, [needle, hay]) => {
     const cost = substringSearchCost(cfg, codePointLength(needle), codePointLength(hay));
     meter.charge(cost, "GSearch SubstringSearch");
   } else if (isList(hay)) {
+    // Values of different kinds compare unequal for nothing (as in Pact): the walk is unpriced.
+    const steps = hay.length * STEPS_PER_ELEMENT_COMPARED;
+    meter.unpriced(steps, `comparing ${hay.length} elements`);
     for (const v of hay) if (chargedEquals(meter, needle as PactValue, v)) break;
   }
 });
@@ -370,6 +376,7 @@ before(["distinct"], (meter, [a]) => {
   // Pact keeps the first of each run of equal values, comparing it with every later value.
   let rest: readonly PactValue[] = a;
   while (rest.length > 0) {
+    meter.unpriced(rest.length * STEPS_PER_ELEMENT_COMPARED, `comparing ${rest.length} elements`);
     const [first, ...others] = rest;
     rest = others.filter((v) => !chargedEquals(meter, first!, v));
   }

@@ -82,4 +82,13 @@ describe("work gas does not price", () => {
     assert.equal(run(`(length (drop 9 "${s}"))`), N + N + 1001);
     assert.equal(run(`(take -2 "${s}")`), N + 200);
   });
+  it("contains of a value of another kind than a long list's keeps its price, and repeating it is bounded", () => {
+    assert.equal(run('(contains "a" (enumerate 1 1000))'), N + 8000 + N);
+    assert.equal(
+      run(
+        '(let ((l (enumerate 1 100000))) (map (lambda (i) (contains "a" l)) (enumerate 1 1000)))',
+      ),
+      "Work that gas does not price exceeded: comparing 100000 elements would bring it to 16000000 steps; a command may do 5000000 plus 10 per milligas charged (14090000 so far)",
+    );
+  });
 });
