@@ -9,6 +9,7 @@ import {
   expCost,
   intAddCost,
   integerBits,
+  integerLogBase,
   intMulCost,
   intPowCost,
   intShiftCost,
@@ -143,5 +144,42 @@ describe("sizes of work", () => {
     assert.equal(saturate(-5), 0);
     assert.equal(saturate(Number.NaN), 0);
     assert.equal(saturate(2 ** 70), MAX_MILLIGAS);
+  });
+});
+
+describe("integerLogBase", () => {
+  /** The definition, one multiplication per step (quadratic in v's size). */
+  function byMultiplying(base: bigint, v: bigint): number {
+    let k = 0;
+    for (let p = base; p <= v; p *= base) k++;
+    return k;
+  }
+
+  it("agrees with repeated multiplication at and around every power, in every base int-to-str takes", () => {
+    for (const base of [2n, 3n, 5n, 7n, 10n, 11n, 13n, 15n, 16n, 256n]) {
+      for (const exponent of [0n, 1n, 2n, 20n, 33n, 34n, 60n, 61n, 100n, 333n, 1000n]) {
+        const power = base ** exponent;
+        for (const v of [power - 1n, power, power + 1n, power * 2n - 1n]) {
+          if (v < 0n) continue;
+          assert.equal(integerLogBase(base, v), byMultiplying(base, v), `${base} ${v}`);
+        }
+      }
+    }
+  });
+
+  it("is 0 below the base", () => {
+    assert.equal(integerLogBase(10n, 0n), 0);
+    assert.equal(integerLogBase(10n, 9n), 0);
+    assert.equal(integerLogBase(256n, 255n), 0);
+  });
+
+  it("takes milliseconds for a million-digit integer (the quadratic loop took minutes)", () => {
+    const v = 3n ** 2_000_000n;
+    const started = performance.now();
+    assert.equal(integerLogBase(10n, v), 954_242);
+    assert.equal(integerLogBase(10n, 10n ** 954_243n - 1n), 954_242);
+    assert.equal(integerLogBase(10n, 10n ** 954_243n), 954_243);
+    assert.equal(integerLogBase(256n, v), 396_240);
+    assert.ok(performance.now() - started < 2_000);
   });
 });

@@ -48,6 +48,34 @@ export function bitCount(i: bigint): number {
   return (hex.length - 1) * 4 + (32 - Math.clz32(Number.parseInt(hex[0]!, 16)));
 }
 
+/** How far the floating-point estimate of a logarithm may be from the true value (far above its error). */
+const LOG_ESTIMATE_MARGIN = 1e-6;
+
+/**
+ * ⌊log_base v⌋ for v ≥ 1 and base ≥ 2, 0 for v < base (Haskell's `integerLogBase`, which
+ * `int-to-str` is priced by), in time linear in v's size: from the bit count for bases that are
+ * powers of two, otherwise from a floating-point estimate of the logarithm (v's top 64 bits and
+ * its bit count), checked against one power of the base only when the estimate is within
+ * {@link LOG_ESTIMATE_MARGIN} of a whole number.
+ */
+export function integerLogBase(base: bigint, v: bigint): number {
+  if (v < base) return 0;
+  const bits = bitCount(v);
+  if ((base & (base - 1n)) === 0n) return Math.floor((bits - 1) / (bitCount(base) - 1));
+  if (bits <= 53) {
+    let k = 0;
+    for (let p = base; p <= v; p *= base) k++;
+    return k;
+  }
+  const shift = bits - 64;
+  const top = Number(v >> BigInt(shift));
+  const estimate = (shift + Math.log2(top)) / Math.log2(Number(base));
+  const low = Math.floor(estimate - LOG_ESTIMATE_MARGIN);
+  const high = Math.floor(estimate + LOG_ESTIMATE_MARGIN);
+  if (low === high) return low;
+  return v >= base ** BigInt(high) ? high : low;
+}
+
 /** Like {@link bitCount}, but a machine-word integer (−2^63 ≤ i < 2^63) counts as 64 bits. */
 export function integerBits(i: bigint): number {
   if (i >= -9223372036854775808n && i < 9223372036854775808n) return 64;

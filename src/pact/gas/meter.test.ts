@@ -8,6 +8,8 @@ import {
   milligasToGas,
   PactGasMeter,
   TABLE_GAS_MODEL,
+  UNPRICED_STEPS_ALLOWANCE,
+  UNPRICED_STEPS_PER_MILLIGAS,
 } from "./meter.ts";
 
 function gasError(run: () => void): PactError {
@@ -84,5 +86,30 @@ describe("PactGasMeter", () => {
       { what: "GIntegerOpCost", milligas: 30 },
     ]);
     assert.deepEqual(meter.takeLog(), []);
+  });
+});
+
+describe("work gas does not price", () => {
+  it("is allowed up to the allowance plus 10 steps per milligas charged, charging nothing", () => {
+    const meter = new LimitedGasMeter(1000);
+    meter.charge(100_000);
+    meter.unpriced(UNPRICED_STEPS_ALLOWANCE + 100_000 * UNPRICED_STEPS_PER_MILLIGAS, "copying");
+    assert.equal(meter.used(), 100_000);
+    const e = gasError(() => meter.unpriced(1, "copying 1 element"));
+    assert.equal(e.kind, "gas");
+    assert.equal(
+      e.message,
+      "Work that gas does not price exceeded: copying 1 element would bring it to 6000001 steps; a command may do 5000000 plus 10 per milligas charged (6000000 so far)",
+    );
+  });
+
+  it("is not counted without a limit, and starts again with the gas", () => {
+    const free = new FreeGasMeter();
+    free.unpriced(1e12, "anything");
+    const meter = new LimitedGasMeter(1000);
+    meter.unpriced(UNPRICED_STEPS_ALLOWANCE, "scanning");
+    meter.setUsed(0);
+    meter.unpriced(UNPRICED_STEPS_ALLOWANCE, "scanning");
+    assert.equal(meter.used(), 0);
   });
 });

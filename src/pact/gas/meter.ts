@@ -42,6 +42,17 @@ export const FREE_GAS_MODEL: GasModel = Object.freeze({
   nativeCosts: false,
 });
 
+/**
+ * Work Pact 5's table prices below what it costs here (copying the list `drop` returns, which
+ * Pact's vectors share; scanning a long string for its code points; sorting objects by fields,
+ * which Pact does not price; …) is counted in steps of about a nanosecond of one core. A command
+ * may do this many such steps whatever its gas …
+ */
+export const UNPRICED_STEPS_ALLOWANCE = 5_000_000;
+
+/** … plus this many per milligas it has been charged (10 µs per gas). */
+export const UNPRICED_STEPS_PER_MILLIGAS = 10;
+
 /** Gas (rounded up) for a number of milligas. */
 export function milligasToGas(milligas: number): number {
   return Math.ceil(milligas / MILLIGAS_PER_GAS);
@@ -74,6 +85,7 @@ export class PactGasMeter implements GasMeter {
   /** The cost constants of the model (read by the pricing code on every charge). */
   config: GasCostConfig;
   private total = 0;
+  private unpricedSteps = 0;
   private limitMilligas: number;
   /** The charges since logging was last read, or null when not logging. */
   log: GasLogEntry[] | null = null;
@@ -136,12 +148,33 @@ export class PactGasMeter implements GasMeter {
     }
   }
 
+  /**
+   * Counts `steps` of work the table prices below its cost here (see
+   * {@link UNPRICED_STEPS_ALLOWANCE}), before it is done: nothing is charged, so the gas reported
+   * stays Pact's, but once the steps pass the allowance plus
+   * {@link UNPRICED_STEPS_PER_MILLIGAS} per milligas charged the command fails with a gas error
+   * naming the work (`what`). A no-op when nothing is counted.
+   */
+  unpriced(steps: number, what: string): void {
+    if (!this.charging) return;
+    this.unpricedSteps += steps;
+    const allowed = UNPRICED_STEPS_ALLOWANCE + this.total * UNPRICED_STEPS_PER_MILLIGAS;
+    if (this.unpricedSteps > allowed) {
+      throw new PactError(
+        "gas",
+        `Work that gas does not price exceeded: ${what} would bring it to ${this.unpricedSteps} steps; a command may do ${UNPRICED_STEPS_ALLOWANCE} plus ${UNPRICED_STEPS_PER_MILLIGAS} per milligas charged (${allowed} so far)`,
+      );
+    }
+  }
+
   used(): number {
     return this.total;
   }
 
   setUsed(milligas: number): void {
     this.total = milligas;
+    // Starting again from nothing (the REPL's `env-gas 0`) starts the unpriced work again too.
+    if (milligas === 0) this.unpricedSteps = 0;
   }
 
   /** Starts logging charges (a no-op when already logging). */

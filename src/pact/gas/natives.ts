@@ -10,7 +10,7 @@
  */
 import type { NativeContext, NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { Decimal } from "../values/decimal.ts";
-import { codePointLength } from "../values/text.ts";
+import { codePointLength, codePointOffset } from "../values/text.ts";
 import type { KeySet, PactObject, PactValue, TableRef } from "../values/types.ts";
 import {
   concatCost,
@@ -19,6 +19,7 @@ import {
   formatTimeCost,
   hashCost,
   intAddCost,
+  integerLogBase,
   intMulCost,
   intPowCost,
   intShiftCost,
@@ -142,7 +143,10 @@ before(["+"], (meter, [a, b]) => {
 });
 
 before(["-"], (meter, args) => {
-  if (args.length !== 2) return; // negation costs nothing more
+  if (args.length !== 2) {
+    countWords(meter, "negation", args[0]); // negation costs nothing more
+    return;
+  }
   const x = mantissa(args[0]);
   const y = mantissa(args[1]);
   if (x !== null && y !== null) meter.charge(intAddCost(x, y), "GIntegerOpCost PrimOpSub");
@@ -176,6 +180,52 @@ before(["^"], (meter, [a, b]) => {
     intPowCost(base.toInteger("ceiling"), power.toInteger("ceiling")),
     "GIntegerOpCost PrimOpPow",
   );
+});
+
+/** Sizes up to 2^(2^25) bits are told apart (products of the largest integers `^` builds). */
+const LARGEST_POWER = 25;
+/** 2^(2^i), made when first needed: comparing with them sizes an integer without reading it. */
+const powersOfTwo: bigint[] = [];
+
+function powerOfTwo(i: number): bigint {
+  powersOfTwo[i] ??= 1n << (1n << BigInt(i));
+  return powersOfTwo[i]!;
+}
+
+/** An upper bound (within twice) of the 64-bit words of |v|, in time independent of its size. */
+function wordsAtMost(v: bigint): number {
+  let i = 6;
+  while (i <= LARGEST_POWER && (v >= powerOfTwo(i) || v <= -powerOfTwo(i))) i++;
+  return 2 ** (i - 6);
+}
+
+// Integer work Pact prices at a flat cost (`mod`, `abs`, `negate`, the bitwise natives, `dec`):
+// steps per 64-bit word read or written, and per pair of words a division multiplies.
+const STEPS_PER_WORD = 40;
+const STEPS_PER_WORD_PAIR = 3;
+
+function countWords(
+  meter: PactGasMeter,
+  what: string,
+  ...values: (RuntimeValue | undefined)[]
+): void {
+  let words = 0;
+  for (const v of values) if (typeof v === "bigint") words = Math.max(words, wordsAtMost(v));
+  if (words > 1) meter.unpriced(words * STEPS_PER_WORD, `${what} of ${words} words`);
+}
+
+before(["mod"], (meter, [a, b]) => {
+  if (typeof a !== "bigint" || typeof b !== "bigint") return;
+  const words = wordsAtMost(a);
+  if (words > 1) {
+    const steps = words * STEPS_PER_WORD + words * wordsAtMost(b) * STEPS_PER_WORD_PAIR;
+    meter.unpriced(steps, `mod of ${words} words`);
+  }
+});
+before(["abs", "negate", "~", "dec"], (meter, [a]) => countWords(meter, "an integer operation", a));
+before(["&", "|", "xor"], (meter, [a, b]) => countWords(meter, "a bitwise operation", a, b));
+before(["round", "floor", "ceiling"], (meter, [a]) => {
+  if (a instanceof Decimal) countWords(meter, "rounding", a.mantissa);
 });
 
 before(["shift"], (meter, [a, b]) => {
@@ -235,18 +285,53 @@ before([">", "<", ">=", "<="], (meter, [a, b]) => {
 // ---------------------------------------------------------------------------------------------
 // Strings, lists and objects
 
+// Work Pact's table does not price (counted with `meter.unpriced`, in steps of about a
+// nanosecond): counting the code points of a long string (`length` charges one milligas per 100),
+// walking the code points `drop` skips, copying the list `drop` returns (Pact's vectors share it).
+const STEPS_PER_UNIT_WALKED = 2;
+const STEPS_PER_ELEMENT_COPIED = 4;
+/** Shorter strings are counted at the flat price. */
+const COUNTED_STRING_MIN = 1024;
+
 before(["length"], (meter, [a]) => {
   if (typeof a === "string") {
+    if (a.length >= COUNTED_STRING_MIN) {
+      const steps = a.length * STEPS_PER_UNIT_WALKED;
+      meter.unpriced(steps, `counting the code points of ${a.length} UTF-16 units`);
+    }
     meter.charge(stringLengthCost(codePointLength(a)), "GStrOp StrOpLength");
+  }
+});
+
+/** min(n, code points of s), walking at most about n code points. */
+function codePointsUpTo(s: string, n: number): number {
+  if (n < s.length && codePointOffset(s, n) < s.length) return n;
+  return codePointLength(s.length <= 2 * n ? s : s.slice(0, codePointOffset(s, n)));
+}
+
+before(["drop"], (meter, [n, seq]) => {
+  if (typeof n !== "bigint") return;
+  const count = n < 0n ? -n : n;
+  if (typeof seq === "string") {
+    const walked = count < BigInt(seq.length) ? Number(count) : seq.length;
+    meter.unpriced(walked * STEPS_PER_UNIT_WALKED, `walking ${walked} code points drop skips`);
+  } else if (isList(seq)) {
+    const dropped = count < BigInt(seq.length) ? Number(count) : seq.length;
+    const kept = seq.length - dropped;
+    meter.unpriced(kept * STEPS_PER_ELEMENT_COPIED, `copying the ${kept} elements drop keeps`);
   }
 });
 
 before(["take"], (meter, [n, seq]) => {
   if (typeof n === "bigint") {
-    const length = typeof seq === "string" ? codePointLength(seq) : isList(seq) ? seq.length : null;
-    if (length === null) return;
-    if (n >= 0n) concat(meter, n < BigInt(length) ? Number(n) : length);
-    else concat(meter, Number(-n));
+    if (typeof seq === "string") {
+      if (n >= 0n)
+        concat(meter, codePointsUpTo(seq, n < BigInt(seq.length) ? Number(n) : seq.length));
+      else concat(meter, Number(-n));
+    } else if (isList(seq)) {
+      if (n >= 0n) concat(meter, n < BigInt(seq.length) ? Number(n) : seq.length);
+      else concat(meter, Number(-n));
+    }
   } else if (isList(n) && isObject(seq)) {
     concat(meter, n.length);
   }
@@ -268,6 +353,9 @@ before(["str-to-list"], (meter, [a]) => {
   if (typeof a === "string") meter.charge(stringExplodeCost(codePointLength(a)), "GStrOp");
 });
 
+/** Steps of comparing one list element (twice: for its charge and in the native). */
+const STEPS_PER_ELEMENT_COMPARED = 40;
+
 before(["contains"], (meter, [needle, hay]) => {
   const cfg = meter.config;
   if (typeof needle === "string" && isObject(hay)) {
@@ -276,6 +364,9 @@ before(["contains"], (meter, [needle, hay]) => {
     const cost = substringSearchCost(cfg, codePointLength(needle), codePointLength(hay));
     meter.charge(cost, "GSearch SubstringSearch");
   } else if (isList(hay)) {
+    // Values of different kinds compare unequal for nothing (as in Pact): the walk is unpriced.
+    const steps = hay.length * STEPS_PER_ELEMENT_COMPARED;
+    meter.unpriced(steps, `comparing ${hay.length} elements`);
     for (const v of hay) if (chargedEquals(meter, needle as PactValue, v)) break;
   }
 });
@@ -285,18 +376,40 @@ before(["distinct"], (meter, [a]) => {
   // Pact keeps the first of each run of equal values, comparing it with every later value.
   let rest: readonly PactValue[] = a;
   while (rest.length > 0) {
+    meter.unpriced(rest.length * STEPS_PER_ELEMENT_COMPARED, `comparing ${rest.length} elements`);
     const [first, ...others] = rest;
     rest = others.filter((v) => !chargedEquals(meter, first!, v));
   }
 });
 
+/** Steps of walking a value for its size estimate, per byte estimated. */
+const STEPS_PER_BYTE_SIZED = 2;
+/** Steps of one comparison of objects by one field. */
+const STEPS_PER_FIELD_COMPARISON = 40;
+
 before(["sort"], (meter, args) => {
-  if (args.length !== 1) return; // sorting objects by fields costs only the flat price
+  if (args.length !== 1) {
+    // Sorting objects by fields costs only the flat price: n·⌈log₂ n⌉ comparisons are unpriced.
+    const [fields, objects] = args;
+    if (isList(fields) && isList(objects) && objects.length > 1) {
+      const n = objects.length;
+      const comparisons = n * Math.ceil(Math.log2(n)) * fields.length;
+      meter.unpriced(comparisons * STEPS_PER_FIELD_COMPARISON, `sorting ${n} objects by fields`);
+    }
+    return;
+  }
   const list = args[0];
   if (!isList(list) || list.length === 0) return;
   let largest = 0;
-  for (const v of list) largest = Math.max(largest, measured(meter, v));
+  let total = 0;
+  for (const v of list) {
+    const bytes = measured(meter, v);
+    largest = Math.max(largest, bytes);
+    total += bytes;
+  }
   meter.charge(sortCost(meter.config, largest, list.length), "GComparison SortComparisons");
+  // Pact charges a thousandth of a milligas per byte measured (one element): the walk is unpriced.
+  meter.unpriced(total * STEPS_PER_BYTE_SIZED, `measuring ${total} bytes to sort`);
 });
 
 before(["remove"], (meter, [key, o]) => {
@@ -365,13 +478,6 @@ before(["str-to-int"], (meter, args) => {
   }
   meter.charge(stringParseCost(codePointLength(text)), "GStrOp StrOpParse");
 });
-
-/** ⌊log_base v⌋ for v ≥ 1 (Haskell's `integerLogBase`), 0 below. */
-function integerLogBase(base: bigint, v: bigint): number {
-  let k = 0;
-  for (let p = base; p <= v; p *= base) k++;
-  return k;
-}
 
 before(["int-to-str"], (meter, [base, v]) => {
   if (typeof base !== "bigint" || typeof v !== "bigint" || v < 0n) return;

@@ -8,7 +8,7 @@ import { isPactValue } from "../runtime/kinds.ts";
 import { argsError } from "../runtime/native-errors.ts";
 import type { NativeDef, RuntimeValue } from "../runtime/types.ts";
 import { pactValueEquals } from "../values/equality.ts";
-import { codePointLength, sliceCodePoints } from "../values/text.ts";
+import { codePointLength, codePointOffset, codePointOffsetFromEnd } from "../values/text.ts";
 import type { PactList, PactObject, PactValue } from "../values/types.ts";
 
 /**
@@ -19,6 +19,11 @@ function splitPoint(i: bigint, length: number): number {
   if (i >= 0n) return i > BigInt(length) ? length : Number(i);
   const fromEnd = BigInt(length) + i;
   return fromEnd < 0n ? 0 : Number(fromEnd);
+}
+
+/** A count of code points, at most the string's UTF-16 length (it has no more code points). */
+function clampCount(n: bigint, units: number): number {
+  return n > BigInt(units) ? units : Number(n);
 }
 
 /** The field names of a `take`/`drop` field list; a non-string element is a type error. */
@@ -64,11 +69,13 @@ function takeOrDrop(name: "take" | "drop"): NativeDef {
       const seq = args[1]!;
       if (typeof i === "bigint") {
         if (typeof seq === "string") {
-          const n = codePointLength(seq);
-          const at = splitPoint(i, n);
+          // Walk |i| code points from the front (or back for a negative count), not the whole
+          // string: the split point is clamped by running out of string.
+          const count = clampCount(i >= 0n ? i : -i, seq.length);
+          const at = i >= 0n ? codePointOffset(seq, count) : codePointOffsetFromEnd(seq, count);
           // take keeps the front for a non-negative count and the back for a negative one.
           const front = take === i >= 0n;
-          return front ? sliceCodePoints(seq, 0, at) : sliceCodePoints(seq, at, n);
+          return front ? seq.slice(0, at) : seq.slice(at);
         }
         if (Array.isArray(seq)) {
           const at = splitPoint(i, seq.length);

@@ -21,8 +21,13 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** The number of code points (Pact's `length` of a string). */
-export function codePointLength(s: string): number {
+/** Strings at least this long are first searched for surrogates natively (a regular expression). */
+const NATIVE_SCAN_MIN = 1024;
+
+/** Any surrogate: a string without one has as many code points as UTF-16 units. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function countCodePoints(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -34,8 +39,33 @@ export function codePointLength(s: string): number {
   return n;
 }
 
-/** The code points from index `start` (inclusive) to `end` (exclusive), clamped to the string. */
-export function sliceCodePoints(s: string, start: number, end: number): string {
-  if (s.length === codePointLength(s)) return s.slice(Math.max(0, start), Math.max(0, end));
-  return Array.from(s).slice(Math.max(0, start), Math.max(0, end)).join("");
+/** The number of code points (Pact's `length` of a string). */
+export function codePointLength(s: string): number {
+  // The regular expression is immediate for strings V8 holds as one byte per unit.
+  if (s.length >= NATIVE_SCAN_MIN && !SURROGATE.test(s)) return s.length;
+  return countCodePoints(s);
+}
+
+function isPairAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdbff || i + 1 >= s.length) return false;
+  const d = s.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff;
+}
+
+/**
+ * The UTF-16 index after the first `k` code points of `s` (its length when it has fewer), in
+ * time proportional to `k`, not to the string.
+ */
+export function codePointOffset(s: string, k: number): number {
+  let i = 0;
+  for (let n = 0; n < k && i < s.length; n++) i += isPairAt(s, i) ? 2 : 1;
+  return i;
+}
+
+/** The UTF-16 index before the last `k` code points of `s` (0 when it has fewer), in O(k). */
+export function codePointOffsetFromEnd(s: string, k: number): number {
+  let i = s.length;
+  for (let n = 0; n < k && i > 0; n++) i -= i >= 2 && isPairAt(s, i - 2) ? 2 : 1;
+  return i;
 }
