@@ -31,7 +31,7 @@ describe("node options", () => {
         minGasPrice: "0.00000001",
         entityKeys: [DEV_ACCOUNTS[0]!.publicKey],
       },
-      execution: { commandTimeLimitMs: 150 },
+      execution: { commandTimeLimitMs: 100 },
       log: { level: "info" },
     });
   });

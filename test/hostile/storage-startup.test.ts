@@ -63,7 +63,10 @@ test("a port in use leaves no new data directory behind", { timeout: 60_000 }, a
     const dir = join(parent, "new", "data");
     const run = runBraid(parent, ["node", "--data-dir", dir, "--port", String(port)], "", 60_000);
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, `braid: cannot listen on 127.0.0.1:${port}: the port is in use (EADDRINUSE)\n`);
+    assert.equal(
+      run.stderr,
+      `braid: cannot listen on 127.0.0.1:${port}: the port is in use (EADDRINUSE)\n`,
+    );
     assert.equal(
       existsSync(join(parent, "new")),
       false,

@@ -124,7 +124,7 @@ describe("the development server against a hostile client", () => {
     // The time limit for one command stops it first (the bytes it builds would next).
     assert.equal(
       JSON.parse(local.text).result.error.message,
-      "Transaction timed out: it ran longer than this node's limit of 150 ms for one command",
+      "Transaction timed out: it ran longer than this node's limit of 100 ms for one command",
     );
     assert.ok(performance.now() - started < 1000, `${performance.now() - started} ms`);
     const loop = await signed("(fold (+) 0 (enumerate 1 1000))", "own-limit", 50);

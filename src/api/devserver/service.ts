@@ -115,10 +115,14 @@ export class DevService {
       if (performance.now() - started >= COMMAND_TURN_MS) {
         if (!this.turnScheduled) {
           this.turnScheduled = true;
-          setImmediate(() => {
-            this.turnScheduled = false;
-            this.runQueued();
-          });
+          // Through a timer then an immediate, so that the event loop polls in between: requests
+          // that arrived during this turn are read and answered before the next.
+          setTimeout(() =>
+            setImmediate(() => {
+              this.turnScheduled = false;
+              this.runQueued();
+            }),
+          );
         }
         return;
       }

@@ -24,6 +24,9 @@ export class CallSite implements NativeContext {
   charge(milligas: number): void {
     this.rt.env.gas.charge(milligas);
   }
+  checkTime(): void {
+    this.rt.env.gas.checkTime?.();
+  }
   apply(fn: Callable, args: readonly RuntimeValue[]): RuntimeValue {
     return this.rt.apply(fn, args, this);
   }

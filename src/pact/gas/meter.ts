@@ -73,6 +73,11 @@ export interface GasMeter {
   readonly charging?: boolean;
   /** Adds `milligas`; throws a `gas` PactError when the total passes the limit. */
   charge(milligas: number, what?: string): void;
+  /**
+   * Charges nothing, but throws a `gas` PactError when the command has run past its time limit
+   * (meters that have one: src/execution). Called between the steps of a native's long loop.
+   */
+  checkTime?(): void;
   /** Milligas used so far. */
   used(): number;
   /** Sets the milligas used (the REPL's `env-gas`, `env-milligas`). */

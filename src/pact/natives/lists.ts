@@ -100,7 +100,19 @@ const makeList: NativeDef = {
 };
 
 /** The reference's `createEnumerateList`: from, from+step, … up to and including `to`. */
-function enumerateList(name: string, from: bigint, to: bigint, step: bigint): bigint[] {
+/**
+ * How many elements a native's loop makes or walks between two checks of the command's time
+ * limit (`NativeContext.checkTime`): a few milliseconds of work at most.
+ */
+const ELEMENTS_PER_TIME_CHECK = 16_384;
+
+function enumerateList(
+  ctx: NativeContext,
+  name: string,
+  from: bigint,
+  to: bigint,
+  step: bigint,
+): bigint[] {
   if (from === to) return [from];
   if (step === 0n) return [];
   if (from < to && from + step < from) {
@@ -113,7 +125,10 @@ function enumerateList(name: string, from: bigint, to: bigint, step: bigint): bi
   const length = checkLength(name, distance / (step < 0n ? -step : step) + 1n);
   const out = new Array<bigint>(length);
   let v = from;
-  for (let i = 0; i < length; i++, v += step) out[i] = v;
+  for (let i = 0; i < length; i++, v += step) {
+    if (i % ELEMENTS_PER_TIME_CHECK === 0) ctx.checkTime();
+    out[i] = v;
+  }
   return out;
 }
 
@@ -122,18 +137,18 @@ const enumerate: NativeDef = {
   minArgs: 2,
   maxArgs: 3,
   gas: BASIC_WORK_GAS,
-  impl(_ctx, args) {
+  impl(ctx, args) {
     const from = args[0]!;
     const to = args[1]!;
     if (args.length === 2) {
       if (typeof from !== "bigint" || typeof to !== "bigint") throw argsError("enumerate", args);
-      return enumerateList("enumerate", from, to, from > to ? -1n : 1n);
+      return enumerateList(ctx, "enumerate", from, to, from > to ? -1n : 1n);
     }
     const step = args[2]!;
     if (typeof from !== "bigint" || typeof to !== "bigint" || typeof step !== "bigint") {
       throw argsError("enumerate-step", args);
     }
-    return enumerateList("enumerate-step", from, to, step);
+    return enumerateList(ctx, "enumerate-step", from, to, step);
   },
 };
 
@@ -195,7 +210,7 @@ const sort: NativeDef = {
 };
 
 /** Keeps the first of each run of equal values, in order (`nubBy` with Pact equality). */
-function distinctValues(list: PactList): PactList {
+function distinctValues(ctx: NativeContext, list: PactList): PactList {
   let primitive = true;
   for (const v of list) {
     if (typeof v !== "string" && typeof v !== "bigint" && typeof v !== "boolean") {
@@ -205,9 +220,11 @@ function distinctValues(list: PactList): PactList {
   }
   if (primitive) return [...new Set(list)];
   const out: PactValue[] = [];
+  let compared = 0;
   for (const v of list) {
     let seen = false;
     for (const u of out) {
+      if (++compared % ELEMENTS_PER_TIME_CHECK === 0) ctx.checkTime();
       if (pactValueEquals(u, v)) {
         seen = true;
         break;
@@ -223,10 +240,10 @@ const distinct: NativeDef = {
   minArgs: 1,
   maxArgs: 1,
   gas: BASIC_WORK_GAS,
-  impl(_ctx, args) {
+  impl(ctx, args) {
     const list = args[0]!;
     if (!Array.isArray(list)) throw argsError("distinct", args);
-    return distinctValues(list);
+    return distinctValues(ctx, list);
   },
 };
 

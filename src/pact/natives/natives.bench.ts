@@ -25,6 +25,7 @@ function measure(label: string, name: string, args: RuntimeValue[], calls = CALL
     span: { line: 0, col: 0, endLine: 0, endCol: 0, start: 0, end: 0 },
     env: undefined,
     charge() {},
+    checkTime() {},
     apply: (fn, fnArgs) => (fn as TestCallable).run(fnArgs),
   };
   let sink: RuntimeValue = 0n;

@@ -30,6 +30,8 @@ export interface NativeContext {
   readonly span: Span;
   /** Charges gas in milligas; throws a `gas` PactError when the limit is passed. */
   charge(milligas: number): void;
+  /** Throws when the command has run past its time limit (the meter's `checkTime`). */
+  checkTime(): void;
   /** Applies a function value to arguments (used by `map`, `fold`, `filter`, `sort`, `compose`, …). */
   apply(fn: Callable, args: readonly RuntimeValue[]): RuntimeValue;
   /**

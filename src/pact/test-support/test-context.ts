@@ -36,6 +36,7 @@ export function testContext(): TestContext {
     charge(milligas: number) {
       ctx.charged += milligas;
     },
+    checkTime() {},
     apply(fn: Callable, args: readonly RuntimeValue[]): RuntimeValue {
       ctx.applied.push({ fn: fn.name, args });
       return (fn as TestCallable).run(args);
