@@ -19,6 +19,27 @@ export const MAX_YAML_DEPTH = 256;
  */
 export const MAX_YAML_ALIAS_COUNT = 100;
 
+/**
+ * A configuration file's YAML (the node's, the development server's) as plain values, its
+ * aliases bounded by {@link MAX_YAML_ALIAS_COUNT}; a problem is thrown as `refusal`'s error, in
+ * words naming `path`.
+ */
+export function readConfigYaml(
+  text: string,
+  path: string,
+  refusal: (message: string) => Error,
+): unknown {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) {
+    throw refusal(`${path}: invalid YAML: ${doc.errors[0]?.message ?? ""}`);
+  }
+  try {
+    return doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch {
+    throw refusal(`${path}: YAML aliases expand beyond the limit of ${MAX_YAML_ALIAS_COUNT}`);
+  }
+}
+
 /** Parses one YAML document; an empty file gives `null`. */
 export function parseYaml(text: string, source: string): JsonValue {
   const doc = parseDocument(text, { uniqueKeys: true });

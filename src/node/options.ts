@@ -4,8 +4,7 @@
  * checked here, and a bad one is an error naming its key. Documented in docs/node.md.
  */
 import { resolve } from "node:path";
-import { parseDocument } from "yaml";
-import { MAX_YAML_ALIAS_COUNT } from "../command/yaml-input.ts";
+import { readConfigYaml } from "../command/yaml-input.ts";
 import { DEFAULT_COMMAND_TIME_LIMIT_MS } from "../execution/index.ts";
 import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
 
@@ -309,18 +308,7 @@ export type RawOptions = Partial<Record<OptionKey, unknown>>;
 
 /** Reads a YAML configuration file's text into raw values, refusing unknown keys. */
 export function parseOptionsYaml(text: string, path: string): RawOptions {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) {
-    throw new NodeOptionsError(`${path}: invalid YAML: ${doc.errors[0]?.message ?? ""}`);
-  }
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
-  } catch {
-    throw new NodeOptionsError(
-      `${path}: YAML aliases expand beyond the limit of ${MAX_YAML_ALIAS_COUNT}`,
-    );
-  }
+  const value = readConfigYaml(text, path, (message) => new NodeOptionsError(message));
   if (value === null || value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) {
     throw new NodeOptionsError(

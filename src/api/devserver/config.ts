@@ -4,13 +4,12 @@
  * configuration file's folder.
  */
 import { dirname, resolve } from "node:path";
-import { parseDocument } from "yaml";
 import {
   COMMAND_HASH_ALGORITHMS,
   type CommandHashAlgorithm,
   DEFAULT_COMMAND_HASH,
 } from "../../command/hash-algorithm.ts";
-import { MAX_YAML_ALIAS_COUNT } from "../../command/yaml-input.ts";
+import { readConfigYaml } from "../../command/yaml-input.ts";
 import { EXECUTION_FLAGS } from "../../pact/index.ts";
 import {
   DEFAULT_BODY_LIMIT_BYTES,
@@ -69,18 +68,7 @@ const PRAGMA_PATTERN = /^[A-Za-z_]+(\s*=\s*-?[A-Za-z0-9_]+)?$/;
 
 /** Reads the configuration in `text`, from the file `path` (for messages and relative folders). */
 export function parseDevServerConfig(text: string, path: string): DevServerConfig {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) {
-    throw new ConfigError(`${path}: invalid YAML: ${doc.errors[0]?.message ?? ""}`);
-  }
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
-  } catch {
-    throw new ConfigError(
-      `${path}: YAML aliases expand beyond the limit of ${MAX_YAML_ALIAS_COUNT}`,
-    );
-  }
+  const value = readConfigYaml(text, path, (message) => new ConfigError(message));
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigError(`${path}: the configuration must be a YAML mapping of keys to values`);
   }
