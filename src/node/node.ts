@@ -34,7 +34,7 @@ import { BlockProducer } from "./miner/producer.ts";
 import { type ChainContext, NodeChain } from "./node-chain.ts";
 import type { NodeOptions } from "./options.ts";
 import type { NodePorts } from "./ports.ts";
-import { type CommandService, NodeCommandService } from "./services/command-service.ts";
+import { NodeCommandService } from "./services/command-service.ts";
 import { StorageGuard } from "./storage-guard.ts";
 
 /** The chain database's file in the data directory. */
@@ -99,6 +99,7 @@ export class BraidNode {
       clock: this.clock,
       // While writes fail, no request makes blocks (a `poll` answers from those there are).
       mining: () => (this.storage.failed ? null : this.mining),
+      storage,
     });
   }
 
@@ -270,7 +271,7 @@ export class BraidNode {
       heads: this,
       events: this.events,
       clock: this.clock,
-      commands: guardedCommands(this.commands, this.storage),
+      commands: this.commands,
       mining: this.minesWithNonces
         ? new MiningCoordinator(this.version, this.producer, () => this.clock.nowMicros())
         : null,
@@ -309,29 +310,6 @@ export class BraidNode {
   insertBlocks(blocks: readonly Block[]): void {
     this.importer.importForeign(blocks);
   }
-}
-
-/**
- * The command service as the API sees it: `send` refused while writes fail, and a failure of
- * the disk met by `send` or `local` thrown as the refusal (a 503), not as a fault.
- */
-function guardedCommands(commands: CommandService, storage: StorageGuard): CommandService {
-  return {
-    submit: (chainId, batch) => storage.write(() => commands.submit(chainId, batch)),
-    admitting: (chainId, check) => commands.admitting(chainId, check),
-    local: (chainId, command, options) => {
-      try {
-        return commands.local(chainId, command, options);
-      } catch (e) {
-        throw storage.refusal(e);
-      }
-    },
-    result: (chainId, hashBytes, depth) => commands.result(chainId, hashBytes, depth),
-    spvProof: (chainId, requestKey, target) => commands.spvProof(chainId, requestKey, target),
-    get minesOnRequest() {
-      return commands.minesOnRequest;
-    },
-  };
 }
 
 /**

@@ -24,6 +24,7 @@ import type { NodeChain } from "../node-chain.ts";
 import type { NodeOptions } from "../options.ts";
 import { CommandRefusal } from "../refusals.ts";
 import { createOutputProof, proofTargetHeight } from "../spv.ts";
+import type { StorageGuard } from "../storage-guard.ts";
 
 /**
  * The deepest `confirmationDepth` on-demand mining makes blocks for (Chainweb's reorg limit):
@@ -57,6 +58,8 @@ export interface CommandServiceParts {
   readonly clock: NodeClock;
   /** The mining mode, once started. */
   readonly mining: () => MiningControl | null;
+  /** Whether writes work: `submit` is refused while they fail, a disk failure met is refused. */
+  readonly storage: Pick<StorageGuard, "write" | "refusal">;
 }
 
 export class NodeCommandService implements CommandService {
@@ -112,9 +115,13 @@ export class NodeCommandService implements CommandService {
   /**
    * Admits verified commands to a chain's mempool, all or none: each is checked by the mempool's
    * rules and by buying its gas on the latest state. Throws {@link CommandRefusal} naming every
-   * refused command. Returns their request keys.
+   * refused command, or `StorageUnavailable` (a 503) while writes fail. Returns their request keys.
    */
   submit(chainId: number, commands: readonly ParsedCommand[]): string[] {
+    return this.parts.storage.write(() => this.admit(chainId, commands));
+  }
+
+  private admit(chainId: number, commands: readonly ParsedCommand[]): string[] {
     const chain = this.parts.chains[chainId]!;
     const rules = this.admissionRules(chainId);
     const now = this.parts.clock.nowSeconds();
@@ -149,23 +156,30 @@ export class NodeCommandService implements CommandService {
     return commands.map((c) => c.hash);
   }
 
-  /** `local` on a chain: the JSON text of the result. Throws {@link LocalRefusal}. */
+  /**
+   * `local` on a chain: the JSON text of the result. Throws {@link LocalRefusal}, or
+   * `StorageUnavailable` (a 503) for a failure of the disk met on the way.
+   */
   local(chainId: number, command: ParsedCommand, options: LocalOptions): string {
     const chain = this.parts.chains[chainId]!;
-    return runLocal(
-      chain,
-      command,
-      options,
-      this.admissionRules(chainId),
-      (height) => {
-        const header = chain.headerAt(height);
-        if (header === undefined)
-          throw new LocalRefusal(`chain ${chainId} has no block at height ${height}`);
-        return header;
-      },
-      this.parts.clock.nowSeconds(),
-      this.parts.options.execution.commandTimeLimitMs,
-    );
+    try {
+      return runLocal(
+        chain,
+        command,
+        options,
+        this.admissionRules(chainId),
+        (height) => {
+          const header = chain.headerAt(height);
+          if (header === undefined)
+            throw new LocalRefusal(`chain ${chainId} has no block at height ${height}`);
+          return header;
+        },
+        this.parts.clock.nowSeconds(),
+        this.parts.options.execution.commandTimeLimitMs,
+      );
+    } catch (e) {
+      throw this.parts.storage.refusal(e);
+    }
   }
 
   /**
