@@ -23,8 +23,8 @@ import { jsonString } from "../pact/values/index.ts";
 import {
   blockContextOf,
   CommandTimedOut,
-  NO_VERIFIER_PLUGINS,
   runCommand,
+  verifiersOf,
 } from "./block-execution/block-executor.ts";
 import { LOCAL_RULES } from "./execution-rules.ts";
 import {
@@ -93,9 +93,7 @@ export function runLocal(
       gas: FREE_GAS,
       meter,
       ...LOCAL_RULES,
-      continuationVerifier: env.continuationVerifier ?? null,
-      spvVerifier: env.spvVerifier ?? null,
-      verifierPlugins: env.verifierPlugins ?? NO_VERIFIER_PLUGINS,
+      ...verifiersOf(env),
     });
     if (timedOut(meter)) throw new LocalRefusal(commandTimeoutMessage(timeLimitMs));
     return encodeCommandResult(asChainwebLocal(outcome, meta, db.txId), metaData);

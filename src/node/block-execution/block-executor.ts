@@ -210,6 +210,15 @@ function runCoinbase(db: PactDb, env: BlockEnvironment, block: BlockContext) {
 /** A network without verifier plugins: any verifier a command names fails it. */
 export const NO_VERIFIER_PLUGINS: VerifierPlugins = new Map();
 
+/** What a command of the block (or a `local` call on its parent) verifies proofs with. */
+export function verifiersOf(env: BlockEnvironment) {
+  return {
+    continuationVerifier: env.continuationVerifier ?? null,
+    spvVerifier: env.spvVerifier ?? null,
+    verifierPlugins: env.verifierPlugins ?? NO_VERIFIER_PLUGINS,
+  };
+}
+
 export type CommandRun =
   | { readonly kind: "included"; readonly outcome: CommandOutcome }
   | { readonly kind: "rejected"; readonly reason: string };
@@ -243,9 +252,7 @@ export function runCommand(
       gas: FREE_GAS,
       meter,
       ...TRANSACTION_RULES,
-      continuationVerifier: env.continuationVerifier ?? null,
-      spvVerifier: env.spvVerifier ?? null,
-      verifierPlugins: env.verifierPlugins ?? NO_VERIFIER_PLUGINS,
+      ...verifiersOf(env),
     });
     if (timeLimitMs !== null && timedOut(meter)) throw new CommandTimedOut(command, timeLimitMs);
     const used = ran.result.status === "success" ? Math.min(gasUsed(meter), limit) : limit;
