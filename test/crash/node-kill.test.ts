@@ -19,6 +19,7 @@ import { DEV_ACCOUNTS } from "../../src/node/genesis/accounts.ts";
 import { DEV_BLOCK_REWARD } from "../../src/node/genesis/coin-calls.ts";
 import { DEVNET_MINER } from "../../src/node/options.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
+import { checkReported, type Reported } from "./support/reported.ts";
 import { localCommand, post, transferCommand } from "./support/requests.ts";
 
 const SEED = Number(process.env.CRASH_SEED ?? 20261123);
@@ -61,13 +62,6 @@ const SUM_CODE = `(let ((sum (fold (+) 0.0 (map (lambda (a) (try 0.0 (coin.get-b
   {"sum": sum, "height": height})`;
 
 /** A result the node reported: the exact text `listen` answered. */
-interface Reported {
-  readonly chainId: number;
-  readonly key: string;
-  readonly text: string;
-  readonly round: number;
-}
-
 let nonce = 0;
 const nextNonce = (round: number) => `crash ${SEED} ${round} ${nonce++}`;
 
@@ -133,27 +127,6 @@ async function burst(
   await Promise.all(Array.from({ length: WORKERS }, loop));
 }
 
-/** Every reported result polls back byte-identical (batched polls, one chain at a time). */
-async function checkReported(node: NodeProcess, reported: readonly Reported[]): Promise<void> {
-  for (const chainId of CHAINS) {
-    const mine = reported.filter((r) => r.chainId === chainId);
-    for (let i = 0; i < mine.length; i += 100) {
-      const batch = mine.slice(i, i + 100);
-      const polled = await post(
-        `${node.api(chainId)}/poll`,
-        JSON.stringify({ requestKeys: batch.map((r) => r.key) }),
-      );
-      assert.equal(polled.status, 200, polled.text);
-      for (const r of batch) {
-        assert.ok(
-          polled.text.includes(`"${r.key}":${r.text}`),
-          `chain ${chainId}: the result of ${r.key} (reported in round ${r.round}) did not poll back identical:\n  reported ${r.text}\n  polled ${polled.text.slice(0, 2000)}`,
-        );
-      }
-    }
-  }
-}
-
 /** The balances of the senders and the miner add up on every chain used. */
 async function checkBalances(node: NodeProcess, round: number): Promise<number> {
   let blocks = 0;
@@ -194,7 +167,7 @@ test(`the node survives ${ROUNDS} kill -9 rounds with every reported result inta
   try {
     for (let round = 0; round <= ROUNDS; round++) {
       node = await startNode({ dataDir: dir });
-      await checkReported(node, reported);
+      await checkReported(node, reported, CHAINS);
       const blocks = await checkBalances(node, round);
       // No chain is stuck: a new transfer is mined on every chain used.
       for (const chainId of CHAINS) {

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { encodeCommandJson, encodeSubmitBatch } from "../../src/command/index.ts";
+import { checkReported, type Reported } from "../crash/support/reported.ts";
 import { localCommand, post, transferCommand } from "../crash/support/requests.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
 
@@ -31,12 +32,6 @@ const RESULTS_PER_PHASE = 6;
 const REFUSALS_WHILE_FULL = 8;
 /** The longest each phase may take (ms). */
 const PHASE_MS = 60_000;
-
-interface Reported {
-  readonly chainId: number;
-  readonly key: string;
-  readonly text: string;
-}
 
 /** Every answer of the node during the burst, by status (and the 503's first words). */
 type Answers = Map<string, number>;
@@ -99,24 +94,6 @@ async function until(what: string, ms: number, done: () => boolean): Promise<voi
   }
 }
 
-/** Every reported result polls back byte-identical. */
-async function checkReported(node: NodeProcess, reported: readonly Reported[]): Promise<void> {
-  for (const chainId of CHAINS) {
-    const mine = reported.filter((r) => r.chainId === chainId);
-    const polled = await post(
-      `${node.api(chainId)}/poll`,
-      JSON.stringify({ requestKeys: mine.map((r) => r.key) }),
-    );
-    assert.equal(polled.status, 200, polled.text);
-    for (const r of mine) {
-      assert.ok(
-        polled.text.includes(`"${r.key}":${r.text}`),
-        `chain ${chainId}: the result of ${r.key} did not poll back identical`,
-      );
-    }
-  }
-}
-
 test("a full disk: 503 for writes, reads go on, blocks resume with space, a restart keeps every result", {
   timeout: 300_000,
 }, async (t) => {
@@ -172,7 +149,7 @@ test("a full disk: 503 for writes, reads go on, blocks resume with space, a rest
     // Reads go on while writes are refused.
     const cut = await fetch(`${running.url}/chainweb/0.0/development/cut`);
     assert.equal(cut.status, 200, await cut.text());
-    await checkReported(running, reported);
+    await checkReported(running, reported, CHAINS);
     const local = await post(
       `${running.api(0)}/local`,
       encodeCommandJson(localCommand('(coin.get-balance "sender00")', 0, "full local")),
@@ -216,7 +193,7 @@ test("a full disk: 503 for writes, reads go on, blocks resume with space, a rest
     node = null;
     assert.equal(stopped.code, 0, "a clean stop");
     node = await startNode({ dataDir: dir });
-    await checkReported(node, reported);
+    await checkReported(node, reported, CHAINS);
     const after = await transfer(node, new Map());
     assert.notEqual(after, null, "the restarted node mines");
   } finally {
