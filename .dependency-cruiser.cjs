@@ -22,6 +22,7 @@ const LAYERS = [
   ["chain", "^src/chain/"],
   ["execution", "^src/execution/"],
   ["node", "^src/node/"],
+  ["p2p", "^src/p2p/"],
   ["api", "^src/api/"],
   ["cli", "^src/cli/"],
 ];
@@ -73,6 +74,14 @@ module.exports = {
         "the API reaches the node only through its ports (src/node/ports.ts), handed over by the composition root",
       severity: "error",
       from: { path: "^src/api/", pathNot: `${TESTS}|/test-support/` },
+      to: { path: "^src/node/", pathNot: "^src/node/ports\\.ts$" },
+    },
+    {
+      name: "p2p-through-node-ports",
+      comment:
+        "the P2P layer reaches the node only through its ports (src/node/ports.ts), as the API does",
+      severity: "error",
+      from: { path: "^src/p2p/", pathNot: `${TESTS}|/test-support/` },
       to: { path: "^src/node/", pathNot: "^src/node/ports\\.ts$" },
     },
     {
