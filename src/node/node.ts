@@ -7,7 +7,7 @@
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Cut } from "../chain/cut/cut.ts";
-import { type Block, ChainDatabase, ExplorerIndexes } from "../chain/db/index.ts";
+import { ChainDatabase, ExplorerIndexes } from "../chain/db/index.ts";
 import { genesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { findVersionByName } from "../chain/version/known-versions.ts";
@@ -24,6 +24,7 @@ import { claimDataDir, type DataDirClaim } from "./data-dir.ts";
 import { DevControls, developmentOnlyProblem } from "./dev/controls.ts";
 import { NodeEvents } from "./events.ts";
 import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
+import type { ForeignBlock } from "./import/block-import.ts";
 import { createGenesis, storedVersion } from "./import/genesis-blocks.ts";
 import { BlockImporter } from "./import/importer.ts";
 import type { NodeLogger } from "./logger.ts";
@@ -276,6 +277,7 @@ export class BraidNode {
         ? new MiningCoordinator(this.version, this.producer, () => this.clock.nowMicros())
         : null,
       dev: this.devControls(),
+      sync: { importBlocks: (blocks) => this.insertBlocks(blocks) },
     };
     return this.portsMade;
   }
@@ -307,7 +309,7 @@ export class BraidNode {
    * Throws an `ImportError` for a block that is not what it claims; nothing of the batch is
    * stored then.
    */
-  insertBlocks(blocks: readonly Block[]): void {
+  insertBlocks(blocks: readonly ForeignBlock[]): void {
     this.importer.importForeign(blocks);
   }
 }

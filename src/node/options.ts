@@ -7,6 +7,8 @@ import { resolve } from "node:path";
 import { readConfigYaml } from "../command/yaml-input.ts";
 import { DEFAULT_COMMAND_TIME_LIMIT_MS } from "../execution/index.ts";
 import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
+import { NodeOptionsError, OptionReader } from "./option-reader.ts";
+import type { PeerAddress } from "./peer-address.ts";
 
 export const MINING_MODES = ["on-demand", "interval", "pow", "none"] as const;
 export type MiningMode = (typeof MINING_MODES)[number];
@@ -70,6 +72,18 @@ export interface ExecutionOptions {
   readonly commandTimeLimitMs: number;
 }
 
+/** The node's place in a network of nodes (src/p2p, docs/network.md). */
+export interface P2POptions {
+  /** The peers given (`--peer`, `peers:`). */
+  readonly peers: readonly PeerAddress[];
+  /**
+   * The address this node tells its peers to reach it at: given, or (undefined) the address
+   * the service listens on unless that is a wildcard (then it does not announce itself).
+   */
+  readonly announce: PeerAddress | undefined;
+  readonly maxPeers: number;
+}
+
 /** The node's options, by the part of the node each configures (`OPTION_DEFINITIONS`' parts). */
 export interface NodeOptions {
   readonly network: NetworkName;
@@ -78,6 +92,7 @@ export interface NodeOptions {
   readonly mining: MiningOptions;
   readonly mempool: MempoolOptions;
   readonly execution: ExecutionOptions;
+  readonly p2p: P2POptions;
   readonly log: { readonly level: LogLevel };
 }
 
@@ -98,6 +113,9 @@ export const MAX_LISTEN_TIMEOUT_SECONDS = 3_600;
 export const DEFAULT_BODY_LIMIT_BYTES = 2_000_000;
 export const MAX_BODY_LIMIT_BYTES = 64_000_000;
 export const MAX_COMMAND_TIME_LIMIT_MS = 60_000;
+/** The default bound on the peers a node knows (`maxPeers`). */
+export const DEFAULT_MAX_PEERS = 32;
+export const MAX_MAX_PEERS = 1_000;
 
 /**
  * The development network's miner unless another is configured: the key pair the Kadena devnet
@@ -117,9 +135,7 @@ export const DEVNET_ENTITY_KEYS: readonly string[] = Object.freeze([DEV_ACCOUNTS
 /** The `entityKeys` value that turns `private` off. */
 export const NO_ENTITY_KEYS = "none";
 
-export class NodeOptionsError extends Error {
-  override readonly name = "NodeOptionsError";
-}
+export { NodeOptionsError } from "./option-reader.ts";
 
 // Every option, defined once: its YAML key, the part of the node it configures, its flag, its
 // default and what it means. The YAML reader takes its keys from here, the CLI its flags and
@@ -133,6 +149,7 @@ export type OptionModule =
   | "mining"
   | "mempool"
   | "execution"
+  | "p2p"
   | "log";
 
 export interface OptionDefinition {
@@ -141,6 +158,10 @@ export interface OptionDefinition {
   readonly module: OptionModule;
   /** The flag's value placeholder (`--port <port>`); null for a switch, undefined: YAML only. */
   readonly value?: string | null;
+  /** The flag's name when it is not the key's (`peers` is `--peer`, given once per value). */
+  readonly flag?: string;
+  /** The flag may be given several times, each adding a value. */
+  readonly repeatable?: boolean;
   /** The default as the help and the docs show it. */
   readonly defaultText: string;
   /** What it does. */
@@ -243,6 +264,31 @@ export const OPTION_DEFINITIONS = [
     meaning: `milliseconds one command may run in \`local\` or in a block this node makes (timed out: \`local\` answers 400, a block leaves it out); at most ${thousands(MAX_COMMAND_TIME_LIMIT_MS)}`,
   },
   {
+    key: "peers",
+    module: "p2p",
+    value: "host:port",
+    flag: "peer",
+    repeatable: true,
+    defaultText: "none",
+    meaning:
+      "a node to sync with over Chainweb's P2P API (repeat the flag; a list in YAML); more are learnt from it (docs/network.md)",
+  },
+  {
+    key: "announce",
+    module: "p2p",
+    value: "host:port",
+    defaultText: "`host`:`port` unless `host` is a wildcard",
+    meaning:
+      "the address this node tells its peers to reach it at (in `PUT /cut` and `PUT /cut/peer`); with a wildcard `host` and no `announce`, peers reach it only by `--peer`",
+  },
+  {
+    key: "maxPeers",
+    module: "p2p",
+    value: "count",
+    defaultText: String(DEFAULT_MAX_PEERS),
+    meaning: `most peers the node keeps in its peer database (configured ones always kept); 1 to ${thousands(MAX_MAX_PEERS)}`,
+  },
+  {
     key: "logLevel",
     module: "log",
     value: "level",
@@ -277,18 +323,32 @@ type OptionKey = (typeof OPTION_DEFINITIONS)[number]["key"];
 /** The YAML keys, in the table's order. */
 export const OPTION_KEYS: readonly OptionKey[] = OPTION_DEFINITIONS.map((o) => o.key);
 
-/** An option's flag (`dataDir` is `--data-dir`). */
+/** An option's flag (`dataDir` is `--data-dir`, `peers` `--peer`). */
 export function flagOf(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  const name =
+    (OPTION_DEFINITIONS as readonly OptionDefinition[]).find((o) => o.key === key)?.flag ?? key;
+  return `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 
-/** The flags as commander takes them: `--port <port>`, `--in-memory`; YAML-only ones left out. */
-export function optionFlags(): { flags: string; help: string }[] {
+/**
+ * The flags as commander takes them: `--port <port>`, `--in-memory`; YAML-only ones left out.
+ * `attribute` is where commander puts the value (the flag in camel case), `key` the option's.
+ */
+export function optionFlags(): {
+  flags: string;
+  help: string;
+  key: string;
+  attribute: string;
+  repeatable: boolean;
+}[] {
   return (OPTION_DEFINITIONS as readonly OptionDefinition[])
     .filter((o) => o.value !== undefined)
     .map((o) => ({
       flags: o.value === null ? flagOf(o.key) : `${flagOf(o.key)} <${o.value}>`,
       help: `${o.meaning.replace(/`/g, "")} (default ${o.defaultText.replace(/`/g, "")})`,
+      key: o.key,
+      attribute: o.flag ?? o.key,
+      repeatable: o.repeatable === true,
     }));
 }
 
@@ -338,7 +398,7 @@ export function resolveNodeOptions(
   for (const [key, value] of Object.entries(flags)) {
     if (value !== undefined) raw[key as OptionKey] = value;
   }
-  const read = new OptionReader(raw);
+  const read = new OptionReader<OptionKey>(raw);
   const network = read.choice("network", NETWORKS, "development");
   const inMemory = read.boolean("inMemory", false);
   const dataDirText = read.string("dataDir", null);
@@ -389,103 +449,11 @@ export function resolveNodeOptions(
         MAX_COMMAND_TIME_LIMIT_MS,
       ),
     },
+    p2p: {
+      peers: read.addresses("peers"),
+      announce: read.address("announce") ?? undefined,
+      maxPeers: read.integer("maxPeers", DEFAULT_MAX_PEERS, 1, MAX_MAX_PEERS),
+    },
     log: { level: read.choice("logLevel", LOG_LEVELS, "info") },
   };
-}
-
-/** Reads one key at a time; numbers and booleans may arrive as text (from flags). */
-class OptionReader {
-  constructor(private readonly raw: RawOptions) {}
-
-  private fail(key: string, expected: string, value: unknown): never {
-    const shown = JSON.stringify(value) ?? String(value);
-    throw new NodeOptionsError(
-      `${key} must be ${expected}, got ${shown.length > 80 ? `${shown.slice(0, 80)}…` : shown}`,
-    );
-  }
-
-  value(key: OptionKey): unknown {
-    const value = this.raw[key];
-    return value === null ? undefined : value;
-  }
-
-  private numeric(key: OptionKey, expected: string): number | undefined {
-    const value = this.value(key);
-    if (value === undefined) return undefined;
-    if (typeof value === "number") return value;
-    if (typeof value === "string" && /^[0-9]+(\.[0-9]+)?$/.test(value)) return Number(value);
-    return this.fail(key, expected, value);
-  }
-
-  integer(key: OptionKey, fallback: number, min: number, max: number): number {
-    const expected = `an integer from ${min} to ${max}`;
-    const value = this.numeric(key, expected);
-    if (value === undefined) return fallback;
-    if (!Number.isInteger(value) || value < min || value > max) this.fail(key, expected, value);
-    return value;
-  }
-
-  number(key: OptionKey, fallback: number, min: number, max: number): number {
-    const expected = `a number of seconds from ${min} to ${max}`;
-    const value = this.numeric(key, expected);
-    if (value === undefined) return fallback;
-    if (!(value >= min && value <= max)) this.fail(key, expected, value);
-    return value;
-  }
-
-  boolean(key: OptionKey, fallback: boolean): boolean {
-    const value = this.value(key);
-    if (value === undefined) return fallback;
-    if (value === true || value === "true") return true;
-    if (value === false || value === "false") return false;
-    return this.fail(key, "true or false", value);
-  }
-
-  string(key: OptionKey, fallback: string | null): string | null {
-    const value = this.value(key);
-    if (value === undefined) return fallback;
-    if (typeof value !== "string" || value === "") this.fail(key, "a non-empty string", value);
-    return value;
-  }
-
-  choice<T extends string>(key: OptionKey, choices: readonly T[], fallback: T): T {
-    const value = this.value(key);
-    if (value === undefined) return fallback;
-    if (!choices.includes(value as T)) this.fail(key, `one of ${choices.join(", ")}`, value);
-    return value as T;
-  }
-
-  /** A positive decimal with at most 12 decimal places, kept as its text. */
-  decimal(key: OptionKey, fallback: string): string {
-    const value = this.value(key);
-    if (value === undefined) return fallback;
-    const text = typeof value === "number" ? numberText(value) : value;
-    if (typeof text !== "string" || !/^[0-9]+(\.[0-9]{1,12})?$/.test(text) || !(Number(text) > 0)) {
-      this.fail(key, "a decimal above 0 with at most 12 decimal places", value);
-    }
-    return text;
-  }
-
-  /** A list of hex ED25519 public keys (a comma-separated text from a flag). */
-  hexKeys(key: OptionKey): string[] | null {
-    const value = this.value(key);
-    if (value === undefined) return null;
-    const keys = typeof value === "string" ? value.split(",").map((k) => k.trim()) : value;
-    if (!Array.isArray(keys) || keys.length === 0) {
-      return this.fail(key, "a list of hex public keys", value);
-    }
-    keys.forEach((k, i) => {
-      if (typeof k !== "string" || !/^[0-9a-fA-F]{64}$/.test(k)) {
-        this.fail(`${key}[${i}]`, "a public key of 64 hex digits", k);
-      }
-    });
-    return keys as string[];
-  }
-}
-
-/** A JavaScript number as plain decimal text (YAML reads 1e-8 as a number). */
-function numberText(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  const fixed = value.toFixed(12).replace(/0+$/, "").replace(/\.$/, "");
-  return Number(fixed) === value ? fixed : String(value);
 }

@@ -12,6 +12,7 @@ import type { ChainwebVersion } from "../chain/version/version.ts";
 import type { NodeClock } from "./clock.ts";
 import type { DevControls } from "./dev/controls.ts";
 import type { NodeEvents } from "./events.ts";
+import type { ForeignBlock } from "./import/block-import.ts";
 import type { MiningCoordinator } from "./miner/coordination.ts";
 import type { CommandService } from "./services/command-service.ts";
 
@@ -23,9 +24,17 @@ export {
   type FundRequest,
 } from "./dev/controls.ts";
 export { DEV_ACCOUNTS, type DevAccount } from "./genesis/accounts.ts";
+export type { ForeignBlock } from "./import/block-import.ts";
+export { ImportError, type ImportErrorCode } from "./import/import-error.ts";
 export { LocalRefusal } from "./local.ts";
 export { SolvedWorkRefusal } from "./miner/coordination.ts";
 export type { StoredBlock } from "./node-chain.ts";
+export {
+  type PeerAddress,
+  parsePeerAddress,
+  peerAddressProblem,
+  peerKey,
+} from "./peer-address.ts";
 export { CommandRefusal } from "./refusals.ts";
 // What the API recognises of what the ports give and throw.
 export type { CommandService } from "./services/command-service.ts";
@@ -77,4 +86,9 @@ export interface NodePorts {
   readonly mining: MiningCoordinator | null;
   /** The development controls, or why they are refused (a network that is not for development). */
   readonly dev: DevControls | { readonly refused: string };
+  /** Blocks from peers: each through the import pipeline (validated, executed, compared). */
+  readonly sync: {
+    /** Imports blocks, parents first, all or nothing; throws an `ImportError` for a bad one. */
+    importBlocks(blocks: readonly ForeignBlock[]): void;
+  };
 }

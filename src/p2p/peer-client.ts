@@ -41,8 +41,9 @@ export interface PeerRequest {
   readonly chainId?: number;
   /** Query parameters, in order. */
   readonly query?: Readonly<Record<string, string | number>>;
-  /** A JSON body. */
+  /** A JSON body: a value, or its text already encoded. */
   readonly body?: unknown;
+  readonly bodyText?: string;
   /** The `Accept` header (JSON unless given). */
   readonly accept?: string;
 }
@@ -88,6 +89,8 @@ export class PeerClient {
     ).toString();
     const url = `${this.base}${path(request.chainId ?? 0)}${query.length > 0 ? `?${query}` : ""}`;
     const fail = (reason: string) => new PeerRequestError(this.key, endpoint, reason);
+    const body =
+      request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
     let response: Response;
     try {
       response = await fetch(url, {
@@ -95,9 +98,9 @@ export class PeerClient {
         headers: {
           accept: request.accept ?? "application/json",
           "x-chainweb-node-version": BRAID_VERSION,
-          ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
         },
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        body,
         signal: AbortSignal.timeout(PEER_REQUEST_TIMEOUT_MS),
       });
     } catch (e) {

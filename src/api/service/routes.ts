@@ -10,6 +10,7 @@ import type { NodePorts } from "../../node/ports.ts";
 import { registerExplorerRoutes } from "../explorer/explorer-routes.ts";
 import { whileClientWaits } from "../http/client-gone.ts";
 import { bodyText } from "../http/json-body.ts";
+import { type P2PRouteParts, registerP2PRoutes } from "../p2p/p2p-routes.ts";
 import { registerChainRoutes } from "./chain-routes.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
 import type { DevControlsExposure } from "./dev-guard.ts";
@@ -28,6 +29,7 @@ export function registerRoutes(
   node: NodePorts,
   api: ContractApi,
   devControls: DevControlsExposure,
+  p2p?: P2PRouteParts,
 ): void {
   const chainId = (request: FastifyRequest) => chainOf(node.network, request);
   const checkChain = chainHook(node.network);
@@ -47,6 +49,7 @@ export function registerRoutes(
   registerMiningRoutes(app, node);
   registerExplorerRoutes(app, node);
   registerDevRoutes(app, node, devControls);
+  if (p2p !== undefined) registerP2PRoutes(app, node, p2p);
 
   for (const prefix of CONTRACT_API_PREFIXES) {
     const path = (endpoint: string) => `${BASE}/chain/:chain/${prefix}/${endpoint}`;

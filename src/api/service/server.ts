@@ -16,6 +16,7 @@ import {
 import { allowCrossOrigin } from "../http/cors.ts";
 import { acceptJsonBodiesOnly } from "../http/json-body.ts";
 import { plainClientErrors, plainFrameworkErrors, sendPlainErrors } from "../http/plain-errors.ts";
+import type { P2PRouteParts } from "../p2p/p2p-routes.ts";
 import { ContractApi } from "./contract-api.ts";
 import { addCommonHeaders, commonHeaders } from "./headers.ts";
 import { registerRoutes } from "./routes.ts";
@@ -30,6 +31,8 @@ export interface NodeServerOptions {
   readonly devControls?: boolean;
   /** The connection limits; {@link defaultConnectionLimits} unless given (tests lower them). */
   readonly connections?: ConnectionLimits;
+  /** The P2P API's routes, served from the node's network (a node started by the CLI). */
+  readonly p2p?: P2PRouteParts;
   /** Told of faults (5xx), which should never happen. */
   readonly onFault: (error: unknown) => void;
 }
@@ -66,10 +69,13 @@ export async function startNodeServer(
   sendPlainErrors(app, options.bodyLimit, options.onFault);
   allowCrossOrigin(app);
   const contracts = new ContractApi(node, options.listenTimeoutSeconds * 1000);
-  registerRoutes(app, node, contracts, {
-    host: options.host,
-    openedByFlag: options.devControls === true,
-  });
+  registerRoutes(
+    app,
+    node,
+    contracts,
+    { host: options.host, openedByFlag: options.devControls === true },
+    options.p2p,
+  );
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (e) {

@@ -4,9 +4,9 @@
  * of their weights, its id the SHA-512/256 hash of the head hashes in chain order,
  * and its wire form CutHashes (chainweb-wire.md §9).
  */
-import { encodeBase64Url, sha512t256Parts } from "../../crypto/index.ts";
+import { decodeBase64Url, encodeBase64Url, sha512t256Parts } from "../../crypto/index.ts";
 import type { BlockHeader } from "../header/types.ts";
-import { word256ToBytes } from "../word256.ts";
+import { word256FromBytes, word256ToBytes } from "../word256.ts";
 
 /** The head of each chain, by chain id. */
 export type Cut = ReadonlyMap<number, BlockHeader>;
@@ -80,4 +80,59 @@ export function encodeCutHashes(cut: Cut, instance: string, origin: CutOrigin | 
     instance,
     id: encodeBase64Url(cutId(cut)),
   });
+}
+
+/** A cut as a peer sends it (CutHashes): each chain's head hash and height, and who sent it. */
+export interface CutHashes {
+  readonly heads: ReadonlyMap<number, { readonly hash: Uint8Array; readonly height: number }>;
+  /** The weight the sender claims (checked only by the headers it leads to). */
+  readonly weight: bigint;
+  readonly height: number;
+  readonly origin: CutOrigin | null;
+}
+
+/**
+ * CutHashes JSON (a `PUT /cut` body, a peer's `GET /cut`) for a network of `chainCount` chains:
+ * every chain named once with a 32-byte hash and a height; the reason it is not one otherwise.
+ * The origin is checked by its reader (the P2P layer's peer objects).
+ */
+export function decodeCutHashes(value: unknown, chainCount: number): CutHashes | string {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return "a cut must be a JSON object";
+  }
+  const { hashes, weight, height, origin } = value as Record<string, unknown>;
+  if (typeof hashes !== "object" || hashes === null || Array.isArray(hashes)) {
+    return '"hashes" must be an object of chain ids';
+  }
+  const heads = new Map<number, { hash: Uint8Array; height: number }>();
+  for (const [key, entry] of Object.entries(hashes)) {
+    const chainId = Number(key);
+    if (!/^\d+$/.test(key) || chainId >= chainCount)
+      return `"${key}" is not a chain of this network`;
+    const { hash, height: h } = (entry ?? {}) as { hash?: unknown; height?: unknown };
+    const bytes = typeof hash === "string" ? decodeHash(hash) : null;
+    if (bytes === null) return `the hash of chain ${key} is not a base64url block hash`;
+    if (typeof h !== "number" || !Number.isSafeInteger(h) || h < 0) {
+      return `the height of chain ${key} is not a height`;
+    }
+    heads.set(chainId, { hash: bytes, height: h });
+  }
+  if (heads.size !== chainCount) return `the cut names ${heads.size} of ${chainCount} chains`;
+  const weightBytes = typeof weight === "string" ? decodeHash(weight) : null;
+  if (weightBytes === null) return '"weight" must be a base64url 256-bit word';
+  if (typeof height !== "number" || !Number.isSafeInteger(height) || height < 0) {
+    return '"height" must be a height';
+  }
+  return {
+    heads,
+    weight: word256FromBytes(weightBytes),
+    height,
+    origin: (origin ?? null) as CutOrigin | null,
+  };
+}
+
+/** 32 bytes from base64url (43 characters, no padding), or null. */
+function decodeHash(text: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return null;
+  return decodeBase64Url(text);
 }

@@ -16,7 +16,8 @@ import {
   type RawOptions,
   resolveNodeOptions,
 } from "../../node/options.ts";
-import { DEV_ACCOUNTS } from "../../node/ports.ts";
+import { DEV_ACCOUNTS, type PeerAddress } from "../../node/ports.ts";
+import { P2PNetwork } from "../../p2p/network.ts";
 import { listenError, UserError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 import type { Subcommand } from "../registry.ts";
@@ -31,7 +32,14 @@ export const nodeCommand: Subcommand = {
       .command("node")
       .description("run a Braid node: 20 braided chains with the Chainweb service API")
       .option("--config <file>", "a YAML file of the options below (camelCase keys)");
-    for (const { flags, help } of optionFlags()) command.option(flags, help);
+    for (const { flags, help, repeatable } of optionFlags()) {
+      if (repeatable)
+        command.option(flags, help, (value: string, previous: string[] = []) => [
+          ...previous,
+          value,
+        ]);
+      else command.option(flags, help);
+    }
     command.action(async (flags: NodeFlags) => {
       await runNode(nodeOptions(flags, io), io);
     });
@@ -42,8 +50,11 @@ function nodeOptions(flags: NodeFlags, io: CliIO): NodeOptions {
   try {
     const file: RawOptions =
       flags.config === undefined ? {} : parseOptionsYaml(io.readFile(flags.config), flags.config);
-    const { config: _config, ...given } = flags;
-    return resolveNodeOptions(file, given);
+    const { config: _config, ...given } = flags as Record<string, unknown>;
+    // Commander names a value after its flag (`--peer`), the options after their keys (`peers`).
+    const byKey: Record<string, unknown> = {};
+    for (const { key, attribute } of optionFlags()) byKey[key] = given[attribute];
+    return resolveNodeOptions(file, byKey as RawOptions);
   } catch (e) {
     if (e instanceof NodeOptionsError) throw new UserError(e.message);
     throw e;
@@ -62,9 +73,15 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
   } catch (e) {
     throw new UserError(`cannot open the node: ${e instanceof Error ? e.message : String(e)}`);
   }
+  const network = new P2PNetwork(
+    node.ports,
+    { peers: options.p2p.peers, maxPeers: options.p2p.maxPeers, dataDir: options.storage.dataDir },
+    log,
+  );
   let server: Awaited<ReturnType<typeof startNodeServer>>;
   try {
     server = await startNodeServer(node.ports, {
+      p2p: { network, config: publicConfig(options) },
       host: options.api.host,
       port: options.api.port,
       bodyLimit: options.api.bodyLimit,
@@ -81,7 +98,9 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
   if (options.log.level === "debug" || options.log.level === "info") {
     io.out(banner(options, server.url, node, readyMs));
   }
+  network.start(announcedAddress(options, server.port));
   await untilStopped();
+  network.close();
   await server.close();
   await node.close();
 }
@@ -129,6 +148,19 @@ function devControlsLines(options: NodeOptions): string[] {
     `WARNING: the development controls (/braid/dev/…) are open to everyone who can reach ${options.api.host}:`,
     "they can mine, move this node's clock forward for good, revert its chains and spend the faucet (--dev-controls).",
   ];
+}
+
+/** The address peers are told: `announce`, else the service's unless it listens on a wildcard. */
+function announcedAddress(options: NodeOptions, port: number): PeerAddress | null {
+  if (options.p2p.announce !== undefined) return options.p2p.announce;
+  const host = options.api.host;
+  return host === "0.0.0.0" || host === "::" ? null : { hostname: host, port };
+}
+
+/** `GET /config`: the options, without the data directory's place on this machine. */
+function publicConfig(options: NodeOptions): unknown {
+  const { storage: _storage, ...rest } = options;
+  return rest;
 }
 
 /** What the banner adds to the mining mode's name. */

@@ -14,7 +14,10 @@ import { validateHeader } from "../../chain/validation/validate.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import { indexOfPayload, type NodeChain } from "../node-chain.ts";
-import { ForkExecution } from "./fork-execution.ts";
+import { type ForeignBlock, ForkExecution } from "./fork-execution.ts";
+
+export type { ForeignBlock } from "./fork-execution.ts";
+
 import { ImportError } from "./import-error.ts";
 
 export interface ImportContext {
@@ -23,8 +26,11 @@ export interface ImportContext {
   readonly chains: readonly NodeChain[];
 }
 
-/** Checks and stores `blocks`; returns each one's transaction index entries. */
-export function importBlocks(context: ImportContext, blocks: readonly Block[]): TxIndexEntry[][] {
+/** Checks and stores `blocks`; returns them as stored, with their transaction index entries. */
+export function importBlocks(
+  context: ImportContext,
+  blocks: readonly ForeignBlock[],
+): { readonly block: Block; readonly index: TxIndexEntry[] }[] {
   const { chainDb, chains } = context;
   const checked = new Map<string, Block>();
   const find: HeaderFinder = (_chainId, hash) =>
@@ -33,12 +39,15 @@ export function importBlocks(context: ImportContext, blocks: readonly Block[]): 
   for (const block of blocks) {
     const parent = checkHeader(context.version, block.header, find);
     checkPayload(block);
-    execution.check(chains[block.header.chainId]!, block, parent);
-    checked.set(encodeBase64Url(block.header.hash), block);
+    const payload = execution.check(chains[block.header.chainId]!, block, parent);
+    checked.set(encodeBase64Url(block.header.hash), { header: block.header, payload });
   }
-  const indexes = blocks.map((block) => indexOfPayload(block.payload));
-  chainDb.insertBlocks(blocks.map((block, i) => ({ ...block, index: indexes[i]! })));
-  return indexes;
+  const stored = [...checked.values()].map((block) => ({
+    block,
+    index: indexOfPayload(block.payload),
+  }));
+  chainDb.insertBlocks(stored.map(({ block, index }) => ({ ...block, index })));
+  return stored;
 }
 
 /** The known header `hash` names on chain `chainId`, if any. */
@@ -76,7 +85,7 @@ export function checkHeader(
 }
 
 /** The payload's hashes must match its contents, and its hash the header's. */
-function checkPayload({ header, payload }: Block): void {
+function checkPayload({ header, payload }: ForeignBlock): void {
   const wrong = payloadHashMismatches(payload);
   if (!equalBytes(payload.payloadHash, header.payloadHash)) wrong.push("the header's payloadHash");
   if (wrong.length > 0) {

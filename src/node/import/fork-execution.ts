@@ -12,13 +12,27 @@
 import { equalBytes } from "../../chain/bytes.ts";
 import type { Block, ChainDatabase } from "../../chain/db/index.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
-import { makePayloadWithOutputs, type PayloadWithOutputs } from "../../chain/payload/payload.ts";
+import {
+  makePayloadWithOutputs,
+  type PayloadData,
+  type PayloadWithOutputs,
+} from "../../chain/payload/payload.ts";
 import { type ParsedCommand, parseCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { PactDb } from "../../pact/db/index.ts";
 import { executeBlock, minerOfData } from "../block-execution/block-executor.ts";
 import { type NodeChain, storedCommand } from "../node-chain.ts";
 import { ImportError } from "./import-error.ts";
+
+/**
+ * A block made elsewhere: its header and its payload, with the outputs (a test's, or a whole
+ * block read from a peer) or without them (what Chainweb's peers send: `payload/batch`), in
+ * which case the outputs are the execution's.
+ */
+export interface ForeignBlock {
+  readonly header: BlockHeader;
+  readonly payload: PayloadWithOutputs | PayloadData;
+}
 
 const utf8 = new TextDecoder();
 
@@ -32,8 +46,11 @@ export class ForkExecution {
     private readonly checked: ReadonlyMap<string, Block>,
   ) {}
 
-  /** Executes `block` on its fork; throws {@link ImportError} when it is not what it claims. */
-  check(chain: NodeChain, block: Block, parent: BlockHeader): void {
+  /**
+   * Executes `block` on its fork; returns its payload with the outputs execution gave, or throws
+   * {@link ImportError} when it is not what it claims.
+   */
+  check(chain: NodeChain, block: ForeignBlock, parent: BlockHeader): PayloadWithOutputs {
     const { header, payload } = block;
     const miner = minerOfData(payload.minerData);
     if (miner === null) {
@@ -61,6 +78,7 @@ export class ForkExecution {
       );
     }
     this.last.set(header.chainId, { hash: encodeBase64Url(header.hash), db });
+    return remade;
   }
 
   /** A scratch state after `parent`: the last overlay when it ends there, else a new one. */
@@ -94,9 +112,21 @@ export class ForkExecution {
 }
 
 /** The block's commands, each with its hash and signatures checked. */
-function verifiedCommands(block: Block): ParsedCommand[] {
+function verifiedCommands(block: ForeignBlock): ParsedCommand[] {
   return block.payload.transactions.map((t, i) => {
-    const parsed = parseCommand(JSON.parse(utf8.decode(t.transaction)));
+    const bytes = "transaction" in t ? t.transaction : t;
+    let json: unknown;
+    try {
+      json = JSON.parse(utf8.decode(bytes));
+    } catch {
+      throw new ImportError(
+        "invalid-command",
+        block.header.chainId,
+        block.header.hash,
+        `transaction ${i} is not JSON`,
+      );
+    }
+    const parsed = parseCommand(json);
     if (!parsed.ok) {
       throw new ImportError(
         "invalid-command",
@@ -111,13 +141,14 @@ function verifiedCommands(block: Block): ParsedCommand[] {
 
 /** Where the outputs of a block differ from what executing it gave, in words. */
 function outputsDifference(
-  stated: PayloadWithOutputs,
+  stated: PayloadWithOutputs | PayloadData,
   executed: PayloadWithOutputs,
   rejected: readonly { readonly command: ParsedCommand; readonly reason: string }[],
 ): string {
   if (rejected.length > 0) {
     return `transaction ${rejected[0]!.command.hash} cannot be in a block: ${rejected[0]!.reason}`;
   }
+  if (!("coinbase" in stated)) return "the outputs hash of executing it differs from the header's";
   if (!equalBytes(stated.coinbase, executed.coinbase)) return "the coinbase differs";
   const i = stated.transactions.findIndex(
     (t, n) => !equalBytes(t.output, executed.transactions[n]?.output ?? new Uint8Array()),

@@ -18,7 +18,7 @@
  */
 import { equalBytes } from "../../chain/bytes.ts";
 import type { Cut } from "../../chain/cut/cut.ts";
-import type { Block, ChainDatabase } from "../../chain/db/index.ts";
+import type { ChainDatabase } from "../../chain/db/index.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
@@ -26,7 +26,7 @@ import type { NodeEvents } from "../events.ts";
 import type { NodeLogger } from "../logger.ts";
 import type { NodeChain, PreparedBlock, StoredBlock } from "../node-chain.ts";
 import type { StorageGuard } from "../storage-guard.ts";
-import { checkHeader, type HeaderFinder, importBlocks } from "./block-import.ts";
+import { checkHeader, type ForeignBlock, type HeaderFinder, importBlocks } from "./block-import.ts";
 
 export interface ImporterParts {
   readonly version: ChainwebVersion;
@@ -91,15 +91,15 @@ export class BlockImporter {
    * Imports blocks made elsewhere, parents first, all or nothing; throws an `ImportError` for
    * the first that is not what it claims.
    */
-  importForeign(blocks: readonly Block[]): void {
+  importForeign(blocks: readonly ForeignBlock[]): void {
     const { version, chainDb, chains, storage } = this.parts;
-    const indexes = storage.write(() => importBlocks({ version, chainDb, chains }, blocks));
+    const stored = storage.write(() => importBlocks({ version, chainDb, chains }, blocks));
     this.adoptCut();
     // Announced after the states moved, so a `listen` woken by them finds its result.
-    blocks.forEach((block, i) => {
-      const requestKeys = indexes[i]!.map((entry) => encodeBase64Url(entry.requestKey));
+    for (const { block, index } of stored) {
+      const requestKeys = index.map((entry) => encodeBase64Url(entry.requestKey));
       this.announce(block.header.chainId, { ...block, requestKeys, rejected: [] });
-    });
+    }
   }
 
   /**
@@ -129,11 +129,12 @@ export class BlockImporter {
       moved = true;
       const from = chain.head;
       const dropped = chain.syncTo(head, () => onReplayed?.(chain));
-      if (!chainDb.isAncestor(from.hash, head.hash))
-        events.emit("reorg", chain.chainId, from, head);
+      const reorg = !chainDb.isAncestor(from.hash, head.hash);
+      if (reorg) events.emit("reorg", chain.chainId, from, head);
       const back = keptInMempool(chain, dropped, ruleOf(chain));
       if (onReplayed === undefined) {
-        log.info(
+        // A branch change is news; a chain extended by blocks from elsewhere is the usual.
+        (reorg || back > 0 ? log.info : log.debug)(
           `chain ${chain.chainId}: now at ${encodeBase64Url(head.hash).slice(0, 12)} (height ${head.height})${back > 0 ? `, ${back} commands back in the mempool` : ""}`,
         );
       }

@@ -144,13 +144,18 @@ export class StorePactDb extends StoreView implements PactDb {
   private uncommittedRowWrites = false;
   private uncommittedModuleWrites = false;
 
+  readonly compiledModulesKey: object;
+
   constructor(
     protected readonly store: WritableStore,
     /** The block height writes are tagged with. */
     private readonly heightOfWrites = 0,
+    /** The state a scratch state was made from (its compiled modules are shared). */
+    madeFrom?: PactDb,
   ) {
     super(store);
     this.nextTxId = store.loadNextTxId();
+    this.compiledModulesKey = madeFrom?.compiledModulesKey ?? madeFrom ?? this;
   }
 
   get inTx(): boolean {
@@ -374,6 +379,7 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
     return new StorePactDb(
       new OverlayStore(this.versions.readerBefore(endTxId), endTxId),
       height + 1,
+      this,
     );
   }
 

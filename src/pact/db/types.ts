@@ -88,6 +88,12 @@ export interface PactDbView {
   rows(table: string): Array<readonly [string, PactObject]>;
   readModule(name: string): StoredModule | null;
   moduleNames(): string[];
+  /**
+   * What compiled modules are cached under (by name and hash, so a module compiles once): the
+   * database itself, or for a scratch state (`scratchAt`) the state it was made from, so the
+   * scratch states a chain's block imports run on do not compile its modules again each time.
+   */
+  readonly compiledModulesKey?: object;
   readKeySet(name: string): KeySet | null;
   keySetNames(): string[];
   readNamespace(name: string): NamespaceRecord | null;

@@ -37,13 +37,14 @@ interface StoredForm {
   readonly txHash?: string;
 }
 
-const caches = new WeakMap<PactDb, Map<string, LoadedModule>>();
+const caches = new WeakMap<object, Map<string, LoadedModule>>();
 
 function cacheOf(db: PactDb): Map<string, LoadedModule> {
-  let cache = caches.get(db);
+  const key = db.compiledModulesKey ?? db;
+  let cache = caches.get(key);
   if (cache === undefined) {
     cache = new Map();
-    caches.set(db, cache);
+    caches.set(key, cache);
   }
   return cache;
 }

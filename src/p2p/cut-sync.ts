@@ -1,0 +1,234 @@
+/**
+ * Syncing this node to a peer's cut, as Chainweb's cut pipeline does: the headers this node lacks
+ * are fetched with branch queries (`POST header/branch`, from the cut's heads down to this node's
+ * own), the payloads in batches (`POST payload/batch`), and the blocks handed, parents first and
+ * in bounded batches, to the node's one import pipeline, which validates each header with the
+ * chain core, executes the payload on its fork, checks the outputs against the header and stores
+ * and adopts what is heavier (ports.ts, `sync`). Anything a peer sends that is not what it claims
+ * stops the sync with a {@link PeerProtocolError} or the pipeline's `ImportError`: nothing of that
+ * batch is stored.
+ *
+ * A peer far ahead is followed in rounds of at most {@link SYNC_ROUND_BLOCKS} blocks: the round's
+ * target is the peer's own cut limited in height (`GET /cut?maxheight=`), so memory stays bounded
+ * and progress is stored as it goes.
+ */
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { type CutHashes, cutHeight, decodeCutHashes } from "../chain/cut/cut.ts";
+import { decodeHeaderBase64 } from "../chain/header/json.ts";
+import type { BlockHeader } from "../chain/header/types.ts";
+import { decodePayloadDataObject } from "../chain/payload/json.ts";
+import type { PayloadData, PayloadWithOutputs } from "../chain/payload/payload.ts";
+import { encodeBase64Url } from "../crypto/index.ts";
+import type { ForeignBlock, NodePorts } from "../node/ports.ts";
+import type { PeerClient } from "./peer-client.ts";
+
+/** The most blocks one round of a sync fetches before storing them. */
+export const SYNC_ROUND_BLOCKS = 20_000;
+/** Blocks handed to the import pipeline at once (the event loop is yielded between batches). */
+export const IMPORT_BATCH_BLOCKS = 200;
+/** Headers asked for per branch request (the node's page limit). */
+export const BRANCH_PAGE_LIMIT = 360;
+/** Payload hashes asked for per batch request (the node's batch limit). */
+export const PAYLOAD_BATCH_LIMIT = 1000;
+
+/** A peer's answer that is not Chainweb's P2P protocol (a header that does not decode, …). */
+export class PeerProtocolError extends Error {
+  override readonly name = "PeerProtocolError";
+}
+
+export type SyncPorts = Pick<NodePorts, "network" | "blocks" | "heads" | "sync">;
+
+/** What a sync did, for the log. */
+export interface SyncOutcome {
+  readonly blocks: number;
+  readonly millis: number;
+}
+
+/** Told of progress during a long sync (blocks stored, blocks known to be needed so far). */
+export type SyncProgress = (done: number, fetched: number) => void;
+
+export class CutSync {
+  constructor(private readonly ports: SyncPorts) {}
+
+  /** Whether every head of `cut` is a block this node has. */
+  knowsAll(cut: CutHashes): boolean {
+    for (const { hash } of cut.heads.values()) {
+      if (this.ports.blocks.header(hash) === undefined) return false;
+    }
+    return true;
+  }
+
+  /** Fetches, checks and imports what this node lacks of `cut`, from `peer`. */
+  async syncTo(peer: PeerClient, cut: CutHashes, progress?: SyncProgress): Promise<SyncOutcome> {
+    const started = performance.now();
+    let blocks = 0;
+    let target = cut;
+    while (!this.knowsAll(cut)) {
+      const ours = cutHeight(this.ports.heads.cut());
+      if (target.height - ours > SYNC_ROUND_BLOCKS) {
+        target = await this.limitedCut(peer, ours + SYNC_ROUND_BLOCKS);
+      }
+      const fetched = await this.fetchHeaders(peer, target);
+      if (fetched.length === 0) break;
+      blocks += await this.importAll(peer, fetched, (done) =>
+        progress?.(blocks + done, blocks + fetched.length),
+      );
+      target = cut;
+    }
+    return { blocks, millis: performance.now() - started };
+  }
+
+  /** The peer's cut at most `maxheight` high: one round's target. */
+  private async limitedCut(peer: PeerClient, maxheight: number): Promise<CutHashes> {
+    const value = await peer.call("getCut", { query: { maxheight } });
+    const cut = decodeCutHashes(value, this.ports.network.chainCount);
+    if (typeof cut === "string") throw new PeerProtocolError(`its cut: ${cut}`);
+    return cut;
+  }
+
+  /**
+   * The headers of `cut`'s branches this node lacks, on every chain, parents first (by height,
+   * then chain: a header's adjacent parents are one height below it).
+   */
+  private async fetchHeaders(peer: PeerClient, cut: CutHashes): Promise<BlockHeader[]> {
+    const { blocks, heads } = this.ports;
+    const ours = heads.cut();
+    const branches = await Promise.all(
+      [...cut.heads].map(async ([chainId, { hash }]) => {
+        if (blocks.header(hash) !== undefined) return [];
+        return this.fetchBranch(peer, chainId, ours.get(chainId)!.hash, hash);
+      }),
+    );
+    return branches
+      .flat()
+      .filter((header) => blocks.header(header.hash) === undefined)
+      .sort((a, b) => a.height - b.height || a.chainId - b.chainId);
+  }
+
+  /** One chain's branch from `upper` down to where it meets `lower`'s ancestors. */
+  private async fetchBranch(
+    peer: PeerClient,
+    chainId: number,
+    lower: Uint8Array,
+    upper: Uint8Array,
+  ): Promise<BlockHeader[]> {
+    const headers: BlockHeader[] = [];
+    const body = { lower: [encodeBase64Url(lower)], upper: [encodeBase64Url(upper)] };
+    let next: string | null = null;
+    do {
+      const query: Record<string, string | number> = { limit: BRANCH_PAGE_LIMIT };
+      if (next !== null) query.next = next;
+      const page = await peer.call("headerBranch", { chainId, query, body });
+      const { items, next: after } = (page ?? {}) as { items?: unknown; next?: unknown };
+      if (!Array.isArray(items) || (after !== null && typeof after !== "string")) {
+        throw new PeerProtocolError(`chain ${chainId}: its branch page is not a page of headers`);
+      }
+      for (const item of items) {
+        const header = typeof item === "string" ? decodeHeaderOrNull(item) : null;
+        if (header === null || header.chainId !== chainId) {
+          throw new PeerProtocolError(
+            `chain ${chainId}: its branch holds a header that does not decode`,
+          );
+        }
+        headers.push(header);
+      }
+      if (headers.length > SYNC_ROUND_BLOCKS) {
+        throw new PeerProtocolError(`chain ${chainId}: its branch is longer than its cut says`);
+      }
+      next = after;
+    } while (next !== null);
+    return headers;
+  }
+
+  /** Fetches the payloads of `headers` and imports them in batches; how many were imported. */
+  private async importAll(
+    peer: PeerClient,
+    headers: readonly BlockHeader[],
+    progress: (done: number) => void,
+  ): Promise<number> {
+    let done = 0;
+    let payloads = this.fetchPayloads(peer, headers.slice(0, IMPORT_BATCH_BLOCKS));
+    for (let start = 0; start < headers.length; start += IMPORT_BATCH_BLOCKS) {
+      const batch = headers.slice(start, start + IMPORT_BATCH_BLOCKS);
+      const found = await payloads;
+      // The next batch's payloads travel while this one is executed.
+      const following = headers.slice(start + IMPORT_BATCH_BLOCKS, start + 2 * IMPORT_BATCH_BLOCKS);
+      if (following.length > 0) {
+        payloads = this.fetchPayloads(peer, following);
+        // Handled now, so a failure of this batch's import does not leave it unhandled.
+        payloads.catch(() => undefined);
+      }
+      const blocks: ForeignBlock[] = batch.map((header) => ({
+        header,
+        payload: found.get(encodeBase64Url(header.payloadHash))!,
+      }));
+      this.ports.sync.importBlocks(blocks);
+      done += batch.length;
+      progress(done);
+      await nextTurn();
+    }
+    return done;
+  }
+
+  /** The payloads of `headers`, by payload hash: this node's own where it has them, else the peer's. */
+  private async fetchPayloads(
+    peer: PeerClient,
+    headers: readonly BlockHeader[],
+  ): Promise<Map<string, PayloadData | PayloadWithOutputs>> {
+    const found = new Map<string, PayloadData | PayloadWithOutputs>();
+    const missing = new Map<number, Set<string>>();
+    for (const header of headers) {
+      const key = encodeBase64Url(header.payloadHash);
+      if (found.has(key)) continue;
+      const stored = this.ports.blocks.payload(header.payloadHash);
+      if (stored !== undefined) found.set(key, stored);
+      else {
+        const set = missing.get(header.chainId) ?? new Set<string>();
+        set.add(key);
+        missing.set(header.chainId, set);
+      }
+    }
+    await Promise.all(
+      [...missing].flatMap(([chainId, keys]) =>
+        chunks([...keys], PAYLOAD_BATCH_LIMIT).map(async (hashes) => {
+          const answer = await peer.call("payloadBatch", { chainId, body: hashes });
+          if (!Array.isArray(answer)) {
+            throw new PeerProtocolError(`chain ${chainId}: its payload batch is not an array`);
+          }
+          for (const value of answer) {
+            let payload: PayloadData;
+            try {
+              payload = decodePayloadDataObject(value);
+            } catch (e) {
+              throw new PeerProtocolError(
+                `chain ${chainId}: a payload does not decode: ${e instanceof Error ? e.message : String(e)}`,
+              );
+            }
+            found.set(encodeBase64Url(payload.payloadHash), payload);
+          }
+          const lacking = hashes.filter((h) => !found.has(h));
+          if (lacking.length > 0) {
+            throw new PeerProtocolError(
+              `chain ${chainId}: it did not send the payload ${lacking[0]} (${lacking.length} missing)`,
+            );
+          }
+        }),
+      ),
+    );
+    return found;
+  }
+}
+
+function decodeHeaderOrNull(text: string): BlockHeader | null {
+  try {
+    return decodeHeaderBase64(text);
+  } catch {
+    return null;
+  }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,311 @@
+/**
+ * This node in a network of Braid (or Chainweb-speaking) nodes: its peer database, cut gossip,
+ * cut polling and the sync that follows, and the peers' mempools (mempool-sync.ts). Built by the
+ * CLI beside the HTTP service, which serves the P2P API's routes from it (src/api/p2p/).
+ *
+ * - **Gossip**: every move of this node's cut is sent to every peer that may be asked
+ *   (`PUT /cut`, this node as the origin), at most one send in flight per peer.
+ * - **Polling**: every {@link CUT_POLL_INTERVAL_MS} each peer's cut is asked for (`GET /cut`), so
+ *   a node that missed gossip (started late, partitioned, restarted) catches up.
+ * - **Sync**: cuts with blocks this node lacks, from gossip or polling, are synced one at a time,
+ *   the heaviest claimed first (cut-sync.ts), through the node's import pipeline.
+ * - **Discovery**: on start and every {@link PEER_DISCOVERY_INTERVAL_MS} this node announces
+ *   itself (`PUT /cut/peer`) and reads its peers' peers (`GET /cut/peer`).
+ */
+import { type CutHashes, cutWeight, decodeCutHashes, encodeCutHashes } from "../chain/cut/cut.ts";
+import { ImportError, type NodePorts } from "../node/ports.ts";
+import { CutSync, PeerProtocolError } from "./cut-sync.ts";
+import { PeerClient, PeerRequestError } from "./peer-client.ts";
+import { PeerDb, type PeerEntry } from "./peer-db.ts";
+import { decodePeerInfo, type PeerAddress, type PeerInfo, peerKey } from "./peer-info.ts";
+
+/** How often each peer's cut is polled. */
+export const CUT_POLL_INTERVAL_MS = 1_000;
+/** How often peers are asked for their peers and told of this one. */
+export const PEER_DISCOVERY_INTERVAL_MS = 10_000;
+/** How often the progress of a long sync is logged. */
+export const SYNC_PROGRESS_INTERVAL_MS = 2_000;
+/** A sync of at least this many blocks logs its progress. */
+export const SYNC_PROGRESS_MIN_BLOCKS = 1_000;
+
+export interface NetworkOptions {
+  /** The peers given in the configuration (`--peer`, `peers:`). */
+  readonly peers: readonly PeerAddress[];
+  readonly maxPeers: number;
+  /** Where the peer database is kept; null keeps nothing. */
+  readonly dataDir: string | null;
+}
+
+export interface NetworkLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export type NetworkPorts = Pick<NodePorts, "network" | "blocks" | "heads" | "sync" | "events">;
+
+/** A peer as the explorer and `/info` show it. */
+export interface PeerStatus {
+  readonly address: string;
+  readonly configured: boolean;
+  /** Its last cut's height and whether it is heavier, lighter or as heavy as this node's. */
+  readonly cutHeight: number | null;
+  readonly relation: "ahead" | "behind" | "same" | null;
+  /** Why it is not asked at the moment, if it is not. */
+  readonly problem: string | null;
+}
+
+export class P2PNetwork {
+  readonly peers: PeerDb;
+  private readonly sync: CutSync;
+  private readonly clients = new Map<string, PeerClient>();
+  /** The newest cut each peer offered that has blocks this node lacks. */
+  private readonly offered = new Map<string, CutHashes>();
+  private syncing = false;
+  private gossipQueued = false;
+  private readonly gossiping = new Set<string>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private closed = false;
+  private readonly onCut = () => this.queueGossip();
+  /** The address this node tells its peers to reach it at; null: it does not announce itself. */
+  private announce: PeerAddress | null = null;
+
+  constructor(
+    private readonly ports: NetworkPorts,
+    private readonly options: NetworkOptions,
+    private readonly log: NetworkLog,
+  ) {
+    const self = () => (this.announce === null ? null : peerKey(this.announce));
+    this.peers = new PeerDb(options.dataDir, options.maxPeers, self, Date.now, (event) => {
+      if (event.kind === "joined") log.info(`peer ${event.key} joined`);
+      else log.warn(`peer ${event.key} dropped: ${event.reason}`);
+    });
+    this.sync = new CutSync(ports);
+  }
+
+  /**
+   * Loads the peers, starts gossip, polling and discovery; `announce` is the address this node
+   * tells its peers (null: it does not announce itself, and peers reach it by `--peer` only).
+   */
+  start(announce: PeerAddress | null): void {
+    this.announce = announce;
+    this.peers.load(this.options.peers.map((address) => ({ id: null, address })));
+    this.ports.events.on("cut", this.onCut);
+    this.timers.push(setInterval(() => this.poll(), CUT_POLL_INTERVAL_MS));
+    this.timers.push(setInterval(() => this.discover(), PEER_DISCOVERY_INTERVAL_MS));
+    for (const timer of this.timers) timer.unref();
+    this.discover();
+    this.poll();
+  }
+
+  /** This node as a peer object, if it announces itself. */
+  get self(): PeerInfo | null {
+    return this.announce === null ? null : { id: null, address: this.announce };
+  }
+
+  /** A cut a peer sent (`PUT /cut`): synced from its origin when it has blocks this node lacks. */
+  receiveCut(cut: CutHashes, origin: PeerInfo): void {
+    const entry = this.peers.get(peerKey(origin.address)) ?? this.peers.add(origin);
+    if (entry === null || entry.notBefore > Date.now()) return;
+    this.offer(entry, cut);
+  }
+
+  /**
+   * A peer announcing itself (`PUT /cut/peer`): added once it answers at the address it gave;
+   * the reason it was not, otherwise.
+   */
+  async addAnnounced(info: PeerInfo): Promise<string | null> {
+    if (this.peers.get(peerKey(info.address)) !== undefined) return null;
+    try {
+      await this.client(peerKey(info.address), info.address).call("getPeers", {
+        query: { limit: 1 },
+      });
+    } catch (e) {
+      return `the peer ${peerKey(info.address)} is not reachable: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    if (this.peers.add(info) === null)
+      return `this node's peer database is full (${this.options.maxPeers} peers)`;
+    this.peers.save();
+    return null;
+  }
+
+  /** Each known peer and where its cut stands against this node's. */
+  status(): PeerStatus[] {
+    const ours = cutWeight(this.ports.heads.cut());
+    const now = Date.now();
+    return this.peers.all().map((p) => ({
+      address: p.key,
+      configured: p.configured,
+      cutHeight: p.lastCut?.height ?? null,
+      relation:
+        p.lastCut === null
+          ? null
+          : p.lastCut.weight > ours
+            ? "ahead"
+            : p.lastCut.weight < ours
+              ? "behind"
+              : "same",
+      problem:
+        p.notBefore > now ? (p.penalty ?? `not answering (${p.failures} failed requests)`) : null,
+    }));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.ports.events.off("cut", this.onCut);
+    for (const timer of this.timers) clearInterval(timer);
+    this.peers.save();
+  }
+
+  private client(key: string, address: PeerAddress): PeerClient {
+    let client = this.clients.get(key);
+    if (client === undefined) {
+      client = new PeerClient(address, this.ports.network.version.name);
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  private clientOf(entry: PeerEntry): PeerClient {
+    return this.client(entry.key, entry.info.address);
+  }
+
+  private offer(entry: PeerEntry, cut: CutHashes): void {
+    entry.lastCut = { height: cut.height, weight: cut.weight };
+    if (this.sync.knowsAll(cut)) return;
+    this.offered.set(entry.key, cut);
+    void this.runSyncs();
+  }
+
+  /** Syncs the offered cuts one at a time, the heaviest claimed first. */
+  private async runSyncs(): Promise<void> {
+    if (this.syncing) return;
+    this.syncing = true;
+    try {
+      while (!this.closed && this.offered.size > 0) {
+        const [key, cut] = [...this.offered].reduce((a, b) => (b[1].weight > a[1].weight ? b : a));
+        this.offered.delete(key);
+        const entry = this.peers.get(key);
+        if (entry === undefined || this.sync.knowsAll(cut)) continue;
+        await this.syncFrom(entry, cut);
+      }
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  private async syncFrom(entry: PeerEntry, cut: CutHashes): Promise<void> {
+    let lastLog = performance.now();
+    const started = lastLog;
+    let logged = false;
+    try {
+      const outcome = await this.sync.syncTo(this.clientOf(entry), cut, (done, fetched) => {
+        const now = performance.now();
+        if (fetched < SYNC_PROGRESS_MIN_BLOCKS || now - lastLog < SYNC_PROGRESS_INTERVAL_MS) return;
+        lastLog = now;
+        logged = true;
+        this.log.info(
+          `sync from ${entry.key}: ${done} of ${fetched} blocks (${Math.round((done * 1000) / (now - started))} blocks/s)`,
+        );
+      });
+      this.peers.succeeded(entry);
+      if (logged || outcome.blocks >= SYNC_PROGRESS_MIN_BLOCKS) {
+        this.log.info(
+          `sync from ${entry.key}: ${outcome.blocks} blocks in ${(outcome.millis / 1000).toFixed(1)} s (${Math.round((outcome.blocks * 1000) / Math.max(1, outcome.millis))} blocks/s)`,
+        );
+      }
+    } catch (e) {
+      this.failedWith(entry, e);
+    }
+  }
+
+  /** A failed request backs the peer off; an invalid answer or block penalises it (logged once). */
+  private failedWith(entry: PeerEntry, e: unknown): void {
+    if (e instanceof PeerRequestError) {
+      if (entry.failures === 0) this.log.warn(`peer ${entry.key}: ${e.endpoint}: ${e.reason}`);
+      this.peers.failed(entry, e.reason);
+    } else if (e instanceof ImportError || e instanceof PeerProtocolError) {
+      const reason =
+        e instanceof ImportError
+          ? e.message
+          : `sent what is not Chainweb's P2P protocol: ${e.message}`;
+      this.log.warn(`peer ${entry.key}: ${reason}; not asked for a while`);
+      this.peers.penalize(entry, reason);
+    } else {
+      // Not the peer's doing (the disk failed under an import, …): said, and the peer kept.
+      this.log.error(
+        `sync from ${entry.key} stopped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+      );
+    }
+  }
+
+  private poll(): void {
+    for (const entry of this.peers.available()) {
+      this.clientOf(entry)
+        .call("getCut")
+        .then((value) => {
+          const cut = decodeCutHashes(value, this.ports.network.chainCount);
+          if (typeof cut === "string") throw new PeerProtocolError(`its cut: ${cut}`);
+          this.peers.succeeded(entry);
+          this.offer(entry, cut);
+        })
+        .catch((e: unknown) => this.failedWith(entry, e));
+    }
+  }
+
+  private queueGossip(): void {
+    if (this.gossipQueued || this.announce === null) return;
+    this.gossipQueued = true;
+    setImmediate(() => {
+      this.gossipQueued = false;
+      if (!this.closed) this.gossip();
+    });
+  }
+
+  /** Sends this node's cut to every peer that may be asked (one send in flight per peer). */
+  private gossip(): void {
+    const bodyText = encodeCutHashes(
+      this.ports.heads.cut(),
+      this.ports.network.version.name,
+      this.self,
+    );
+    for (const entry of this.peers.available()) {
+      if (this.gossiping.has(entry.key)) continue;
+      this.gossiping.add(entry.key);
+      this.clientOf(entry)
+        .call("putCut", { bodyText })
+        .then(() => this.peers.succeeded(entry))
+        .catch((e: unknown) => this.failedWith(entry, e))
+        .finally(() => {
+          this.gossiping.delete(entry.key);
+        });
+    }
+  }
+
+  /** Tells each peer of this node and learns of theirs. */
+  private discover(): void {
+    const self = this.self;
+    for (const entry of this.peers.available()) {
+      const client = this.clientOf(entry);
+      if (self !== null) {
+        // A failure is asked again at the next round.
+        client.call("putPeer", { body: self }).catch(() => undefined);
+      }
+      client
+        .call("getPeers")
+        .then((page) => {
+          const items = (page as { items?: unknown } | undefined)?.items;
+          if (!Array.isArray(items)) throw new PeerProtocolError("its peer page has no items");
+          let added = false;
+          for (const item of items) {
+            const info = decodePeerInfo(item);
+            if (typeof info !== "string" && this.peers.get(peerKey(info.address)) === undefined) {
+              added = this.peers.add(info) !== null || added;
+            }
+          }
+          if (added) this.peers.save();
+        })
+        .catch((e: unknown) => this.failedWith(entry, e));
+    }
+  }
+}

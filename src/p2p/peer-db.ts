@@ -1,0 +1,148 @@
+/**
+ * The peer database: the peers this node knows (its configured `--peer`s and those it learnt of
+ * through `/cut/peer` or a cut's origin), bounded, kept in the data directory (`peers.json`,
+ * replaced whole through a temporary file, so a crash leaves the old list or the new one), and
+ * for each peer whether it may be asked now:
+ *
+ * - a request that fails backs the peer off, doubling from {@link PEER_BACKOFF_MIN_MS} to
+ *   {@link PEER_BACKOFF_MAX_MS}; a learnt peer that failed {@link PEER_DROP_FAILURES} times in a
+ *   row is dropped (a configured one is kept, backed off);
+ * - a peer that sent something invalid (a block the import pipeline refused, an answer that is
+ *   not the protocol) is left alone for {@link PEER_PENALTY_MS}.
+ */
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { decodePeerInfo, encodePeerInfo, type PeerInfo, peerKey } from "./peer-info.ts";
+
+export const PEER_BACKOFF_MIN_MS = 500;
+export const PEER_BACKOFF_MAX_MS = 30_000;
+/** Failed requests in a row after which a learnt peer is dropped. */
+export const PEER_DROP_FAILURES = 8;
+/** How long a peer that sent something invalid is not asked. */
+export const PEER_PENALTY_MS = 60_000;
+/** The file of the peer database in the data directory. */
+export const PEERS_FILE = "peers.json";
+
+export interface PeerEntry {
+  readonly info: PeerInfo;
+  readonly key: string;
+  /** Given in the configuration: never dropped. */
+  readonly configured: boolean;
+  failures: number;
+  /** Not asked before this time (ms since the epoch). */
+  notBefore: number;
+  /** Why it is left alone, while it is. */
+  penalty: string | null;
+  /** The last cut it sent or answered: its height and weight (for the explorer and /info). */
+  lastCut: { readonly height: number; readonly weight: bigint } | null;
+}
+
+/** What happened to the peer database, for the node's log. */
+export type PeerDbEvent =
+  | { readonly kind: "joined"; readonly key: string }
+  | { readonly kind: "dropped"; readonly key: string; readonly reason: string };
+
+export class PeerDb {
+  private readonly peers = new Map<string, PeerEntry>();
+
+  constructor(
+    /** The data directory, or null for a node that keeps nothing. */
+    private readonly dataDir: string | null,
+    private readonly maxPeers: number,
+    /** This node's own address (`host:port`), never a peer of itself. */
+    private readonly self: () => string | null,
+    private readonly now: () => number,
+    private readonly told: (event: PeerDbEvent) => void,
+  ) {}
+
+  /** The configured peers, then those kept in the data directory (an unreadable file is ignored). */
+  load(configured: readonly PeerInfo[]): void {
+    for (const info of configured) this.add(info, true);
+    if (this.dataDir === null) return;
+    let saved: unknown;
+    try {
+      saved = JSON.parse(readFileSync(join(this.dataDir, PEERS_FILE), "utf8"));
+    } catch {
+      return;
+    }
+    for (const value of Array.isArray(saved) ? saved : []) {
+      const info = decodePeerInfo(value);
+      if (typeof info !== "string") this.add(info, false);
+    }
+  }
+
+  get size(): number {
+    return this.peers.size;
+  }
+
+  /** Adds a peer unless it is this node, known already, or the database is full. */
+  add(info: PeerInfo, configured = false): PeerEntry | null {
+    const key = peerKey(info.address);
+    const known = this.peers.get(key);
+    if (known !== undefined) return known;
+    if (key === this.self() || (!configured && this.peers.size >= this.maxPeers)) return null;
+    const entry: PeerEntry = {
+      info,
+      key,
+      configured,
+      failures: 0,
+      notBefore: 0,
+      penalty: null,
+      lastCut: null,
+    };
+    this.peers.set(key, entry);
+    this.told({ kind: "joined", key });
+    return entry;
+  }
+
+  get(key: string): PeerEntry | undefined {
+    return this.peers.get(key);
+  }
+
+  /** Every known peer, in the order they came. */
+  all(): PeerEntry[] {
+    return [...this.peers.values()];
+  }
+
+  /** The peers that may be asked now. */
+  available(): PeerEntry[] {
+    const now = this.now();
+    return this.all().filter((p) => p.notBefore <= now);
+  }
+
+  /** The peer answered: its back-off and penalty end. */
+  succeeded(entry: PeerEntry): void {
+    entry.failures = 0;
+    if (entry.notBefore <= this.now()) entry.penalty = null;
+  }
+
+  /** A request to the peer failed: backed off, or dropped (a learnt one, too many in a row). */
+  failed(entry: PeerEntry, reason: string): void {
+    entry.failures++;
+    if (!entry.configured && entry.failures >= PEER_DROP_FAILURES) {
+      this.drop(entry, `unreachable (${reason})`);
+      return;
+    }
+    const backoff = Math.min(PEER_BACKOFF_MAX_MS, PEER_BACKOFF_MIN_MS * 2 ** (entry.failures - 1));
+    entry.notBefore = Math.max(entry.notBefore, this.now() + backoff);
+  }
+
+  /** The peer sent something invalid: not asked for {@link PEER_PENALTY_MS}. */
+  penalize(entry: PeerEntry, reason: string): void {
+    entry.penalty = reason;
+    entry.notBefore = this.now() + PEER_PENALTY_MS;
+  }
+
+  private drop(entry: PeerEntry, reason: string): void {
+    if (this.peers.delete(entry.key)) this.told({ kind: "dropped", key: entry.key, reason });
+  }
+
+  /** Writes the peers to the data directory, replacing the file whole. */
+  save(): void {
+    if (this.dataDir === null) return;
+    const file = join(this.dataDir, PEERS_FILE);
+    const text = JSON.stringify(this.all().map((p) => encodePeerInfo(p.info)));
+    writeFileSync(`${file}.tmp`, text);
+    renameSync(`${file}.tmp`, file);
+  }
+}
