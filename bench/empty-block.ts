@@ -129,7 +129,9 @@ function measure(label: string, dataDir: string | null): void {
         Math.max(parent.creationTime, ...[...adjacent.values()].map((a) => a.creationTime)) + 1,
     });
     const validating = micros(PART_CALLS, () => {
-      checkHeader(node.version, made, (c, hash) => node.chains[c]!.headOrParent(hash), true);
+      checkHeader(node.version, made, (c, hash) => node.chains[c]!.headOrParent(hash), {
+        madeHere: true,
+      });
     });
     row("alone: running the coinbase", coinbase);
     row("alone: building the payload", payloadMicros);

@@ -162,7 +162,16 @@ export class BraidNode {
       };
       const chains = states.map((state, chainId) => openChain(chainId, state, context));
       const events = new NodeEvents();
-      const importer = new BlockImporter({ version, chainDb, chains, log, events, storage });
+      const powRequired = options.p2p.requirePow;
+      const importer = new BlockImporter({
+        version,
+        chainDb,
+        chains,
+        log,
+        events,
+        storage,
+        powRequired,
+      });
       replayToCut(importer, chainDb, chains, log);
       node = new BraidNode(
         options,

@@ -32,6 +32,7 @@ describe("node options", () => {
         entityKeys: [DEV_ACCOUNTS[0]!.publicKey],
       },
       execution: { commandTimeLimitMs: 100 },
+      p2p: { peers: [], announce: undefined, maxPeers: 32, requirePow: false },
       log: { level: "info" },
     });
   });
@@ -122,5 +123,40 @@ describe("the options' one definition", () => {
       optionsTableMarkdown(),
       /\| `blockGasLimit` \| `--block-gas-limit` \| mempool \| 150,000 \|/,
     );
+  });
+});
+
+describe("the P2P options", () => {
+  it("takes repeated peers, an announced address and pow checking on in pow mode", () => {
+    const options = resolveNodeOptions(
+      { peers: ["10.0.0.2:1789", "[fd00::3]:80"], mining: "pow" },
+      { announce: "node-a.test:8080", maxPeers: "5" },
+      "/work/project",
+    );
+    assert.deepEqual(options.p2p, {
+      peers: [
+        { hostname: "10.0.0.2", port: 1789 },
+        { hostname: "fd00::3", port: 80 },
+      ],
+      announce: { hostname: "node-a.test", port: 8080 },
+      maxPeers: 5,
+      requirePow: true,
+    });
+  });
+
+  it("refuses a bad value naming its key", () => {
+    const fails = (raw: RawOptions, message: string) =>
+      assert.throws(() => resolveNodeOptions(raw, {}), { message });
+    fails(
+      { peers: ["10.0.0.2"] },
+      'peers[0] must be host:port ("10.0.0.2" is not host:port), got "10.0.0.2"',
+    );
+    fails(
+      { peers: ["a:70000"] },
+      'peers[0] must be host:port (the port 70000 is not between 1 and 65535), got "a:70000"',
+    );
+    fails({ announce: 80 }, "announce must be host:port, got 80");
+    fails({ maxPeers: 0 }, "maxPeers must be an integer from 1 to 1000, got 0");
+    fails({ requirePow: "yes" }, 'requirePow must be true or false, got "yes"');
   });
 });

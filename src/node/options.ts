@@ -82,6 +82,8 @@ export interface P2POptions {
    */
   readonly announce: PeerAddress | undefined;
   readonly maxPeers: number;
+  /** Blocks from peers must carry their proof of work (a network of pow miners). */
+  readonly requirePow: boolean;
 }
 
 /** The node's options, by the part of the node each configures (`OPTION_DEFINITIONS`' parts). */
@@ -289,6 +291,14 @@ export const OPTION_DEFINITIONS = [
     meaning: `most peers the node keeps in its peer database (configured ones always kept); 1 to ${thousands(MAX_MAX_PEERS)}`,
   },
   {
+    key: "requirePow",
+    module: "p2p",
+    value: "true|false",
+    defaultText: "true in `pow` mode, else false",
+    meaning:
+      "refuse blocks from peers without their proof of work (the development network's blocks made on demand carry none: a network of pow miners sets it on every node)",
+  },
+  {
     key: "logLevel",
     module: "log",
     value: "level",
@@ -405,6 +415,7 @@ export function resolveNodeOptions(
   if (inMemory && dataDirText !== null) {
     throw new NodeOptionsError("inMemory and dataDir cannot be used together");
   }
+  const miningMode = read.choice("mining", MINING_MODES, "on-demand");
   const minerAccount = read.string("minerAccount", null);
   const minerKeys = read.hexKeys("minerKeys");
   if ((minerAccount === null) !== (minerKeys === null)) {
@@ -426,7 +437,7 @@ export function resolveNodeOptions(
     },
     storage: { dataDir: inMemory ? null : resolve(cwd, dataDirText ?? `.braid/${network}`) },
     mining: {
-      mode: read.choice("mining", MINING_MODES, "on-demand"),
+      mode: miningMode,
       intervalSeconds: read.number("miningInterval", DEFAULT_MINING_INTERVAL_SECONDS, 0.01, 86_400),
       miner:
         minerAccount === null || minerKeys === null
@@ -453,6 +464,7 @@ export function resolveNodeOptions(
       peers: read.addresses("peers"),
       announce: read.address("announce") ?? undefined,
       maxPeers: read.integer("maxPeers", DEFAULT_MAX_PEERS, 1, MAX_MAX_PEERS),
+      requirePow: read.boolean("requirePow", miningMode === "pow"),
     },
     log: { level: read.choice("logLevel", LOG_LEVELS, "info") },
   };

@@ -76,6 +76,11 @@ export interface HeaderValidationInput {
    * cost, and a sixth of an empty block's.
    */
   readonly hashComputedHere?: boolean;
+  /**
+   * Check the proof of work even where the version's cheats turn it off: a development network
+   * of pow miners, whose blocks from peers must carry their work.
+   */
+  readonly powRequired?: boolean;
 }
 
 const b64 = encodeBase64Url;
@@ -98,7 +103,7 @@ type Fail = (kind: FailureKind, message: string) => void;
 
 /** Checks that need nothing but the header itself. */
 function checkIntrinsic(
-  { version, header, now, hashComputedHere }: HeaderValidationInput,
+  { version, header, now, hashComputedHere, powRequired }: HeaderValidationInput,
   fail: Fail,
 ): void {
   if (header.versionCode !== version.code) {
@@ -125,7 +130,7 @@ function checkIntrinsic(
     }
   }
   const isGenesis = isGenesisHeader(version, header);
-  if (!isGenesis && !version.cheats.disablePow) {
+  if (!isGenesis && (powRequired === true || !version.cheats.disablePow)) {
     const pow = computePowHash(header);
     if (!meetsTarget(pow, header.target)) {
       fail(

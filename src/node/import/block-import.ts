@@ -22,6 +22,8 @@ import { ImportError } from "./import-error.ts";
 
 export interface ImportContext {
   readonly version: ChainwebVersion;
+  /** Blocks from elsewhere must carry their proof of work even on a development network. */
+  readonly powRequired: boolean;
   readonly chainDb: ChainDatabase;
   readonly chains: readonly NodeChain[];
 }
@@ -37,7 +39,9 @@ export function importBlocks(
     checked.get(encodeBase64Url(hash))?.header ?? chainDb.header(hash);
   const execution = new ForkExecution(chainDb, checked);
   for (const block of blocks) {
-    const parent = checkHeader(context.version, block.header, find);
+    const parent = checkHeader(context.version, block.header, find, {
+      powRequired: context.powRequired,
+    });
     checkPayload(block);
     const payload = execution.check(chains[block.header.chainId]!, block, parent);
     checked.set(encodeBase64Url(block.header.hash), { header: block.header, payload });
@@ -56,13 +60,14 @@ export type HeaderFinder = (chainId: number, hash: Uint8Array) => BlockHeader | 
 /**
  * Validates the header with the chain core against the parent and adjacent parents `find`
  * gives; returns its parent, or throws an `invalid-header` {@link ImportError}. `madeHere`: the
- * node made the header itself, so its hash is not computed again (validate.ts).
+ * node made the header itself, so its hash is not computed again; `powRequired`: its proof of
+ * work is checked even on a development network (validate.ts).
  */
 export function checkHeader(
   version: ChainwebVersion,
   header: BlockHeader,
   find: HeaderFinder,
-  madeHere = false,
+  { madeHere = false, powRequired = false }: { madeHere?: boolean; powRequired?: boolean } = {},
 ): BlockHeader {
   const adjacentParents = new Map<number, BlockHeader>();
   for (const [chainId, hash] of header.adjacents) {
@@ -76,6 +81,7 @@ export function checkHeader(
     parent,
     adjacentParents,
     hashComputedHere: madeHere,
+    powRequired,
   });
   if (!result.ok || parent === undefined) {
     const reasons = result.ok ? ["its parent is unknown"] : result.failures.map((f) => f.message);

@@ -30,6 +30,8 @@ import { checkHeader, type ForeignBlock, type HeaderFinder, importBlocks } from 
 
 export interface ImporterParts {
   readonly version: ChainwebVersion;
+  /** Blocks from elsewhere must carry their proof of work (`requirePow`). */
+  readonly powRequired: boolean;
   readonly chainDb: ChainDatabase;
   readonly chains: readonly NodeChain[];
   readonly log: NodeLogger;
@@ -63,7 +65,7 @@ export class BlockImporter {
     try {
       this.parts.storage.check();
       for (const { block } of prepared) {
-        checkHeader(this.parts.version, block.header, this.nearHead, true);
+        checkHeader(this.parts.version, block.header, this.nearHead, { madeHere: true });
       }
       this.parts.chainDb.insertBlocks(
         prepared.map(({ block }) => ({
@@ -92,8 +94,10 @@ export class BlockImporter {
    * the first that is not what it claims.
    */
   importForeign(blocks: readonly ForeignBlock[]): void {
-    const { version, chainDb, chains, storage } = this.parts;
-    const stored = storage.write(() => importBlocks({ version, chainDb, chains }, blocks));
+    const { version, chainDb, chains, storage, powRequired } = this.parts;
+    const stored = storage.write(() =>
+      importBlocks({ version, chainDb, chains, powRequired }, blocks),
+    );
     this.adoptCut();
     // Announced after the states moved, so a `listen` woken by them finds its result.
     for (const { block, index } of stored) {
