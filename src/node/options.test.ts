@@ -9,6 +9,7 @@ import {
   optionFlags,
   optionsTableMarkdown,
   parseOptionsYaml,
+  type RawOptions,
   resolveNodeOptions,
 } from "./options.ts";
 
