@@ -20,7 +20,7 @@ import { decodePayloadDataObject } from "../chain/payload/json.ts";
 import type { PayloadData, PayloadWithOutputs } from "../chain/payload/payload.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import type { ForeignBlock, NodePorts } from "../node/ports.ts";
-import type { PeerClient } from "./peer-client.ts";
+import { type PeerClient, PeerRequestError } from "./peer-client.ts";
 
 /** The most blocks one round of a sync fetches before storing them. */
 export const SYNC_ROUND_BLOCKS = 20_000;
@@ -30,6 +30,9 @@ export const IMPORT_BATCH_BLOCKS = 200;
 export const BRANCH_PAGE_LIMIT = 360;
 /** Payload hashes asked for per batch request (the node's batch limit). */
 export const PAYLOAD_BATCH_LIMIT = 1000;
+
+/** How much further down this node's branch each retry of a branch's lower bound goes. */
+export const LOWER_BOUND_STEP = 8;
 
 /** A peer's answer that is not Chainweb's P2P protocol (a header that does not decode, …). */
 export class PeerProtocolError extends Error {
@@ -96,7 +99,7 @@ export class CutSync {
     const branches = await Promise.all(
       [...cut.heads].map(async ([chainId, { hash }]) => {
         if (blocks.header(hash) !== undefined) return [];
-        return this.fetchBranch(peer, chainId, ours.get(chainId)!.hash, hash);
+        return this.fetchBranch(peer, chainId, ours.get(chainId)!, hash);
       }),
     );
     return branches
@@ -105,8 +108,33 @@ export class CutSync {
       .sort((a, b) => a.height - b.height || a.chainId - b.chainId);
   }
 
-  /** One chain's branch from `upper` down to where it meets `lower`'s ancestors. */
+  /**
+   * One chain's branch from `upper` down to where it meets this node's branch. The lower bound is
+   * this node's head; a peer that does not know it (this node's head is on a fork the peer never
+   * saw) answers 404, and the bound steps down this node's branch, ever further, until the peer
+   * knows it (genesis at the latest). Blocks this node has between there and the fork point are
+   * left out afterwards.
+   */
   private async fetchBranch(
+    peer: PeerClient,
+    chainId: number,
+    head: BlockHeader,
+    upper: Uint8Array,
+  ): Promise<BlockHeader[]> {
+    let depth = 0;
+    for (;;) {
+      const lower = this.ports.blocks.ancestorAt(head.hash, Math.max(0, head.height - depth))!;
+      try {
+        return await this.fetchBranchAbove(peer, chainId, lower.hash, upper);
+      } catch (e) {
+        if (!(e instanceof PeerRequestError && e.status === 404) || lower.height === 0) throw e;
+      }
+      depth = depth === 0 ? 1 : depth * LOWER_BOUND_STEP;
+    }
+  }
+
+  /** One chain's branch from `upper` down to where it meets `lower`'s ancestors. */
+  private async fetchBranchAbove(
     peer: PeerClient,
     chainId: number,
     lower: Uint8Array,
