@@ -25,7 +25,7 @@ import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payloa
 import type { ChainwebVersion } from "../chain/version/version.ts";
 import { type ParsedCommand, parseCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
-import type { VersionedPactDb } from "../pact/db/index.ts";
+import type { PactDb, VersionedPactDb } from "../pact/db/index.ts";
 import { type Decimal, jsonString } from "../pact/values/index.ts";
 import {
   type BlockEnvironment,
@@ -230,6 +230,34 @@ export class NodeChain {
     } catch (e) {
       this.abortPrepared();
       throw context.storage.refusal(e);
+    }
+  }
+
+  /**
+   * Opens a block made elsewhere on top of `head` and runs `execute` on the state (which checks
+   * it and gives its payload with outputs), leaving the state's block open as {@link prepareBlock}
+   * does; when `execute` throws, the block is aborted and the error passed on.
+   */
+  prepareForeign(
+    header: BlockHeader,
+    execute: (state: PactDb, parent: BlockHeader) => PayloadWithOutputs,
+  ): PreparedBlock {
+    const parent = this.head;
+    this.context.storage.check();
+    this.state.beginBlock(parent.height + 1);
+    try {
+      const payload = execute(this.state, parent);
+      const index = indexOfPayload(payload);
+      return {
+        header,
+        payload,
+        index,
+        requestKeys: index.map((entry) => encodeBase64Url(entry.requestKey)),
+        rejected: [],
+      };
+    } catch (e) {
+      this.abortPrepared();
+      throw this.context.storage.refusal(e);
     }
   }
 

@@ -91,7 +91,7 @@ export function checkHeader(
 }
 
 /** The payload's hashes must match its contents, and its hash the header's. */
-function checkPayload({ header, payload }: ForeignBlock): void {
+export function checkPayload({ header, payload }: ForeignBlock): void {
   const wrong = payloadHashMismatches(payload);
   if (!equalBytes(payload.payloadHash, header.payloadHash)) wrong.push("the header's payloadHash");
   if (wrong.length > 0) {

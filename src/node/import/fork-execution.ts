@@ -51,33 +51,10 @@ export class ForkExecution {
    * {@link ImportError} when it is not what it claims.
    */
   check(chain: NodeChain, block: ForeignBlock, parent: BlockHeader): PayloadWithOutputs {
-    const { header, payload } = block;
-    const miner = minerOfData(payload.minerData);
-    if (miner === null) {
-      throw new ImportError(
-        "invalid-miner-data",
-        header.chainId,
-        header.hash,
-        "the miner data is not a keys-all miner of ED25519 keys",
-      );
-    }
     const db = this.overlayAt(chain, parent);
-    const executed = executeBlock(db, chain.environment(parent, miner), verifiedCommands(block));
-    const remade = makePayloadWithOutputs(
-      executed.commands.map((c) => ({ transaction: c.transaction, output: c.output })),
-      payload.minerData,
-      executed.coinbase,
-    );
-    if (executed.rejected.length > 0 || !equalBytes(remade.payloadHash, header.payloadHash)) {
-      this.last.delete(header.chainId);
-      throw new ImportError(
-        "outputs-mismatch",
-        header.chainId,
-        header.hash,
-        outputsDifference(payload, remade, executed.rejected),
-      );
-    }
-    this.last.set(header.chainId, { hash: encodeBase64Url(header.hash), db });
+    this.last.delete(block.header.chainId);
+    const remade = executeForeign(db, chain, block, parent);
+    this.last.set(block.header.chainId, { hash: encodeBase64Url(block.header.hash), db });
     return remade;
   }
 
@@ -109,6 +86,44 @@ export class ForkExecution {
     if (block === undefined) throw new Error(`block ${encodeBase64Url(hash)} is not known`);
     return block;
   }
+}
+
+/**
+ * Executes a block made elsewhere on `db` (a state after `parent`, its block open) and returns
+ * its payload with the outputs execution gave; throws {@link ImportError} when its miner data or
+ * a command is not valid, or the outputs do not hash to the header's payload hash.
+ */
+export function executeForeign(
+  db: PactDb,
+  chain: NodeChain,
+  block: ForeignBlock,
+  parent: BlockHeader,
+): PayloadWithOutputs {
+  const { header, payload } = block;
+  const miner = minerOfData(payload.minerData);
+  if (miner === null) {
+    throw new ImportError(
+      "invalid-miner-data",
+      header.chainId,
+      header.hash,
+      "the miner data is not a keys-all miner of ED25519 keys",
+    );
+  }
+  const executed = executeBlock(db, chain.environment(parent, miner), verifiedCommands(block));
+  const remade = makePayloadWithOutputs(
+    executed.commands.map((c) => ({ transaction: c.transaction, output: c.output })),
+    payload.minerData,
+    executed.coinbase,
+  );
+  if (executed.rejected.length > 0 || !equalBytes(remade.payloadHash, header.payloadHash)) {
+    throw new ImportError(
+      "outputs-mismatch",
+      header.chainId,
+      header.hash,
+      outputsDifference(payload, remade, executed.rejected),
+    );
+  }
+  return remade;
 }
 
 /** The block's commands, each with its hash and signatures checked. */

@@ -26,7 +26,14 @@ import type { NodeEvents } from "../events.ts";
 import type { NodeLogger } from "../logger.ts";
 import type { NodeChain, PreparedBlock, StoredBlock } from "../node-chain.ts";
 import type { StorageGuard } from "../storage-guard.ts";
-import { checkHeader, type ForeignBlock, type HeaderFinder, importBlocks } from "./block-import.ts";
+import {
+  checkHeader,
+  checkPayload,
+  type ForeignBlock,
+  type HeaderFinder,
+  importBlocks,
+} from "./block-import.ts";
+import { executeForeign } from "./fork-execution.ts";
 
 export interface ImporterParts {
   readonly version: ChainwebVersion;
@@ -90,13 +97,25 @@ export class BlockImporter {
   }
 
   /**
-   * Imports blocks made elsewhere, parents first, all or nothing; throws an `ImportError` for
-   * the first that is not what it claims.
+   * Imports blocks made elsewhere, parents first; throws an `ImportError` for the first that is
+   * not what it claims. The blocks at the start that extend their chains' heads (a peer's blocks
+   * on top of this node's: sync's usual case) are each executed once, on the chain's own state,
+   * and stored and adopted one by one, so those before a bad one stay (each was valid); the rest
+   * (forks) are checked on their forks' states and stored all or nothing, then adopted when
+   * heavier.
    */
   importForeign(blocks: readonly ForeignBlock[]): void {
+    let extended = 0;
+    try {
+      extended = this.extendHeads(blocks);
+    } finally {
+      if (extended > 0) this.parts.events.emit("cut");
+    }
+    if (extended === blocks.length) return;
     const { version, chainDb, chains, storage, powRequired } = this.parts;
+    const rest = blocks.slice(extended);
     const stored = storage.write(() =>
-      importBlocks({ version, chainDb, chains, powRequired }, blocks),
+      importBlocks({ version, chainDb, chains, powRequired }, rest),
     );
     this.adoptCut();
     // Announced after the states moved, so a `listen` woken by them finds its result.
@@ -104,6 +123,49 @@ export class BlockImporter {
       const requestKeys = index.map((entry) => encodeBase64Url(entry.requestKey));
       this.announce(block.header.chainId, { ...block, requestKeys, rejected: [] });
     }
+  }
+
+  /**
+   * Imports the blocks at the start of `blocks` that extend their chain's head with adjacent
+   * parents on the current cut's branches; how many. Each is validated, executed once on the
+   * chain's state and checked, stored, committed and announced before the next.
+   */
+  private extendHeads(blocks: readonly ForeignBlock[]): number {
+    const { version, chainDb, chains, storage, powRequired } = this.parts;
+    let count = 0;
+    for (const block of blocks) {
+      const { header } = block;
+      const chain = chains[header.chainId];
+      if (chain === undefined || !this.extendsCut(chain, block)) break;
+      if (chainDb.header(header.hash) !== undefined) break;
+      storage.check();
+      checkHeader(version, header, this.nearHead, { powRequired });
+      checkPayload(block);
+      const prepared = chain.prepareForeign(header, (state, parent) =>
+        executeForeign(state, chain, block, parent),
+      );
+      try {
+        chainDb.insertBlocks([{ header, payload: prepared.payload, index: prepared.index }]);
+      } catch (e) {
+        chain.abortPrepared();
+        throw storage.refusal(e);
+      }
+      const done = chain.commitPrepared(prepared);
+      chain.mempool.remove(done.requestKeys);
+      this.announce(chain.chainId, done);
+      count++;
+    }
+    return count;
+  }
+
+  /** Whether the block's parent is its chain's head and its adjacent parents are on the cut. */
+  private extendsCut(chain: NodeChain, { header }: ForeignBlock): boolean {
+    if (!equalBytes(header.parent, chain.head.hash)) return false;
+    for (const [chainId, hash] of header.adjacents) {
+      const head = this.parts.chains[chainId]?.head;
+      if (head === undefined || !this.parts.chainDb.isAncestor(hash, head.hash)) return false;
+    }
+    return true;
   }
 
   /**
