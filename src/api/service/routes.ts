@@ -10,6 +10,7 @@ import type { NodePorts } from "../../node/ports.ts";
 import { registerExplorerRoutes } from "../explorer/explorer-routes.ts";
 import { whileClientWaits } from "../http/client-gone.ts";
 import { bodyText } from "../http/json-body.ts";
+import { registerMempoolRoutes } from "../p2p/mempool-routes.ts";
 import { registerChainRoutes } from "./chain-routes.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
 import type { DevControlsExposure } from "./dev-guard.ts";
@@ -47,6 +48,7 @@ export function registerRoutes(
   registerMiningRoutes(app, node);
   registerExplorerRoutes(app, node);
   registerDevRoutes(app, node, devControls);
+  registerMempoolRoutes(app, node);
 
   for (const prefix of CONTRACT_API_PREFIXES) {
     const path = (endpoint: string) => `${BASE}/chain/:chain/${prefix}/${endpoint}`;
