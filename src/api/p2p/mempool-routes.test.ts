@@ -236,7 +236,7 @@ describe("mempool P2P endpoints", () => {
         url(0, "insert"),
         JSON.stringify([JSON.stringify(wireCommand(good)), '{"hash":1}']),
         400,
-        "transaction 1 is not a command: sigs: is missing; cmd: is missing; hash: must be a string, got 1",
+        `transaction 1 is not a command: the command is missing the field "cmd"; the command's "hash" must be a string, got number 1; the command is missing the field "sigs"`,
       );
       assert.deepEqual(await member([good.hash]), [false]);
       await refused(
