@@ -1,7 +1,7 @@
 /**
  * What the node announces: each stored block, with its request keys; each move of the cut (the
  * heads of the chains: read it with `BraidNode.cut()`); each change of a chain's branch that
- * left blocks behind. The only bridge from the node to listeners outside it (the API's `listen`
+ * left blocks behind; commands admitted to a chain's mempool (for mempool sync's push). The only bridge from the node to listeners outside it (the API's `listen`
  * waiters, the header stream, and later the peers).
  */
 import { EventEmitter } from "node:events";
@@ -13,6 +13,8 @@ interface NodeEventMap {
   cut: [];
   /** The chain's head moved from `from` to `to`, which does not descend from it. */
   reorg: [chainId: number, from: BlockHeader, to: BlockHeader];
+  /** Commands were admitted to the chain's mempool (`send`, `private`, a peer's `insert`). */
+  pending: [chainId: number];
 }
 
 export class NodeEvents extends EventEmitter<NodeEventMap> {

@@ -36,6 +36,7 @@ import { type ChainContext, NodeChain } from "./node-chain.ts";
 import type { NodeOptions } from "./options.ts";
 import type { NodePorts } from "./ports.ts";
 import { NodeCommandService } from "./services/command-service.ts";
+import { NodeMempoolExchange } from "./services/mempool-exchange.ts";
 import { StorageGuard } from "./storage-guard.ts";
 
 /** The chain database's file in the data directory. */
@@ -98,6 +99,7 @@ export class BraidNode {
       chains,
       producer: this.producer,
       clock: this.clock,
+      events,
       // While writes fail, no request makes blocks (a `poll` answers from those there are).
       mining: () => (this.storage.failed ? null : this.mining),
       storage,
@@ -282,6 +284,7 @@ export class BraidNode {
       events: this.events,
       clock: this.clock,
       commands: this.commands,
+      mempools: new NodeMempoolExchange(this.chains, this.commands),
       mining: this.minesWithNonces
         ? new MiningCoordinator(this.version, this.producer, () => this.clock.nowMicros())
         : null,

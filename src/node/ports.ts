@@ -15,6 +15,7 @@ import type { NodeEvents } from "./events.ts";
 import type { ForeignBlock } from "./import/block-import.ts";
 import type { MiningCoordinator } from "./miner/coordination.ts";
 import type { CommandService } from "./services/command-service.ts";
+import type { MempoolExchange } from "./services/mempool-exchange.ts";
 
 export {
   checkFundRequest,
@@ -27,6 +28,12 @@ export { DEV_ACCOUNTS, type DevAccount } from "./genesis/accounts.ts";
 export type { ForeignBlock } from "./import/block-import.ts";
 export { ImportError, type ImportErrorCode } from "./import/import-error.ts";
 export { LocalRefusal } from "./local.ts";
+export {
+  MAX_PENDING_COMMANDS,
+  MEMPOOL_RECENT_LOG_SIZE,
+  type MempoolMark,
+  type PendingSince,
+} from "./mempool/mempool.ts";
 export { SolvedWorkRefusal } from "./miner/coordination.ts";
 export type { StoredBlock } from "./node-chain.ts";
 export {
@@ -37,7 +44,8 @@ export {
 } from "./peer-address.ts";
 export { CommandRefusal } from "./refusals.ts";
 // What the API recognises of what the ports give and throw.
-export type { CommandService } from "./services/command-service.ts";
+export type { CommandService, InsertOutcome } from "./services/command-service.ts";
+export type { MempoolExchange } from "./services/mempool-exchange.ts";
 export { SpvRefusal } from "./spv.ts";
 
 /** The network a node serves. */
@@ -82,6 +90,8 @@ export interface NodePorts {
   readonly events: NodeEvents;
   readonly clock: Pick<NodeClock, "nowMicros" | "nowSeconds">;
   readonly commands: CommandService;
+  /** The mempools as peers see them (Chainweb's mempool P2P API and mempool sync). */
+  readonly mempools: MempoolExchange;
   /** The mining coordination API's work and solutions; null unless every block needs a nonce. */
   readonly mining: MiningCoordinator | null;
   /** The development controls, or why they are refused (a network that is not for development). */

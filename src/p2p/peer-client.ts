@@ -84,7 +84,8 @@ export class PeerClient {
     }
   }
 
-  private async callText(endpoint: P2PEndpoint, request: PeerRequest): Promise<string> {
+  /** Calls an endpoint; its answer as text (for JSON whose numbers must stay exact). */
+  async callText(endpoint: P2PEndpoint, request: PeerRequest = {}): Promise<string> {
     const { method, path } = P2P_ENDPOINTS[endpoint];
     const query = new URLSearchParams(
       Object.entries(request.query ?? {}).map(([k, v]): [string, string] => [k, String(v)]),

@@ -5,7 +5,8 @@
  *
  * A real `braid node` (on-demand mining) is given blocks and transactions with `@kadena/client`:
  * a transfer, a failing transfer and a cross-chain transfer with both its steps, so that poll,
- * listen, SPV and payload outputs exist. A second node in `pow` mode serves the mining API. Then
+ * listen, SPV and payload outputs exist. A second node in `pow` mode serves the mining API, and a
+ * third that mines nothing (`--mining none`) the mempool P2P API with a transfer pending. Then
  * every operation of both documents (every path and method, listed from the documents) is either
  * called with valid requests, its status, content type, documented headers and body checked
  * against the documented response with ajv, or named in {@link NOT_SERVED} with the reason.
@@ -158,10 +159,6 @@ const NOT_SERVED: Readonly<Record<string, string>> = {
   [operationKey("chainweb", "put", "/cut")]: `${P2P}: peers publish cuts`,
   [operationKey("chainweb", "get", "/cut/peer")]: `${P2P}: the cut network's peer database`,
   [operationKey("chainweb", "put", "/cut/peer")]: `${P2P}: the cut network's peer database`,
-  [operationKey("chainweb", "post", "/chain/{chain}/mempool/getPending")]: `${P2P}: mempool sync`,
-  [operationKey("chainweb", "post", "/chain/{chain}/mempool/member")]: `${P2P}: mempool sync`,
-  [operationKey("chainweb", "post", "/chain/{chain}/mempool/lookup")]: `${P2P}: mempool sync`,
-  [operationKey("chainweb", "put", "/chain/{chain}/mempool/insert")]: `${P2P}: mempool sync`,
   [operationKey("chainweb", "get", "/chain/{chain}/mempool/peer")]:
     `${P2P}: the mempool network's peer database`,
   [operationKey("chainweb", "put", "/chain/{chain}/mempool/peer")]:
@@ -181,6 +178,10 @@ const NOT_SERVED: Readonly<Record<string, string>> = {
 interface State {
   main: NodeProcess;
   pow: NodeProcess;
+  /** A node that mines nothing (`--mining none`), so that a command stays in its mempool. */
+  idle: NodeProcess;
+  /** A transfer pending on the idle node's chain 0. */
+  pendingKey: string;
   /** sender00 → sender01 on chain 0, and its block. */
   transferKey: string;
   block: { hash: string; height: number; payloadHash: string };
@@ -217,7 +218,7 @@ interface Request {
 interface Call {
   readonly name: string;
   /** Which node serves it (default: the on-demand node). */
-  readonly node?: "main" | "pow";
+  readonly node?: "main" | "pow" | "idle";
   readonly request?: (s: State) => Request | Promise<Request>;
   readonly status: number;
   /** A stream: read until this many events arrived; `trigger` runs once it is open. */
@@ -293,6 +294,18 @@ async function solvedWork(s: State): Promise<Uint8Array> {
   return header;
 }
 
+/** The idle node's high-water mark of chain 0, its integers as written (the nonce has 64 bits). */
+async function idleMark(s: State): Promise<{ nonce: string; since: string }> {
+  const response = await rawRequest({
+    method: "POST",
+    url: `${s.idle.url}/chainweb/0.0/${NETWORK}/chain/0/mempool/getPending`,
+  });
+  const text = response.body.toString("utf8");
+  const mark = /"highwaterMark":\[(-?[0-9]+),([0-9]+)\]/.exec(text);
+  assert.ok(mark !== null, text);
+  return { nonce: mark[1]!, since: mark[2]! };
+}
+
 const mine = (s: State) =>
   rawRequest({
     method: "POST",
@@ -354,6 +367,60 @@ const CALLS: Readonly<Record<string, readonly Call[]>> = {
       status: 404,
       request: () => ({ body: { lower: [], upper: [UNKNOWN_HASH] } }),
     },
+  ],
+
+  // The mempool P2P API, on the node that mines nothing (a transfer pending there).
+  [operationKey("chainweb", "post", "/chain/{chain}/mempool/getPending")]: [
+    {
+      name: "the whole mempool",
+      node: "idle",
+      status: 200,
+      check: (body, s) => assert.ok((body as { hashes: string[] }).hashes.includes(s.pendingKey)),
+    },
+    {
+      name: "since the node's own mark (?nonce=&since=): nothing new",
+      node: "idle",
+      status: 200,
+      request: async (s) => {
+        const mark = await idleMark(s);
+        return { query: { nonce: mark.nonce, since: mark.since } };
+      },
+      check: (body) => assert.deepEqual((body as { hashes: string[] }).hashes, []),
+    },
+  ],
+  [operationKey("chainweb", "post", "/chain/{chain}/mempool/member")]: [
+    {
+      name: "a pending transfer and an unknown key",
+      node: "idle",
+      status: 200,
+      request: (s) => ({ body: [s.pendingKey, UNKNOWN_HASH] }),
+      check: (body) => assert.deepEqual(body, [true, false]),
+    },
+    { name: "an empty body", node: "idle", status: 200, request: () => ({ body: [] }) },
+  ],
+  [operationKey("chainweb", "post", "/chain/{chain}/mempool/lookup")]: [
+    {
+      name: "a pending transfer and an unknown key",
+      node: "idle",
+      status: 200,
+      request: (s) => ({ body: [s.pendingKey, UNKNOWN_HASH] }),
+      check: (body, s) => {
+        const [pending, missing] = body as { tag: string; contents?: string }[];
+        assert.equal(pending!.tag, "Pending");
+        assert.equal((JSON.parse(pending!.contents!) as { hash: string }).hash, s.pendingKey);
+        assert.deepEqual(missing, { tag: "Missing" });
+      },
+    },
+    { name: "an empty body", node: "idle", status: 200, request: () => ({ body: [] }) },
+  ],
+  [operationKey("chainweb", "put", "/chain/{chain}/mempool/insert")]: [
+    {
+      name: "a signed transfer (200, empty body)",
+      node: "idle",
+      status: 200,
+      request: async () => ({ body: [JSON.stringify(await transfer("5.0"))] }),
+    },
+    { name: "an empty body", node: "idle", status: 200, request: () => ({ body: [] }) },
   ],
 
   // Blocks.
@@ -752,7 +819,7 @@ async function send(
   options: { chain?: number; rewrite?: (url: string) => string } = {},
 ): Promise<Sent> {
   const loaded = docs[op.document];
-  const node = call.node === "pow" ? s.pow : s.main;
+  const node = call.node === "pow" ? s.pow : call.node === "idle" ? s.idle : s.main;
   for (let attempt = 1; ; attempt++) {
     const r = (await call.request?.(s)) ?? {};
     const params = { chain: 0, chainId: 0, ...r.params };
@@ -860,13 +927,14 @@ describe("Chainweb's OpenAPI documents, against braid node", { timeout: 90_000 }
   const state = {} as State;
 
   before(async () => {
-    [state.main, state.pow] = await Promise.all([
+    [state.main, state.pow, state.idle] = await Promise.all([
       startNode(),
       startNode({ args: ["--mining", "pow"] }),
+      startNode({ args: ["--mining", "none"] }),
     ]);
   });
   after(async () => {
-    await Promise.all([state.main?.stop(), state.pow?.kill()]);
+    await Promise.all([state.main?.stop(), state.pow?.kill(), state.idle?.stop()]);
   });
 
   test("every operation of both documents is exercised or listed as not served", () => {
@@ -968,6 +1036,8 @@ describe("Chainweb's OpenAPI documents, against braid node", { timeout: 90_000 }
           .createTransaction(),
       );
       const sentCont = await client.submitOne(cont);
+      const pending = await clientFor(state.idle.url, "pact").submitOne(await transfer("4.0"));
+      state.pendingKey = pending.requestKey;
       assert.equal((await client.listen(sentCont)).result.status, "success");
 
       state.transferKey = sentTransfer!.requestKey;

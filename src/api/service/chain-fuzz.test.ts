@@ -1,6 +1,7 @@
 /**
- * A seeded fuzz run of the block, hash, header, payload, cut, info and stream endpoints (issue
- * #12): odd query parameters, odd hashes in paths and bodies, mutated branch and batch bodies,
+ * A seeded fuzz run of the block, hash, header, payload, cut, info, stream and mempool P2P
+ * endpoints (issue #12): odd query parameters, odd hashes in paths and bodies, mutated branch,
+ * batch and mempool bodies,
  * odd `Accept` headers, good and bad chains and networks. Every answer is a 200 or a 400, 404 or
  * 406 (never a 5xx), and the server reports no fault.
  */
@@ -8,9 +9,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Random } from "../../chain/test-support/random.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
+import { transactionText } from "../../node/block-execution/block-executor.ts";
 import { makeLogger } from "../../node/logger.ts";
 import { BraidNode } from "../../node/node.ts";
 import { resolveNodeOptions } from "../../node/options.ts";
+import { devCommand, GAS_CAP } from "../../node/test-support/dev-node.ts";
 import { fuzzBody, oddRequestKey, randomText } from "../http/test-support/fuzz-bodies.ts";
 import type { RunningNodeServer } from "./server.ts";
 import { serveForTest } from "./test-support/test-server.ts";
@@ -56,6 +59,10 @@ describe("block and header endpoints under a seeded fuzz run", () => {
   const faults: unknown[] = [];
   let hashes: string[] = [];
   let payloads: string[] = [];
+  /** Commands for the mempool bodies: their request keys and transaction texts. */
+  const commands = [0, 1, 2].map((i) =>
+    devCommand({ code: "(+ 1 2)", caps: [GAS_CAP], nonce: `chain fuzz ${i}` }),
+  );
 
   before(async () => {
     node = BraidNode.open(
@@ -72,6 +79,7 @@ describe("block and header endpoints under a seeded fuzz run", () => {
     }
     hashes = [...new Set(hashes)];
     payloads = [...new Set(payloads)];
+    node.commands.submit(0, [commands[0]!]);
     server = await serveForTest(node, faults, 1);
   });
   after(async () => {
@@ -109,13 +117,23 @@ describe("block and header endpoints under a seeded fuzz run", () => {
       JSON.stringify({ hashes: [r.pick(payloads)], heights: [1] }),
     ];
 
+    const keys = commands.map((c) => c.hash);
+    const texts = commands.map(transactionText);
+    const keyBodies = (r: Random) => [
+      JSON.stringify([r.pick(keys), r.pick(hashes)]),
+      JSON.stringify([]),
+    ];
+    const insertBodies = (r: Random) => [JSON.stringify([r.pick(texts)]), JSON.stringify(texts)];
+    const markQuery = (r: Random) =>
+      `?nonce=${r.pick([...NUMBERS, String(node.chains[0]!.mempool.nonce)])}&since=${r.pick(NUMBERS)}`;
+
     const one = async (r: Random) => {
       const base = `/chainweb/0.0/${r.pick(NETWORKS)}`;
       const chain = `${base}/chain/${r.pick(CHAINS)}`;
       let method = "GET";
       let path: string;
       let body: { text: string; contentType: string | undefined } | undefined;
-      switch (r.int(9)) {
+      switch (r.int(11)) {
         case 0:
         case 1:
           path = `${chain}/${r.pick(["block", "hash", "header"])}${query(r)}`;
@@ -139,6 +157,16 @@ describe("block and header endpoints under a seeded fuzz run", () => {
           break;
         case 7:
           path = r.pick([`${base}/cut${query(r)}`, "/info"]);
+          break;
+        case 8:
+          method = "POST";
+          path = `${chain}/mempool/${r.pick(["getPending", `getPending${markQuery(r)}`, "member", "lookup"])}`;
+          body = fuzzBody(r, keyBodies(r), ["hashes"]);
+          break;
+        case 9:
+          method = "PUT";
+          path = `${chain}/mempool/insert`;
+          body = fuzzBody(r, insertBodies(r), ["cmd", "hash", "sigs"]);
           break;
         default:
           path = `${base}/${r.pick(["header", "block"])}/updates`;

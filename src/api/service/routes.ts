@@ -10,6 +10,7 @@ import type { NodePorts } from "../../node/ports.ts";
 import { registerExplorerRoutes } from "../explorer/explorer-routes.ts";
 import { whileClientWaits } from "../http/client-gone.ts";
 import { bodyText } from "../http/json-body.ts";
+import { registerMempoolRoutes } from "../p2p/mempool-routes.ts";
 import { type P2PRouteParts, registerP2PRoutes } from "../p2p/p2p-routes.ts";
 import { registerChainRoutes } from "./chain-routes.ts";
 import type { ContractApi, ContractQuery } from "./contract-api.ts";
@@ -49,6 +50,7 @@ export function registerRoutes(
   registerMiningRoutes(app, node);
   registerExplorerRoutes(app, node);
   registerDevRoutes(app, node, devControls);
+  registerMempoolRoutes(app, node);
   if (p2p !== undefined) registerP2PRoutes(app, node, p2p);
 
   for (const prefix of CONTRACT_API_PREFIXES) {

@@ -112,10 +112,13 @@ export function minerOfData(bytes: Uint8Array): MinerAccount | null {
 
 /** A command as a payload transaction: `{"hash","sigs","cmd"}` with the `cmd` text as received. */
 export function transactionBytes(command: ParsedCommand): Uint8Array {
+  return utf8.encode(transactionText(command));
+}
+
+/** The text of {@link transactionBytes} (also a mempool `lookup`'s `contents`). */
+export function transactionText(command: ParsedCommand): string {
   const sigs = command.sigs.map((s) => `{"sig":${s === null ? "null" : jsonString(s)}}`).join(",");
-  return utf8.encode(
-    `{"hash":${jsonString(command.hash)},"sigs":[${sigs}],"cmd":${jsonString(command.cmd)}}`,
-  );
+  return `{"hash":${jsonString(command.hash)},"sigs":[${sigs}],"cmd":${jsonString(command.cmd)}}`;
 }
 
 /**

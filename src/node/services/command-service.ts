@@ -10,6 +10,7 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import { Decimal } from "../../pact/values/index.ts";
 import { blockContextOf, buyGas } from "../block-execution/block-executor.ts";
 import type { NodeClock } from "../clock.ts";
+import type { NodeEvents } from "../events.ts";
 import { type LocalOptions, LocalRefusal, runLocal } from "../local.ts";
 import {
   type AdmissionRules,
@@ -49,6 +50,18 @@ export interface CommandService {
   readonly minesOnRequest: boolean;
 }
 
+/** What became of the commands a peer inserted ({@link NodeCommandService.insertEach}). */
+export interface InsertOutcome {
+  /** The request keys added to the mempool. */
+  readonly added: readonly string[];
+  /** How many were pending already (or twice in the batch). */
+  readonly alreadyPending: number;
+  /** Those the admission rules refused, with `send`'s reason. */
+  readonly refused: readonly { readonly hash: string; readonly reason: string }[];
+  /** How many found the mempool full ({@link MAX_PENDING_COMMANDS}). */
+  readonly overflow: number;
+}
+
 export interface CommandServiceParts {
   readonly options: Pick<NodeOptions, "network" | "mempool" | "execution">;
   readonly version: ChainwebVersion;
@@ -56,6 +69,8 @@ export interface CommandServiceParts {
   readonly chains: readonly NodeChain[];
   readonly producer: BlockProducer;
   readonly clock: NodeClock;
+  /** Told of commands admitted (`pending`). */
+  readonly events: Pick<NodeEvents, "emit">;
   /** The mining mode, once started. */
   readonly mining: () => MiningControl | null;
   /** Whether writes work: `submit` is refused while they fail, a disk failure met is refused. */
@@ -123,26 +138,10 @@ export class NodeCommandService implements CommandService {
 
   private admit(chainId: number, commands: readonly ParsedCommand[]): string[] {
     const chain = this.parts.chains[chainId]!;
-    const rules = this.admissionRules(chainId);
-    const now = this.parts.clock.nowSeconds();
+    const refusalOf = this.refusals(chain, true);
     const refusals: { index: number; hash: string; reason: string }[] = [];
-    const parent = chain.head;
-    const block = blockContextOf(chain.environment(parent));
     commands.forEach((command, index) => {
-      const context = { now, isOnChain: () => chain.isOnChain(command.hashBytes) };
-      let reason =
-        command.payload.meta.kind === "private"
-          ? privateAdmissionProblem(command, rules, context)
-          : admissionProblem(command, rules, context);
-      if (
-        reason === null &&
-        command.payload.meta.kind === "public" &&
-        !chain.mempool.has(command.hash)
-      ) {
-        const meta = command.payload.meta as PublicMeta;
-        const bought = buyGas(chain.state, block, command, meta.gasLimit, "local");
-        if (bought.kind === "rejected") reason = `Attempt to buy gas failed with: ${bought.reason}`;
-      }
+      const reason = refusalOf(command);
       if (reason !== null) refusals.push({ index, hash: command.hash, reason });
     });
     if (refusals.length > 0) throw new CommandRefusal(batchRefusal(refusals));
@@ -153,7 +152,69 @@ export class NodeCommandService implements CommandService {
     }
     chain.mempool.add(commands);
     this.commandsArrived(chainId);
+    this.parts.events.emit("pending", chainId);
     return commands.map((c) => c.hash);
+  }
+
+  /**
+   * Admits verified commands from a peer (mempool `insert`, mempool sync) each on its own, as
+   * Chainweb's checked insert does: a command `send` would refuse is left out with its reason,
+   * one already pending is left as it is, and once the mempool is full the rest are left out.
+   * Private commands are refused: they belong to the node that took them. Throws
+   * `StorageUnavailable` (a 503) while writes fail.
+   */
+  insertEach(chainId: number, commands: readonly ParsedCommand[]): InsertOutcome {
+    return this.parts.storage.write(() => {
+      const chain = this.parts.chains[chainId]!;
+      const refusalOf = this.refusals(chain, false);
+      const added: ParsedCommand[] = [];
+      const refused: { hash: string; reason: string }[] = [];
+      let alreadyPending = 0;
+      let overflow = 0;
+      const taken = new Set<string>();
+      for (const command of commands) {
+        if (chain.mempool.has(command.hash) || taken.has(command.hash)) {
+          alreadyPending++;
+          continue;
+        }
+        const reason = refusalOf(command);
+        if (reason !== null) refused.push({ hash: command.hash, reason });
+        else if (added.length >= chain.mempool.room) overflow++;
+        else {
+          added.push(command);
+          taken.add(command.hash);
+        }
+      }
+      if (added.length > 0) {
+        chain.mempool.add(added);
+        this.commandsArrived(chainId);
+        this.parts.events.emit("pending", chainId);
+      }
+      return { added: added.map((c) => c.hash), alreadyPending, refused, overflow };
+    });
+  }
+
+  /**
+   * Why the mempool refuses a command on `chain` now, or null: the admission rules (the private
+   * ones for private metadata where `privateAllowed`), then buying its gas on the latest state
+   * (skipped for a command already pending).
+   */
+  private refusals(chain: NodeChain, privateAllowed: boolean) {
+    const rules = this.admissionRules(chain.chainId);
+    const now = this.parts.clock.nowSeconds();
+    const block = blockContextOf(chain.environment(chain.head));
+    return (command: ParsedCommand): string | null => {
+      const context = { now, isOnChain: () => chain.isOnChain(command.hashBytes) };
+      const reason =
+        privateAllowed && command.payload.meta.kind === "private"
+          ? privateAdmissionProblem(command, rules, context)
+          : admissionProblem(command, rules, context);
+      if (reason !== null || command.payload.meta.kind !== "public") return reason;
+      if (chain.mempool.has(command.hash)) return null;
+      const meta = command.payload.meta as PublicMeta;
+      const bought = buyGas(chain.state, block, command, meta.gasLimit, "local");
+      return bought.kind === "rejected" ? `Attempt to buy gas failed with: ${bought.reason}` : null;
+    };
   }
 
   /**
