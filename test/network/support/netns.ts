@@ -39,6 +39,8 @@ const FAULT_TABLE = "braid_faults";
 const TBF_LATENCY_MS = 500;
 /** tbf's smallest bucket: a few full-size packets, whatever the rate. */
 const TBF_MIN_BURST_BYTES = 4096;
+/** The qdisc the capability probe adds, to see that tc works in a namespace. */
+const PROBE_TBF = ["tbf", "rate", "1mbit", "burst", "4kb", "latency", "50ms"];
 const BRIDGE = "br0";
 const HOST_LINK = "eth0";
 
@@ -69,7 +71,17 @@ export class NetemUnavailable extends Error {
   }
 }
 
-/** Runs a command to its end; rejects with the command line and its stderr when it fails. */
+/** A command that failed: its command line and stderr in the message, the stderr alone too. */
+class CommandFailed extends Error {
+  constructor(
+    commandLine: string,
+    readonly stderr: string,
+  ) {
+    super(`${commandLine}: ${stderr}`);
+  }
+}
+
+/** Runs a command to its end; rejects with a {@link CommandFailed} when it fails. */
 function run(file: string, args: readonly string[], input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(
@@ -78,13 +90,18 @@ function run(file: string, args: readonly string[], input?: string): Promise<str
       { timeout: COMMAND_TIMEOUT_MS, killSignal: "SIGKILL" },
       (error, stdout, stderr) => {
         if (error === null) resolve(stdout);
-        else reject(new Error(`${file} ${args.join(" ")}: ${stderr.trim() || error.message}`));
+        else reject(new CommandFailed(`${file} ${args.join(" ")}`, stderr.trim() || error.message));
       },
     );
     // A command that fails early may not read its input: the error it reports is the one to see.
     child.stdin!.on("error", () => {});
     child.stdin!.end(input);
   });
+}
+
+/** `ip -n NAMESPACE ARGS…` */
+function ipIn(namespace: string, ...args: string[]): Promise<string> {
+  return run("ip", ["-n", namespace, ...args]);
 }
 
 /** The same, synchronously, for teardown while the process exits; failures are ignored. */
@@ -167,14 +184,7 @@ function probe(): string | undefined {
     ["ip", "netns", "add", namespace],
     ["ip", "-n", namespace, "link", "add", "probe0", "type", "veth", "peer", "name", "probe1"],
     ["ip", "netns", "exec", namespace, "nft", "add", "table", "inet", FAULT_TABLE],
-    ["tc", "-n", namespace, "qdisc", "add", "dev", "probe0", "root", "tbf"].concat([
-      "rate",
-      "1mbit",
-      "burst",
-      "4kb",
-      "latency",
-      "50ms",
-    ]),
+    ["tc", "-n", namespace, "qdisc", "add", "dev", "probe0", "root", ...PROBE_TBF],
   ];
   try {
     for (const [file, ...args] of steps) {
@@ -200,7 +210,9 @@ export function networkTestSkip(): string | false {
   const reason = networkUnavailable();
   if (reason === undefined) return false;
   if (process.env["BRAID_NETWORK_TESTS"] === "required") {
-    throw new Error(`the network tests are required here (BRAID_NETWORK_TESTS) but ${reason}`);
+    throw new Error(
+      `the network tests are required here (BRAID_NETWORK_TESTS=required) but ${reason}`,
+    );
   }
   return `no test networks on this machine: ${reason}`;
 }
@@ -276,42 +288,18 @@ export class TestNetwork {
     await Promise.all(
       [hub, ...hosts.map((h) => h.namespace)].map((ns) => run("ip", ["netns", "add", ns])),
     );
-    await run("ip", ["-n", hub, "link", "add", BRIDGE, "type", "bridge"]);
-    await run("ip", [
-      "-n",
-      hub,
-      "addr",
-      "add",
-      `${this.#subnet}${HUB_HOST_BYTE}/24`,
-      "dev",
-      BRIDGE,
-    ]);
-    await run("ip", ["-n", hub, "link", "set", BRIDGE, "up"]);
+    await ipIn(hub, "link", "add", BRIDGE, "type", "bridge");
+    await ipIn(hub, "addr", "add", `${this.#subnet}${HUB_HOST_BYTE}/24`, "dev", BRIDGE);
+    await ipIn(hub, "link", "set", BRIDGE, "up");
     await Promise.all(
       hosts.map(async (host) => {
         const port = hubPort(host);
-        await run(
-          "ip",
-          ["-n", hub, "link", "add", port, "type", "veth"].concat([
-            "peer",
-            "name",
-            HOST_LINK,
-            "netns",
-            host.namespace,
-          ]),
-        );
-        await run("ip", ["-n", hub, "link", "set", port, "master", BRIDGE, "up"]);
-        await run("ip", [
-          "-n",
-          host.namespace,
-          "addr",
-          "add",
-          `${host.address}/24`,
-          "dev",
-          HOST_LINK,
-        ]);
-        await run("ip", ["-n", host.namespace, "link", "set", HOST_LINK, "up"]);
-        await run("ip", ["-n", host.namespace, "link", "set", "lo", "up"]);
+        const peer = ["peer", "name", HOST_LINK, "netns", host.namespace];
+        await ipIn(hub, "link", "add", port, "type", "veth", ...peer);
+        await ipIn(hub, "link", "set", port, "master", BRIDGE, "up");
+        await ipIn(host.namespace, "addr", "add", `${host.address}/24`, "dev", HOST_LINK);
+        await ipIn(host.namespace, "link", "set", HOST_LINK, "up");
+        await ipIn(host.namespace, "link", "set", "lo", "up");
       }),
     );
     await this.#startRelay();
@@ -319,21 +307,10 @@ export class TestNetwork {
 
   async #startRelay(): Promise<void> {
     const socketPath = join(this.#dir, "relay.sock");
-    const relay = spawn(
-      "ip",
-      [
-        "netns",
-        "exec",
-        this.#hub,
-        process.execPath,
-        "--import",
-        TSX,
-        RELAY_SCRIPT,
-        socketPath,
-        this.#subnet,
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const command = [process.execPath, "--import", TSX, RELAY_SCRIPT, socketPath, this.#subnet];
+    const relay = spawn("ip", ["netns", "exec", this.#hub, ...command], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     this.#relay = relay;
     let output = "";
     await new Promise<void>((resolve, reject) => {
@@ -385,8 +362,17 @@ export class TestNetwork {
       "fetch(process.argv[1], { signal: AbortSignal.timeout(Number(process.argv[2])) })" +
       ".then(async (r) => { await r.arrayBuffer(); console.log(r.status); process.exit(0); })" +
       ".catch((e) => { console.error(String(e.cause ?? e)); process.exit(1); });";
-    const out = await this.exec(host, process.execPath, ["-e", script, url, String(timeoutMs)]);
-    return Number(out.trim());
+    try {
+      const status = await this.exec(host, process.execPath, [
+        "-e",
+        script,
+        url,
+        String(timeoutMs),
+      ]);
+      return Number(status.trim());
+    } catch (e) {
+      throw e instanceof CommandFailed ? new Error(`GET ${url} from ${host}: ${e.stderr}`) : e;
+    }
   }
 
   /**
@@ -447,37 +433,19 @@ export class TestNetwork {
    * delay (with or without a rate) with netem, which some kernels lack ({@link NetemUnavailable}).
    */
   async slowLink(host: string, options: SlowLinkOptions): Promise<void> {
-    const { rateKbit, delayMs } = options;
-    if (rateKbit === undefined && delayMs === undefined)
-      throw new Error("slowLink: no rate or delay");
-    const qdisc =
-      delayMs === undefined
-        ? [
-            "tbf",
-            "rate",
-            `${rateKbit}kbit`,
-            "burst",
-            String(Math.max(TBF_MIN_BURST_BYTES, Math.ceil((rateKbit! * 1000) / 8 / 100))),
-            "latency",
-            `${TBF_LATENCY_MS}ms`,
-          ]
-        : [
-            "netem",
-            "delay",
-            `${delayMs}ms`,
-            ...(rateKbit === undefined ? [] : ["rate", `${rateKbit}kbit`]),
-          ];
-    this.#slowed.add(host);
+    const ends = this.#linkEnds(this.host(host));
+    const qdisc = slowQdisc(options);
     try {
       await Promise.all(
-        this.#linkEnds(this.host(host)).map(([namespace, dev]) =>
+        ends.map(([namespace, dev]) =>
           run("tc", ["-n", namespace, "qdisc", "replace", "dev", dev, "root", ...qdisc]),
         ),
       );
     } catch (e) {
-      if (delayMs !== undefined && /unknown/i.test(String(e))) throw new NetemUnavailable();
+      if (options.delayMs !== undefined && /unknown/i.test(String(e))) throw new NetemUnavailable();
       throw e;
     }
+    this.#slowed.add(host);
   }
 
   /** Gives `host`'s link its full speed back. */
@@ -512,6 +480,21 @@ export class TestNetwork {
     for (const namespace of this.namespaces()) deleteNamespaceSync(namespace);
     rmSync(this.#dir, { recursive: true, force: true });
   }
+}
+
+/** The qdisc (`tc qdisc replace … root QDISC…`) of a slow link. */
+function slowQdisc({ rateKbit, delayMs }: SlowLinkOptions): string[] {
+  for (const value of [rateKbit, delayMs]) {
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      throw new Error(`slowLink: ${value} is not a positive whole number`);
+    }
+  }
+  const rate = rateKbit === undefined ? [] : ["rate", `${rateKbit}kbit`];
+  if (delayMs !== undefined) return ["netem", "delay", `${delayMs}ms`, ...rate];
+  if (rateKbit === undefined) throw new Error("slowLink: neither a rate nor a delay");
+  // At least 10 ms worth of the rate: tbf needs a bucket of rate / HZ, and HZ may be 100.
+  const burst = Math.max(TBF_MIN_BURST_BYTES, Math.ceil((rateKbit * 1000) / 8 / 100));
+  return ["tbf", ...rate, "burst", String(burst), "latency", `${TBF_LATENCY_MS}ms`];
 }
 
 /** The hub's end of a host's link, a port of the bridge. */
