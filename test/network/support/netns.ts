@@ -8,10 +8,11 @@
  * (`hub-relay.ts`, `reach.ts`), so its `fetch` uses the same URLs as the nodes themselves.
  *
  * Namespace names carry a prefix and the test process's id, so parallel runs never collide; the
- * namespaces of a run whose process is gone (killed) are removed when the next network is made.
+ * namespaces and temporary directories of a run whose process is gone (killed) are removed when
+ * the next network is made.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -143,11 +144,23 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Removes the namespaces left by earlier runs of the harness whose process has gone. */
-function removeStaleNamespaces(): void {
+/** The test process that made a namespace or temporary directory of the harness. */
+function makerOf(name: string): number {
+  return Number(name.split("-")[1]);
+}
+
+/**
+ * Removes the namespaces, and the temporary directories, left by earlier runs of the harness
+ * whose process has gone.
+ */
+function removeLeftovers(): void {
   for (const namespace of harnessNamespaces()) {
-    const pid = Number(namespace.split("-")[1]);
-    if (!processAlive(pid)) deleteNamespaceSync(namespace);
+    if (!processAlive(makerOf(namespace))) deleteNamespaceSync(namespace);
+  }
+  for (const name of readdirSync(tmpdir())) {
+    if (name.startsWith(`${NAMESPACE_PREFIX}-`) && !processAlive(makerOf(name))) {
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    }
   }
 }
 
@@ -255,7 +268,7 @@ export class TestNetwork {
         { name, namespace: `${base}-${name}`, address: `${this.#subnet}${i + 1}` },
       ]),
     );
-    this.#dir = mkdtempSync(join(tmpdir(), `${NAMESPACE_PREFIX}-`));
+    this.#dir = mkdtempSync(join(tmpdir(), `${base}-`));
   }
 
   /**
@@ -270,7 +283,7 @@ export class TestNetwork {
     if (hostNames.length === 0 || hostNames.length > MAX_HOSTS) {
       throw new Error(`a test network has 1 to ${MAX_HOSTS} hosts`);
     }
-    removeStaleNamespaces();
+    removeLeftovers();
     const network = new TestNetwork(hostNames);
     openNetworks.add(network);
     try {
