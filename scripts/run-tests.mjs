@@ -2,7 +2,8 @@
 // Node 20's --test does not expand globs, so the file list is gathered here.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 function collect(dir, out) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -20,9 +21,12 @@ const files = roots
   .sort();
 // Two test files at a time: the standard machine has two cores, and most files are CPU-bound.
 const TEST_CONCURRENCY = 2;
-// Files named *.timed.test.ts time how fast the node answers: they run after the others, alone,
-// so that another test file's load on the two cores is not what they measure.
-const TIMED = ".timed.test.ts";
+// Files that run after the others, one at a time: *.timed.test.ts time how fast the node answers,
+// so another test file's load on the two cores must not be what they measure; test/network/ files
+// each start several node processes in network namespaces of their own (CONTRIBUTING.md).
+const NETWORK_TESTS = fileURLToPath(new URL("../test/network/", import.meta.url));
+const runsAlone = (file) =>
+  file.endsWith(".timed.test.ts") || resolve(file).startsWith(NETWORK_TESTS);
 const run = (list, concurrency) =>
   list.length === 0
     ? 0
@@ -32,11 +36,8 @@ const run = (list, concurrency) =>
         { stdio: "inherit" },
       ).status ?? 1);
 const shared = run(
-  files.filter((f) => !f.endsWith(TIMED)),
+  files.filter((f) => !runsAlone(f)),
   TEST_CONCURRENCY,
 );
-const alone = run(
-  files.filter((f) => f.endsWith(TIMED)),
-  1,
-);
+const alone = run(files.filter(runsAlone), 1);
 process.exit(shared !== 0 ? shared : alone);
