@@ -9,12 +9,15 @@
  *   a node that missed gossip (started late, partitioned, restarted) catches up.
  * - **Sync**: cuts with blocks this node lacks, from gossip or polling, are synced one at a time,
  *   the heaviest claimed first (cut-sync.ts), through the node's import pipeline.
+ * - **Mempools**: every {@link MEMPOOL_SYNC_INTERVAL_MS} each peer's pending commands are pulled
+ *   (mempool-sync.ts), and a command that arrives here is pushed to every peer at once.
  * - **Discovery**: on start and every {@link PEER_DISCOVERY_INTERVAL_MS} this node announces
  *   itself (`PUT /cut/peer`) and reads its peers' peers (`GET /cut/peer`).
  */
 import { type CutHashes, cutWeight, decodeCutHashes, encodeCutHashes } from "../chain/cut/cut.ts";
 import { ImportError, type NodePorts } from "../node/ports.ts";
 import { CutSync, PeerProtocolError } from "./cut-sync.ts";
+import { MEMPOOL_SYNC_INTERVAL_MS, MempoolSync } from "./mempool-sync.ts";
 import { PeerClient, PeerRequestError } from "./peer-client.ts";
 import { PeerDb, type PeerEntry } from "./peer-db.ts";
 import { decodePeerInfo, type PeerAddress, type PeerInfo, peerKey } from "./peer-info.ts";
@@ -42,7 +45,10 @@ export interface NetworkLog {
   error(message: string): void;
 }
 
-export type NetworkPorts = Pick<NodePorts, "network" | "blocks" | "heads" | "sync" | "events">;
+export type NetworkPorts = Pick<
+  NodePorts,
+  "network" | "blocks" | "heads" | "sync" | "events" | "commands" | "mempools"
+>;
 
 /** A peer as the explorer and `/info` show it. */
 export interface PeerStatus {
@@ -67,6 +73,11 @@ export class P2PNetwork {
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
   private readonly onCut = () => this.queueGossip();
+  private readonly mempools: MempoolSync;
+  /** Peers whose mempools are being pulled; `peer/chain` pushes in flight, and those asked again. */
+  private readonly pulling = new Set<string>();
+  private readonly pushing = new Map<string, boolean>();
+  private readonly onPending = (chainId: number) => this.pushPending(chainId);
   /** The address this node tells its peers to reach it at; null: it does not announce itself. */
   private announce: PeerAddress | null = null;
 
@@ -78,9 +89,13 @@ export class P2PNetwork {
     const self = () => (this.announce === null ? null : peerKey(this.announce));
     this.peers = new PeerDb(options.dataDir, options.maxPeers, self, Date.now, (event) => {
       if (event.kind === "joined") log.info(`peer ${event.key} joined`);
-      else log.warn(`peer ${event.key} dropped: ${event.reason}`);
+      else {
+        log.warn(`peer ${event.key} dropped: ${event.reason}`);
+        this.mempools.forget(event.key);
+      }
     });
     this.sync = new CutSync(ports);
+    this.mempools = new MempoolSync(ports);
   }
 
   /**
@@ -91,7 +106,9 @@ export class P2PNetwork {
     this.announce = announce;
     this.peers.load(this.options.peers.map((address) => ({ id: null, address })));
     this.ports.events.on("cut", this.onCut);
+    this.ports.events.on("pending", this.onPending);
     this.timers.push(setInterval(() => this.poll(), CUT_POLL_INTERVAL_MS));
+    this.timers.push(setInterval(() => this.pullMempools(), MEMPOOL_SYNC_INTERVAL_MS));
     this.timers.push(setInterval(() => this.discover(), PEER_DISCOVERY_INTERVAL_MS));
     for (const timer of this.timers) timer.unref();
     this.discover();
@@ -153,6 +170,7 @@ export class P2PNetwork {
   close(): void {
     this.closed = true;
     this.ports.events.off("cut", this.onCut);
+    this.ports.events.off("pending", this.onPending);
     for (const timer of this.timers) clearInterval(timer);
     this.peers.save();
   }
@@ -251,6 +269,44 @@ export class P2PNetwork {
         })
         .catch((e: unknown) => this.failedWith(entry, e));
     }
+  }
+
+  /** Pulls each peer's pending commands (one pull in flight per peer). */
+  private pullMempools(): void {
+    for (const entry of this.peers.available()) {
+      if (this.pulling.has(entry.key)) continue;
+      this.pulling.add(entry.key);
+      this.mempools
+        .syncAll(this.clientOf(entry))
+        .then(() => this.peers.succeeded(entry))
+        .catch((e: unknown) => this.failedWith(entry, e))
+        .finally(() => this.pulling.delete(entry.key));
+    }
+  }
+
+  /**
+   * Pushes the commands that arrived on a chain to every peer (one push per peer and chain in
+   * flight; one that arrives meanwhile is pushed when it ends).
+   */
+  private pushPending(chainId: number): void {
+    for (const entry of this.peers.available()) this.pushTo(entry, chainId);
+  }
+
+  private pushTo(entry: PeerEntry, chainId: number): void {
+    const key = `${entry.key}/${chainId}`;
+    if (this.pushing.has(key)) {
+      this.pushing.set(key, true);
+      return;
+    }
+    this.pushing.set(key, false);
+    this.mempools
+      .push(this.clientOf(entry), chainId)
+      .catch((e: unknown) => this.failedWith(entry, e))
+      .finally(() => {
+        const again = this.pushing.get(key) === true;
+        this.pushing.delete(key);
+        if (again && !this.closed) this.pushTo(entry, chainId);
+      });
   }
 
   private queueGossip(): void {
