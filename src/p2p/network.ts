@@ -69,7 +69,8 @@ export class P2PNetwork {
   private readonly offered = new Map<string, CutHashes>();
   private syncing = false;
   private gossipQueued = false;
-  private readonly gossiping = new Set<string>();
+  /** Peers a cut is being sent to, and whether the cut moved since. */
+  private readonly gossiping = new Map<string, boolean>();
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
   private readonly onCut = () => this.queueGossip();
@@ -318,24 +319,34 @@ export class P2PNetwork {
     });
   }
 
-  /** Sends this node's cut to every peer that may be asked (one send in flight per peer). */
+  /**
+   * Sends this node's cut to every peer that may be asked: one send in flight per peer, and a
+   * peer whose cut moved meanwhile is sent the newest cut when it ends.
+   */
   private gossip(): void {
+    for (const entry of this.peers.available()) this.gossipTo(entry);
+  }
+
+  private gossipTo(entry: PeerEntry): void {
+    if (this.gossiping.has(entry.key)) {
+      this.gossiping.set(entry.key, true);
+      return;
+    }
+    this.gossiping.set(entry.key, false);
     const bodyText = encodeCutHashes(
       this.ports.heads.cut(),
       this.ports.network.version.name,
       this.self,
     );
-    for (const entry of this.peers.available()) {
-      if (this.gossiping.has(entry.key)) continue;
-      this.gossiping.add(entry.key);
-      this.clientOf(entry)
-        .call("putCut", { bodyText })
-        .then(() => this.peers.succeeded(entry))
-        .catch((e: unknown) => this.failedWith(entry, e))
-        .finally(() => {
-          this.gossiping.delete(entry.key);
-        });
-    }
+    this.clientOf(entry)
+      .call("putCut", { bodyText })
+      .then(() => this.peers.succeeded(entry))
+      .catch((e: unknown) => this.failedWith(entry, e))
+      .finally(() => {
+        const again = this.gossiping.get(entry.key) === true;
+        this.gossiping.delete(entry.key);
+        if (again && !this.closed) this.gossipTo(entry);
+      });
   }
 
   /** Tells each peer of this node and learns of theirs. */
