@@ -18,6 +18,7 @@
  * block with the current time is made first.
  */
 
+import { equalBytes } from "../../chain/bytes.ts";
 import { adjacentChains } from "../../chain/graph/graph.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { type ChainwebVersion, graphAt } from "../../chain/version/version.ts";
@@ -248,11 +249,19 @@ export class BlockProducer {
 
   /**
    * Stores the block of solved `work` with its nonce (and the creation time the miner chose);
-   * returns its header, or null when the chain moved on meanwhile (the work is stale).
+   * returns its header, or null when the chain moved on meanwhile (the work is stale): its
+   * parent is no longer the chain's head, or an adjacent parent is no longer on its chain's
+   * branch (a neighbour changed branch while the nonce was searched: the block would name a
+   * block the cut has left, and the cut would not be braided).
    */
   storeSolved(work: PowWork, nonce: bigint, creationTime = work.creationTime): BlockHeader | null {
-    const chain = this.options.chains[work.chainId]!;
+    const { chains } = this.options;
+    const chain = chains[work.chainId]!;
     if (chain.head !== work.parent) return null;
+    for (const [chainId, adjacent] of work.adjacentParents) {
+      const onBranch = chains[chainId]!.headerAt(adjacent.height);
+      if (onBranch === undefined || !equalBytes(onBranch.hash, adjacent.hash)) return null;
+    }
     const block = chain.prepareBlock(
       work.commands,
       work.adjacentParents,
