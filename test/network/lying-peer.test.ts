@@ -49,7 +49,7 @@ async function headerStatus(node: NodeProcess, chainId: number, hash: string): P
   return response.status;
 }
 
-/** Reads the node's cut every 100 ms until stopped: every head hash it named. */
+/** Reads the node's cut every 100 ms until stopped: every head hash it named (a failed read: stop rejects). */
 function watchCut(node: NodeProcess): { stop(): Promise<Set<string>> } {
   const named = new Set<string>();
   let running = true;
@@ -59,6 +59,8 @@ function watchCut(node: NodeProcess): { stop(): Promise<Set<string>> } {
       await sleep(100);
     }
   })();
+  // Read by stop(); handled here so that a failure after the test gave up is not unhandled.
+  loop.catch(() => undefined);
   return {
     async stop() {
       running = false;
@@ -92,6 +94,7 @@ describe("a lying peer", { timeout: 240_000 }, () => {
       const honest = pow ? await startNode({ args: ["--mining", "pow"] }) : onDemand;
       const liar = await startLyingPeer(lyingBranch(lie));
       let follower: NodeProcess | undefined;
+      let watch: ReturnType<typeof watchCut> | undefined;
       try {
         follower = await startNode({
           args: [
@@ -104,7 +107,7 @@ describe("a lying peer", { timeout: 240_000 }, () => {
             ...(pow ? ["--require-pow", "true"] : []),
           ],
         });
-        const watch = watchCut(follower);
+        watch = watchCut(follower);
         assert.equal(await liar.gossip(follower.url), 204, "PUT /cut from the liar");
 
         const { lying, code, reason } = liar.branch;
@@ -149,6 +152,7 @@ describe("a lying peer", { timeout: 240_000 }, () => {
         assert.ok(liar.requests.includes(`POST ${BASE}/chain/0/payload/batch`));
         console.log(`${lie}: the honest cut reached the follower in ${followMs} ms`);
       } finally {
+        await watch?.stop().catch(() => undefined);
         await follower?.stop();
         await liar.close();
         if (pow) await honest.kill();
