@@ -20,7 +20,7 @@ import { decodePayloadDataObject } from "../chain/payload/json.ts";
 import type { PayloadData, PayloadWithOutputs } from "../chain/payload/payload.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import type { ForeignBlock, NodePorts } from "../node/ports.ts";
-import type { PeerClient } from "./peer-client.ts";
+import { type PeerClient, PeerRequestError } from "./peer-client.ts";
 
 /** The most blocks one round of a sync fetches before storing them. */
 export const SYNC_ROUND_BLOCKS = 20_000;
@@ -96,13 +96,38 @@ export class CutSync {
     const branches = await Promise.all(
       [...cut.heads].map(async ([chainId, { hash }]) => {
         if (blocks.header(hash) !== undefined) return [];
-        return this.fetchBranch(peer, chainId, ours.get(chainId)!.hash, hash);
+        return this.fetchForkBranch(peer, chainId, ours.get(chainId)!, hash);
       }),
     );
     return branches
       .flat()
       .filter((header) => blocks.header(header.hash) === undefined)
       .sort((a, b) => a.height - b.height || a.chainId - b.chainId);
+  }
+
+  /**
+   * One chain's branch from `upper` down to this node's chain. Its lower bound is this node's
+   * head, which a peer on another fork does not have (its branch query answers 404): then an
+   * ancestor of the head further down, twice as far each time, until one is common history
+   * (the genesis block at worst).
+   */
+  private async fetchForkBranch(
+    peer: PeerClient,
+    chainId: number,
+    head: BlockHeader,
+    upper: Uint8Array,
+  ): Promise<BlockHeader[]> {
+    let lower = head;
+    for (let back = 1; ; back *= 2) {
+      try {
+        return await this.fetchBranch(peer, chainId, lower.hash, upper);
+      } catch (e) {
+        const bottom = this.ports.blocks.ancestorAt(head.hash, Math.max(0, head.height - back));
+        const unknownLower = e instanceof PeerRequestError && e.status === 404;
+        if (!unknownLower || bottom === undefined || bottom.height === lower.height) throw e;
+        lower = bottom;
+      }
+    }
   }
 
   /** One chain's branch from `upper` down to where it meets `lower`'s ancestors. */

@@ -53,6 +53,8 @@ export class PeerRequestError extends Error {
     readonly peer: string,
     readonly endpoint: P2PEndpoint,
     readonly reason: string,
+    /** The peer's HTTP status, when it answered with one that is not 2xx. */
+    readonly status: number | null = null,
   ) {
     super(`${peer} ${endpoint}: ${reason}`);
   }
@@ -88,7 +90,8 @@ export class PeerClient {
       Object.entries(request.query ?? {}).map(([k, v]): [string, string] => [k, String(v)]),
     ).toString();
     const url = `${this.base}${path(request.chainId ?? 0)}${query.length > 0 ? `?${query}` : ""}`;
-    const fail = (reason: string) => new PeerRequestError(this.key, endpoint, reason);
+    const fail = (reason: string, status: number | null = null) =>
+      new PeerRequestError(this.key, endpoint, reason, status);
     const body =
       request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
     let response: Response;
@@ -109,7 +112,7 @@ export class PeerClient {
     const text = await readBounded(response).catch((e: unknown) => {
       throw fail(networkReason(e));
     });
-    if (!response.ok) throw fail(`HTTP ${response.status}: ${text.slice(0, 200)}`);
+    if (!response.ok) throw fail(`HTTP ${response.status}: ${text.slice(0, 200)}`, response.status);
     return text;
   }
 }
