@@ -123,12 +123,7 @@ describe("two nodes over the P2P API", { timeout: 60_000 }, () => {
       heavy.network.peers.add({ id: null, address: light.address }, true);
       light.start();
       heavy.start();
-      await until("both at the heavy cut", () => cutOf(light.node) === cutOf(heavy.node)).catch(
-        (e) => {
-          console.log(light.log, heavy.log);
-          throw e;
-        },
-      );
+      await until("both at the heavy cut", () => cutOf(light.node) === cutOf(heavy.node));
       assert.equal(cutWeight(light.node.ports.heads.cut()), heavier);
       assert.equal(
         light.node.chains[0]!.mempool.has(orphaned.hash),
