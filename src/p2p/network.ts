@@ -205,7 +205,10 @@ export class P2PNetwork {
         const [key, cut] = [...this.offered].reduce((a, b) => (b[1].weight > a[1].weight ? b : a));
         this.offered.delete(key);
         const entry = this.peers.get(key);
-        if (entry === undefined || this.sync.knowsAll(cut)) continue;
+        // A peer may offer a cut again while its last one is synced (polled, then gossiped):
+        // if that sync penalised or backed it off, the new offer waits for it to be asked again.
+        if (entry === undefined || entry.notBefore > Date.now() || this.sync.knowsAll(cut))
+          continue;
         await this.syncFrom(entry, cut);
       }
     } finally {

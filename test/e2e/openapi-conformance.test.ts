@@ -20,6 +20,9 @@
  * exactly that spot; nothing else is relaxed.
  */
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { Pact } from "@kadena/client";
 import { mineNonce } from "../../src/chain/mining/mine.ts";
@@ -59,6 +62,19 @@ import { type RawResponse, rawRequest, readResponse } from "./support/raw-http.t
 // not relaxed: Braid's intended behaviour is a string always (see DEFECTS).
 
 const DOCUMENT_EXCEPTIONS: readonly DocumentException[] = [
+  {
+    document: "chainweb",
+    pointer: "#/components/schemas/peer/properties/address/properties/hostname",
+    says: { oneOf: [{ format: "hostname" }, { format: "ipv4" }, { format: "ipv6" }] },
+    use: {
+      merge: {
+        oneOf: [{ anyOf: [{ format: "hostname" }, { format: "ipv4" }, { format: "ipv6" }] }],
+      },
+    },
+    where: "a peer's address.hostname (GET/PUT /cut/peer, a cut's origin)",
+    reason:
+      "oneOf asks for exactly one of the formats, but a dotted quad such as 127.0.0.1 is both a valid host name and an IPv4 address, so no IPv4 peer (what chainweb-node's peers are) could be written; any one of them is meant",
+  },
   {
     document: "chainweb",
     pointer: "#/components/schemas/hostAddress",
@@ -156,15 +172,10 @@ const DOCUMENT_EXCEPTIONS: readonly DocumentException[] = [
 const P2P = "the P2P API between chainweb-nodes; Braid is one node with no peers (issue #25)";
 
 const NOT_SERVED: Readonly<Record<string, string>> = {
-  [operationKey("chainweb", "put", "/cut")]: `${P2P}: peers publish cuts`,
-  [operationKey("chainweb", "get", "/cut/peer")]: `${P2P}: the cut network's peer database`,
-  [operationKey("chainweb", "put", "/cut/peer")]: `${P2P}: the cut network's peer database`,
   [operationKey("chainweb", "get", "/chain/{chain}/mempool/peer")]:
     `${P2P}: the mempool network's peer database`,
   [operationKey("chainweb", "put", "/chain/{chain}/mempool/peer")]:
     `${P2P}: the mempool network's peer database`,
-  [operationKey("chainweb", "get", "/config")]:
-    "chainweb-node's own configuration file as JSON; the document says its schema is not part of the stable API, and Braid's configuration is another (docs/node.md)",
   [operationKey("chainweb", "post", "/make-backup")]:
     "chainweb-node's RocksDB/Pact database backup jobs (opt-in, `backup.api.enabled`); Braid's storage is SQLite with its own crash safety and has no backup API",
   [operationKey("chainweb", "get", "/check-backup/{backupId}")]:
@@ -190,6 +201,11 @@ interface State {
   /** A cross-chain transfer 0 → 1: its first step, its proof, its second step. */
   xchainKey: string;
   contKey: string;
+  /**
+   * A stand-in peer (it answers `GET /cut/peer` with an empty page), and a port nothing
+   * listens on: what `PUT /cut/peer` and a cut's origin name.
+   */
+  peer: { port: number; closedPort: number; close(): Promise<void> };
   /** Chain 0: the genesis hash, the head when the setup ended, the cursor of `?limit=1`. */
   genesis: string;
   head: string;
@@ -313,6 +329,32 @@ const mine = (s: State) =>
     body: { blocks: 1, chains: [0] },
   });
 
+/** A peer that answers every request with an empty page of peers, and a port freed again. */
+async function standInPeer(): Promise<State["peer"]> {
+  const listening = async (server: Server) => {
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    return (server.address() as AddressInfo).port;
+  };
+  const closed = createServer();
+  const closedPort = await listening(closed);
+  closed.close();
+  const server = createServer((_request, response) => {
+    response
+      .writeHead(200, { "content-type": "application/json" })
+      .end('{"limit":0,"items":[],"next":null}');
+  });
+  const port = await listening(server);
+  return {
+    port,
+    closedPort,
+    async close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The calls of each served operation
 
@@ -325,6 +367,59 @@ const CALLS: Readonly<Record<string, readonly Call[]>> = {
       check: (body) => assert.equal(keysOf((body as { hashes: object }).hashes).length, 20),
     },
     { name: "?maxheight=10", status: 200, request: () => ({ query: { maxheight: 10 } }) },
+  ],
+  [operationKey("chainweb", "put", "/cut")]: [
+    {
+      name: "the node's own cut, with a peer as its origin (204)",
+      status: 204,
+      request: async (s) => {
+        const cut = await rawRequest({
+          method: "GET",
+          url: `${s.main.url}/chainweb/0.0/${NETWORK}/cut`,
+        });
+        const origin = { id: null, address: { hostname: "127.0.0.1", port: s.peer.port } };
+        return { body: { ...JSON.parse(cut.body.toString("utf8")), origin } };
+      },
+    },
+  ],
+
+  // The cut network's peer database.
+  [operationKey("chainweb", "get", "/cut/peer")]: [
+    { name: "every peer", status: 200 },
+    {
+      name: "?limit=1",
+      status: 200,
+      request: () => ({ query: { limit: 1 } }),
+      check: (body) => assert.ok(items(body).length <= 1),
+    },
+  ],
+  [operationKey("chainweb", "put", "/cut/peer")]: [
+    {
+      name: "a peer that answers at its address (204)",
+      status: 204,
+      request: (s) => ({
+        body: { id: null, address: { hostname: "127.0.0.1", port: s.peer.port } },
+      }),
+    },
+    {
+      name: "400: a peer that does not answer",
+      status: 400,
+      request: (s) => ({
+        body: { id: null, address: { hostname: "127.0.0.1", port: s.peer.closedPort } },
+      }),
+    },
+  ],
+
+  // The configuration.
+  [operationKey("chainweb", "get", "/config")]: [
+    {
+      name: "the configuration, without the data directory",
+      status: 200,
+      check: (body) => {
+        assert.equal(typeof body, "object");
+        assert.ok(!("storage" in (body as object)), "no storage options");
+      },
+    },
   ],
 
   // Block hashes.
@@ -927,14 +1022,20 @@ describe("Chainweb's OpenAPI documents, against braid node", { timeout: 90_000 }
   const state = {} as State;
 
   before(async () => {
-    [state.main, state.pow, state.idle] = await Promise.all([
+    [state.main, state.pow, state.idle, state.peer] = await Promise.all([
       startNode(),
       startNode({ args: ["--mining", "pow"] }),
       startNode({ args: ["--mining", "none"] }),
+      standInPeer(),
     ]);
   });
   after(async () => {
-    await Promise.all([state.main?.stop(), state.pow?.kill(), state.idle?.stop()]);
+    await Promise.all([
+      state.main?.stop(),
+      state.pow?.kill(),
+      state.idle?.stop(),
+      state.peer?.close(),
+    ]);
   });
 
   test("every operation of both documents is exercised or listed as not served", () => {

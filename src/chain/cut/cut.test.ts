@@ -5,7 +5,14 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import type { BlockHeader } from "../header/types.ts";
 import { Random } from "../test-support/random.ts";
 import { randomHeader } from "../test-support/random-header.ts";
-import { cutHeight, cutId, cutWeight, encodeCutHashes, limitCutHeight } from "./cut.ts";
+import {
+  cutHeight,
+  cutId,
+  cutWeight,
+  decodeCutHashes,
+  encodeCutHashes,
+  limitCutHeight,
+} from "./cut.ts";
 
 const random = new Random(7);
 
@@ -56,5 +63,104 @@ describe("a cut", () => {
       ],
     );
     assert.equal(cutHeight(limitCutHeight(cut, 100, parentOf)), 15, "within the bound: unchanged");
+  });
+});
+
+describe("CutHashes from a peer", () => {
+  const heads = [head(0, 4, 200n), head(1, 5, 300n), head(2, 6, 7n)];
+  const cut = new Map(heads.map((h) => [h.chainId, h]));
+  const origin = { id: null, address: { hostname: "10.0.0.2", port: 1789 } };
+  const good = () => JSON.parse(encodeCutHashes(cut, "development", origin));
+  const decode = (value: unknown) => decodeCutHashes(value, 3);
+
+  it("reads every head, the weight, the height and the origin", () => {
+    const decoded = decode(good());
+    assert.ok(typeof decoded !== "string", decoded as string);
+    assert.deepEqual(
+      [...decoded.heads],
+      heads.map((h) => [h.chainId, { hash: h.hash, height: h.height }]),
+    );
+    assert.equal(decoded.weight, 507n);
+    assert.equal(decoded.height, 15);
+    assert.deepEqual(decoded.origin, origin);
+  });
+
+  it("refuses what is not a cut of this network, naming what is wrong", () => {
+    const hash = encodeBase64Url(heads[0]!.hash);
+    // biome-ignore lint/suspicious/noExplicitAny: each case changes the JSON one field at a time
+    const cases: [string, (json: Record<string, any>) => unknown, string][] = [
+      ["an array", () => [], "a cut must be a JSON object"],
+      [
+        "no hashes",
+        (j) => ({ ...j, hashes: undefined }),
+        '"hashes" must be an object of chain ids',
+      ],
+      ["hashes an array", (j) => ({ ...j, hashes: [] }), '"hashes" must be an object of chain ids'],
+      [
+        "a missing chain",
+        (j) => ({ ...j, hashes: { "0": j.hashes["0"], "1": j.hashes["1"] } }),
+        "the cut names 2 of 3 chains",
+      ],
+      [
+        "a chain the network lacks",
+        (j) => ({ ...j, hashes: { ...j.hashes, "3": { hash, height: 1 } } }),
+        '"3" is not a chain of this network',
+      ],
+      [
+        "a chain id that is not a number",
+        (j) => ({ ...j, hashes: { ...j.hashes, x: { hash, height: 1 } } }),
+        '"x" is not a chain of this network',
+      ],
+      [
+        "a short hash",
+        (j) => ({ ...j, hashes: { ...j.hashes, "1": { hash: hash.slice(1), height: 5 } } }),
+        "the hash of chain 1 is not a base64url block hash",
+      ],
+      [
+        "a padded hash",
+        (j) => ({ ...j, hashes: { ...j.hashes, "1": { hash: `${hash}=`, height: 5 } } }),
+        "the hash of chain 1 is not a base64url block hash",
+      ],
+      [
+        "a head without a hash",
+        (j) => ({ ...j, hashes: { ...j.hashes, "2": null } }),
+        "the hash of chain 2 is not a base64url block hash",
+      ],
+      [
+        "a negative height",
+        (j) => ({ ...j, hashes: { ...j.hashes, "1": { hash, height: -1 } } }),
+        "the height of chain 1 is not a height",
+      ],
+      [
+        "a height as text",
+        (j) => ({ ...j, hashes: { ...j.hashes, "1": { hash, height: "5" } } }),
+        "the height of chain 1 is not a height",
+      ],
+      [
+        "a fractional height",
+        (j) => ({ ...j, hashes: { ...j.hashes, "1": { hash, height: 1.5 } } }),
+        "the height of chain 1 is not a height",
+      ],
+      [
+        "no weight",
+        (j) => ({ ...j, weight: undefined }),
+        '"weight" must be a base64url 256-bit word',
+      ],
+      [
+        "a number weight",
+        (j) => ({ ...j, weight: 507 }),
+        '"weight" must be a base64url 256-bit word',
+      ],
+      [
+        "a short weight",
+        (j) => ({ ...j, weight: "AAAA" }),
+        '"weight" must be a base64url 256-bit word',
+      ],
+      ["no height", (j) => ({ ...j, height: undefined }), '"height" must be a height'],
+      ["a negative height", (j) => ({ ...j, height: -15 }), '"height" must be a height'],
+    ];
+    for (const [what, change, expected] of cases) {
+      assert.equal(decode(change(good())), expected, what);
+    }
   });
 });

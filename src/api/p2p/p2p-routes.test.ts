@@ -1,0 +1,217 @@
+/**
+ * The P2P API's own routes over a real in-process server: `PUT /cut` (204, and 400 with the
+ * reason for what is not a cut with an origin), `GET /cut/peer` in pages, `PUT /cut/peer`
+ * (added once the peer answers at its address, 400 otherwise) and `GET /config`.
+ */
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { encodeCutHashes } from "../../chain/cut/cut.ts";
+import type { BraidNode } from "../../node/node.ts";
+import { manualNode } from "../../node/test-support/dev-node.ts";
+import { P2PNetwork } from "../../p2p/network.ts";
+import { type RunningNodeServer, startNodeServer } from "../service/server.ts";
+
+const BASE = "/chainweb/0.0/development";
+const silent = { info() {}, warn() {}, error() {} };
+const NOT_A_PEER = 'a peer must be an object {"id": …, "address": {"hostname": …, "port": …}}';
+
+/** A node served with the P2P routes, its network not started (nothing polled or gossiped). */
+async function served(config: unknown = {}) {
+  const node = manualNode();
+  const network = new P2PNetwork(node.ports, { peers: [], maxPeers: 8, dataDir: null }, silent);
+  const faults: unknown[] = [];
+  const server = await startNodeServer(node.ports, {
+    host: "127.0.0.1",
+    port: 0,
+    bodyLimit: 1 << 20,
+    listenTimeoutSeconds: 5,
+    p2p: { network, config },
+    onFault: (e) => faults.push(e),
+  });
+  return { node, network, server, faults };
+}
+
+/** A port nothing listens on (one the system gave, then freed). */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe("the P2P routes", () => {
+  let node: BraidNode;
+  let network: P2PNetwork;
+  let server: RunningNodeServer;
+  let faults: unknown[];
+  const config = { network: "development", p2p: { maxPeers: 8 } };
+  const send = (method: string, path: string, body?: string) =>
+    fetch(`${server.url}${BASE}${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body,
+    });
+  const expect400 = async (response: Response, reason: string) => {
+    assert.equal(response.status, 400);
+    assert.match(String(response.headers.get("content-type")), /^text\/plain/);
+    assert.equal(await response.text(), reason);
+  };
+
+  before(async () => {
+    ({ node, network, server, faults } = await served(config));
+  });
+  after(async () => {
+    await server.close();
+    network.close();
+    node.close();
+    assert.deepEqual(faults, []);
+  });
+
+  describe("PUT /cut", () => {
+    const origin = { id: null, address: { hostname: "127.0.0.1", port: 1 } };
+    const cutBody = (from: unknown) => {
+      const json = JSON.parse(encodeCutHashes(node.ports.heads.cut(), "development", null));
+      return JSON.stringify({ ...json, origin: from });
+    };
+
+    it("takes a cut with an origin (204), the origin becoming a peer", async () => {
+      const response = await send("PUT", "/cut", cutBody(origin));
+      assert.equal(response.status, 204);
+      assert.equal(await response.text(), "");
+      assert.equal(network.peers.get("127.0.0.1:1")?.configured, false);
+    });
+
+    it("refuses a cut without an origin, or with one that is not a peer", async () => {
+      await expect400(await send("PUT", "/cut", cutBody(null)), `"origin": ${NOT_A_PEER}`);
+      await expect400(
+        await send("PUT", "/cut", cutBody({ id: null, address: { hostname: "x", port: 0 } })),
+        '"origin": the port 0 is not between 1 and 65535',
+      );
+    });
+
+    it("refuses what is not a cut of this network", async () => {
+      const json = JSON.parse(cutBody(origin));
+      delete json.hashes["19"];
+      await expect400(
+        await send("PUT", "/cut", JSON.stringify(json)),
+        "the cut names 19 of 20 chains",
+      );
+      json.hashes["20"] = json.hashes["0"];
+      await expect400(
+        await send("PUT", "/cut", JSON.stringify(json)),
+        '"20" is not a chain of this network',
+      );
+      await expect400(
+        await send("PUT", "/cut", JSON.stringify({ ...JSON.parse(cutBody(origin)), weight: 1 })),
+        '"weight" must be a base64url 256-bit word',
+      );
+      await expect400(await send("PUT", "/cut", ""), "the request body is empty: expected JSON");
+    });
+  });
+
+  describe("GET /cut/peer", () => {
+    before(() => {
+      for (let n = 1; n <= 4; n++) {
+        network.peers.add({ id: null, address: { hostname: `10.0.0.${n}`, port: 1789 } });
+      }
+    });
+    const page = async (query: string) => {
+      const response = await send("GET", `/cut/peer${query}`);
+      assert.equal(response.status, 200);
+      return (await response.json()) as { limit: number; items: unknown[]; next: string | null };
+    };
+    const hosts = (items: unknown[]) =>
+      items.map((p) => (p as { address: { hostname: string } }).address.hostname);
+
+    it("answers every peer as a page, in the API's peer objects", async () => {
+      const all = await page("");
+      assert.equal(all.limit, 5);
+      assert.equal(all.next, null);
+      assert.deepEqual(hosts(all.items), [
+        "127.0.0.1",
+        "10.0.0.1",
+        "10.0.0.2",
+        "10.0.0.3",
+        "10.0.0.4",
+      ]);
+      assert.deepEqual(all.items[1], { id: null, address: { hostname: "10.0.0.1", port: 1789 } });
+    });
+
+    it("pages with limit and next", async () => {
+      const first = await page("?limit=2");
+      assert.deepEqual(
+        [first.limit, hosts(first.items), first.next],
+        [2, ["127.0.0.1", "10.0.0.1"], "inclusive:2"],
+      );
+      const second = await page(`?limit=2&next=${first.next}`);
+      assert.deepEqual(
+        [second.limit, hosts(second.items), second.next],
+        [2, ["10.0.0.2", "10.0.0.3"], "inclusive:4"],
+      );
+      const last = await page(`?limit=2&next=${second.next}`);
+      assert.deepEqual([last.limit, hosts(last.items), last.next], [1, ["10.0.0.4"], null]);
+      const none = await page("?limit=0");
+      assert.deepEqual([none.limit, none.items, none.next], [0, [], "inclusive:0"]);
+    });
+
+    it("refuses a bad limit or next", async () => {
+      const limit = '"limit" must be an integer from 0 to 1000';
+      await expect400(await send("GET", "/cut/peer?limit=1001"), limit);
+      await expect400(await send("GET", "/cut/peer?limit=-1"), limit);
+      await expect400(await send("GET", "/cut/peer?limit=x"), limit);
+      await expect400(await send("GET", "/cut/peer?next=2"), '"next" must be inclusive:<index>');
+      await expect400(
+        await send("GET", "/cut/peer?next=exclusive:2"),
+        '"next" must be inclusive:<index>',
+      );
+    });
+  });
+
+  describe("PUT /cut/peer", () => {
+    it("adds a peer that answers at the address it gave", async () => {
+      const other = await served();
+      try {
+        const port = other.server.port;
+        const response = await send(
+          "PUT",
+          "/cut/peer",
+          JSON.stringify({ id: null, address: { hostname: "127.0.0.1", port } }),
+        );
+        assert.equal(response.status, 204, await response.clone().text());
+        assert.equal(network.peers.get(`127.0.0.1:${port}`)?.configured, false);
+      } finally {
+        await other.server.close();
+        other.network.close();
+        other.node.close();
+      }
+    });
+
+    it("refuses a peer that does not answer, and what is not a peer", async () => {
+      const port = await closedPort();
+      await expect400(
+        await send(
+          "PUT",
+          "/cut/peer",
+          JSON.stringify({ id: null, address: { hostname: "127.0.0.1", port } }),
+        ),
+        `Invalid hostaddress: the peer 127.0.0.1:${port} is not reachable: 127.0.0.1:${port} getPeers: ECONNREFUSED`,
+      );
+      assert.equal(network.peers.get(`127.0.0.1:${port}`), undefined);
+      await expect400(await send("PUT", "/cut/peer", "[]"), NOT_A_PEER);
+    });
+  });
+
+  it("GET /config answers the configuration it was given", async () => {
+    const response = await send("GET", "/config");
+    assert.equal(response.status, 200);
+    assert.match(String(response.headers.get("content-type")), /^application\/json/);
+    assert.deepEqual(await response.json(), config);
+  });
+
+  it("the routes of another network are 404", async () => {
+    const response = await fetch(`${server.url}/chainweb/0.0/mainnet01/cut/peer`);
+    assert.equal(response.status, 404);
+  });
+});
