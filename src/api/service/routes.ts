@@ -44,10 +44,10 @@ export function registerRoutes(
 
   registerChainRoutes(app, node);
   registerHeaderStream(app, node);
-  registerInfoRoutes(app, node);
+  registerInfoRoutes(app, node, p2p?.network);
   registerSpvRoutes(app, node);
   registerMiningRoutes(app, node);
-  registerExplorerRoutes(app, node);
+  registerExplorerRoutes(app, node, p2p?.network);
   registerDevRoutes(app, node, devControls);
   if (p2p !== undefined) registerP2PRoutes(app, node, p2p);
 
