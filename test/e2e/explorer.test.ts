@@ -2,17 +2,20 @@
  * The explorer in headless Chromium against `braid node` in a child process (issue #14): the
  * braid of 20 chains with heights that move as blocks are mined, a transfer sent with
  * `@kadena/client` found by request key through the search box with its result and events, its
- * block, the account view with its balances, and a cross-chain transfer's two steps linked to
- * each other. Screenshots of each view go to test-artifacts/explorer/.
+ * block, the account view with its balances, a cross-chain transfer's two steps linked to
+ * each other, and the peers: none with a hint, then a second `braid node` naming the first with
+ * `--peer`, each shown on the other's page with where its cut stands. Screenshots of each view
+ * go to test-artifacts/explorer/.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type ICommand, Pact } from "@kadena/client";
 import type { Page } from "playwright-core";
 import { DEVNET_MINER } from "../../src/node/options.ts";
 import { Decimal } from "../../src/pact/values/index.ts";
-import { startNode } from "../support/node-process.ts";
-import { type Browser, launchBrowser } from "./support/browser.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
+import { ARTIFACTS_DIR, type Browser, launchBrowser } from "./support/browser.ts";
 import {
   clientFor,
   crossChainTransferCommand,
@@ -59,8 +62,44 @@ async function balanceOn(page: Page, chain: number): Promise<Decimal> {
 
 const GAS_PRICE = decimal("0.00000001");
 
+/** A node's `host:port`, as its peers know it. */
+const addressOf = (node: NodeProcess) => node.url.replace(/^http:\/\//, "");
+
+/** The cells of each row of the peers table. */
+async function peerRows(page: Page): Promise<string[][]> {
+  return page.$$eval("#peer-table tbody tr", (rows) =>
+    rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")),
+  );
+}
+
+/** A node's cut height (`GET {base}/cut`) once its chains are level (blocks mined on demand are followed by the others'). */
+async function cutHeightOf(node: NodeProcess): Promise<number> {
+  let height = 0;
+  await until(async () => {
+    const response = await fetch(`${node.url}/chainweb/0.0/${NETWORK}/cut`);
+    const cut = (await response.json()) as {
+      height: number;
+      hashes: Record<string, { height: number }>;
+    };
+    height = cut.height;
+    return new Set(Object.values(cut.hashes).map((head) => head.height)).size === 1;
+  });
+  return height;
+}
+
+/** Waits until the page's peers table is `expected`, row by row and cell by cell. */
+async function peersShown(page: Page, expected: string[][]): Promise<void> {
+  try {
+    await until(async () => JSON.stringify(await peerRows(page)) === JSON.stringify(expected));
+  } catch (e) {
+    assert.deepEqual(await peerRows(page), expected, String(e));
+  }
+}
+
 describe("explorer in a browser", { timeout: 120_000 }, () => {
   let node: Node;
+  /** Two more nodes, one naming the other with `--peer` (the peers view). */
+  const pair: Node[] = [];
   let browser: Browser;
   let page: Page;
   let transferKey = "";
@@ -73,6 +112,7 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
   });
   after(async () => {
     await browser?.close();
+    await Promise.all(pair.map((n) => n.stop()));
     await node?.stop();
   });
 
@@ -197,5 +237,73 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
       await page.textContent("#status"),
       "the search text is longer than 256 characters",
     );
+  });
+
+  it("shows no peers on a node started alone, with how to add one", async () => {
+    const address = addressOf(node);
+    assert.ok(
+      node
+        .output()
+        .includes(`  peers        none (others join with --peer ${address}; docs/network.md)\n`),
+      "the banner says how another node joins",
+    );
+    await page.goto(`${node.url}/#/`);
+    await page.waitForSelector("#no-peers");
+    assert.equal(
+      await page.textContent("#no-peers"),
+      `No peers: give this node one with --peer host:port, or start another node with --peer ${address} (docs/network.md).`,
+    );
+    assert.match(
+      (await page.textContent("#own-cut")) ?? "",
+      new RegExp(
+        `^This node \\(${address}\\): cut height ${await cutHeightOf(node)}, weight [0-9]+\\.$`,
+      ),
+    );
+  });
+
+  it("shows two nodes, one naming the other with --peer, on each other's page as their cuts move", async () => {
+    // A node of its own: the first node's blocks above carry a cross-chain `cont`, which the
+    // follower does not sync yet (outputs-mismatch; reported apart).
+    const first = await startNode();
+    pair.push(first);
+    const follower = await startNode({ args: ["--peer", addressOf(first), "--mining", "none"] });
+    pair.push(follower);
+    assert.ok(
+      follower.output().includes(`  peers        ${addressOf(first)}   (docs/network.md)\n`),
+      "the banner names the configured peer",
+    );
+    const height = await cutHeightOf(first);
+    await page.goto(`${follower.url}/#/`);
+    await peersShown(page, [[addressOf(first), "configured", String(height), "same", ""]]);
+    assert.equal(
+      await cutHeightOf(follower),
+      height,
+      "the follower synced the first node's blocks",
+    );
+
+    // The first node learnt the follower from its announcement; a block mined there reaches the
+    // follower, and both pages follow it without being reloaded.
+    const firstPage = await page.context().newPage();
+    try {
+      await firstPage.goto(`${first.url}/#/`);
+      await peersShown(firstPage, [[addressOf(follower), "learnt", String(height), "same", ""]]);
+      const client = clientFor(first.url, "pact");
+      const sent = await client.submit(
+        await signWith(SENDER00, transferCommand(SENDER00, "sender01", "0.5")),
+      );
+      assert.equal((await client.listen(sent)).result.status, "success");
+      const moved = await cutHeightOf(first);
+      assert.ok(moved > height, `the cut moved from ${height} to ${moved}`);
+      await peersShown(page, [[addressOf(first), "configured", String(moved), "same", ""]]);
+      await peersShown(firstPage, [[addressOf(follower), "learnt", String(moved), "same", ""]]);
+      assert.match(
+        (await page.textContent("#own-cut")) ?? "",
+        new RegExp(`: cut height ${moved}, weight [0-9]+\\.$`),
+      );
+      await browser.screenshot("peers");
+      await firstPage.screenshot({ path: join(ARTIFACTS_DIR, "peers-learnt.png"), fullPage: true });
+    } finally {
+      await firstPage.close();
+    }
   });
 });

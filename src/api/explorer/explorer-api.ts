@@ -1,14 +1,15 @@
 /**
  * The explorer's JSON (`/braid/api/…`, docs/node.md "Explorer endpoints"): a block with its
  * commands decoded, a command by request key with its block and the other steps of its
- * defpact, an account's balances and recent transfers, the latest blocks, and what a search
- * text names. Every answer reads indexed rows only (a block by hash, a request key, an
+ * defpact, an account's balances and recent transfers, the latest blocks, this node's peers and
+ * where their cuts stand against its own, and what a search text names. Every answer reads indexed rows only (a block by hash, a request key, an
  * account's transfer range, each chain's last blocks), never a whole table, so it costs the
  * same on a node with a hundred blocks per chain or a hundred thousand.
  *
  * Stored transactions and outputs are JSON text; they are embedded as they are (so big
  * numbers keep their digits) when they parse, and as a JSON string otherwise.
  */
+import { cutHeight, cutWeight } from "../../chain/cut/cut.ts";
 import type { TransferRecord } from "../../chain/db/index.ts";
 import { MAX_INDEXED_ACCOUNT_LENGTH } from "../../chain/db/index.ts";
 import { encodeHeaderJson } from "../../chain/header/json.ts";
@@ -21,12 +22,17 @@ import {
 } from "../../command/index.ts";
 import { decodeBase64Url, encodeBase64Url } from "../../crypto/index.ts";
 import type { NodePorts } from "../../node/ports.ts";
+import type { P2PNetwork } from "../../p2p/network.ts";
+import { peerKey } from "../../p2p/peer-info.ts";
 
 /** What the explorer reads of the node. */
 export type ExplorerPorts = Pick<
   NodePorts,
   "network" | "blocks" | "explorer" | "heads" | "commands"
 >;
+
+/** What the explorer reads of the node's P2P network: its own address and its peers. */
+export type ExplorerPeers = Pick<P2PNetwork, "self" | "status">;
 
 import { JsonNumber, parseJson } from "../../pact/values/index.ts";
 import { HttpError } from "../http/errors.ts";
@@ -74,7 +80,11 @@ function embedCommand(bytes: Uint8Array): string {
 }
 
 export class ExplorerApi {
-  constructor(private readonly node: ExplorerPorts) {}
+  constructor(
+    private readonly node: ExplorerPorts,
+    /** The node's P2P network; absent, the node has no peers. */
+    private readonly network?: ExplorerPeers,
+  ) {}
 
   private get db() {
     return this.node.blocks;
@@ -212,6 +222,21 @@ export class ExplorerApi {
       return `{"chain":${h.chainId},"height":${h.height},"hash":${str(encodeBase64Url(h.hash))},"creationTime":${h.creationTime},"txCount":${txCount}}`;
     });
     return `[${items.join(",")}]`;
+  }
+
+  /**
+   * This node's cut (height, and weight as a decimal string) and the address it announces (null
+   * when it announces none), and each peer with where its last cut stands against this node's.
+   */
+  peers(): string {
+    const cut = this.node.heads.cut();
+    const self = this.network?.self ?? null;
+    return str({
+      address: self === null ? null : peerKey(self.address),
+      cutHeight: cutHeight(cut),
+      cutWeight: cutWeight(cut).toString(),
+      peers: this.network?.status() ?? [],
+    });
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { cutHeight, cutWeight } from "../../chain/cut/cut.ts";
 import { Random } from "../../chain/test-support/random.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { BraidNode } from "../../node/node.ts";
@@ -205,6 +206,18 @@ describe("explorer files and endpoints", () => {
       creationTime: node.chainDb.header(node.chains[0]!.head.hash)!.creationTime,
       txCount: 1,
     });
+  });
+  it("answers no address and no peers for a node without a P2P network, and /info has no braidPeers", async () => {
+    const peers = await json("/braid/api/peers");
+    const cut = node.ports.heads.cut();
+    assert.deepEqual(peers, {
+      address: null,
+      cutHeight: cutHeight(cut),
+      cutWeight: cutWeight(cut).toString(),
+      peers: [],
+    });
+    assert.equal(peers.cutHeight, 40, "every chain at the transfer's height");
+    assert.equal("braidPeers" in (await json("/info")), false);
   });
   it("answers random and hostile inputs with 200, 400 or 404, never a fault", async () => {
     const random = new Random(0x14e);

@@ -9,7 +9,7 @@ import { extname } from "node:path";
 import type { FastifyInstance, FastifyReply } from "fastify";
 
 import { HttpError } from "../http/errors.ts";
-import { ExplorerApi, type ExplorerPorts } from "./explorer-api.ts";
+import { ExplorerApi, type ExplorerPeers, type ExplorerPorts } from "./explorer-api.ts";
 
 const ASSETS_DIR = new URL("./assets/", import.meta.url);
 
@@ -44,9 +44,14 @@ function loadAssets(): Map<string, Asset> {
   return assets;
 }
 
-export function registerExplorerRoutes(app: FastifyInstance, node: ExplorerPorts): void {
+/** `peers`: the node's P2P network, when it has one (a node started by the CLI). */
+export function registerExplorerRoutes(
+  app: FastifyInstance,
+  node: ExplorerPorts,
+  peers?: ExplorerPeers,
+): void {
   const assets = loadAssets();
-  const api = new ExplorerApi(node);
+  const api = new ExplorerApi(node, peers);
   const sendAsset = (reply: FastifyReply, name: string) => {
     const asset = assets.get(name);
     if (asset === undefined)
@@ -75,6 +80,7 @@ export function registerExplorerRoutes(app: FastifyInstance, node: ExplorerPorts
     json(reply, api.account((request.params as { name: string }).name)),
   );
   app.get("/braid/api/blocks/recent", (_request, reply) => json(reply, api.recentBlocks()));
+  app.get("/braid/api/peers", (_request, reply) => json(reply, api.peers()));
   app.get("/braid/api/search", (request, reply) => {
     const { q } = (request.query ?? {}) as { q?: unknown };
     if (typeof q !== "string") throw new HttpError(400, "give the search text once, as ?q=");

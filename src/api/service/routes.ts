@@ -45,10 +45,10 @@ export function registerRoutes(
 
   registerChainRoutes(app, node);
   registerHeaderStream(app, node);
-  registerInfoRoutes(app, node);
+  registerInfoRoutes(app, node, p2p?.network);
   registerSpvRoutes(app, node);
   registerMiningRoutes(app, node);
-  registerExplorerRoutes(app, node);
+  registerExplorerRoutes(app, node, p2p?.network);
   registerDevRoutes(app, node, devControls);
   registerMempoolRoutes(app, node);
   if (p2p !== undefined) registerP2PRoutes(app, node, p2p);

@@ -2,7 +2,7 @@
  * `braid node`: runs a node with its HTTP service until stopped (SIGINT, SIGTERM or its output
  * closed: stop.ts), then closes the service and the databases. Options come from flags over
  * `--config node.yaml` over the defaults (options.ts defines each once; docs/node.md). On start it prints what a developer needs: the URL, the network,
- * the mining mode, where data lives and the funded accounts with their keys.
+ * the mining mode, where data lives, the configured peers and the funded accounts with their keys.
  */
 import { isLoopbackHost } from "../../api/service/dev-guard.ts";
 import { startNodeServer } from "../../api/service/server.ts";
@@ -16,7 +16,7 @@ import {
   type RawOptions,
   resolveNodeOptions,
 } from "../../node/options.ts";
-import { DEV_ACCOUNTS, type PeerAddress } from "../../node/ports.ts";
+import { DEV_ACCOUNTS, type PeerAddress, peerKey } from "../../node/ports.ts";
 import { P2PNetwork } from "../../p2p/network.ts";
 import { listenError, UserError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
@@ -95,17 +95,24 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
     throw listenError(e, options.api.host, options.api.port);
   }
   const readyMs = performance.now() - started;
+  const announce = announcedAddress(options, server.port);
   if (options.log.level === "debug" || options.log.level === "info") {
-    io.out(banner(options, server.url, node, readyMs));
+    io.out(banner(options, server.url, node, readyMs, announce));
   }
-  network.start(announcedAddress(options, server.port));
+  network.start(announce);
   await untilStopped();
   network.close();
   await server.close();
   await node.close();
 }
 
-function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: number): string {
+function banner(
+  options: NodeOptions,
+  url: string,
+  node: BraidNode,
+  readyMs: number,
+  announce: PeerAddress | null,
+): string {
   const base = `${url}/chainweb/0.0/${options.network}`;
   const lines = [
     `Braid node ready in ${Math.round(readyMs)} ms${node.fresh ? " (new network: genesis blocks made)" : ""}`,
@@ -118,6 +125,7 @@ function banner(options: NodeOptions, url: string, node: BraidNode, readyMs: num
     `  mining       ${options.mining.mode}${miningDetail(options)}`,
     `  data         ${options.storage.dataDir ?? "in memory (nothing is kept)"}`,
     `  miner        ${options.mining.miner.account}`,
+    `  peers        ${peersText(options.p2p.peers, announce)}`,
     "",
     "Funded accounts on every chain (development keys, public on purpose: never use them elsewhere)",
     "",
@@ -161,6 +169,16 @@ function announcedAddress(options: NodeOptions, port: number): PeerAddress | nul
 function publicConfig(options: NodeOptions): unknown {
   const { storage: _storage, ...rest } = options;
   return rest;
+}
+
+/** The banner's peers: the configured ones, or how another node joins this one. */
+function peersText(peers: readonly PeerAddress[], announce: PeerAddress | null): string {
+  if (peers.length > 0) return `${peers.map(peerKey).join(", ")}   (docs/network.md)`;
+  const join =
+    announce === null
+      ? "--peer host:port adds one"
+      : `others join with --peer ${peerKey(announce)}`;
+  return `none (${join}; docs/network.md)`;
 }
 
 /** What the banner adds to the mining mode's name. */

@@ -1,6 +1,7 @@
 // The network view: the chain graph as an SVG (one node per chain with its height, an edge per
 // pair of adjacent chains) and the latest blocks of all chains, both kept current from the
-// node's header stream.
+// node's header stream; and this node's peers with where their cuts stand against this node's,
+// asked for again every few seconds.
 
 import { el, fill, link, svg, table } from "./dom.js";
 import { blockTime, shortHash } from "./format.js";
@@ -10,6 +11,8 @@ const MAX_LATEST_ROWS = 40;
 const SIZE = 520;
 const RADIUS = 210;
 const NODE_RADIUS = 24;
+/** How often the peers are asked for again (the node asks each peer for its cut every second). */
+const PEERS_REFRESH_MS = 2000;
 
 /** Positions on a circle, chain 0 at the top, clockwise. */
 function layout(chains) {
@@ -71,12 +74,53 @@ function blockRow(block) {
   ];
 }
 
+function peerRow(peer) {
+  return [
+    el("span", { class: "hash" }, peer.address),
+    peer.configured ? "configured" : "learnt",
+    peer.cutHeight === null ? "" : String(peer.cutHeight),
+    // ahead, behind or same: by the weight of its last cut against this node's.
+    peer.relation === null
+      ? el("span", { class: "muted" }, "not known yet")
+      : el("span", { class: `relation-${peer.relation}` }, peer.relation),
+    peer.problem === null ? "" : el("span", { class: "failed" }, peer.problem),
+  ];
+}
+
+/** The peers section's content from `/braid/api/peers`; with no peers, how to add one. */
+function peersContent(answer) {
+  const self = answer.address === null ? "This node" : `This node (${answer.address})`;
+  const join =
+    answer.address === null
+      ? "give this node one with --peer host:port"
+      : `give this node one with --peer host:port, or start another node with --peer ${answer.address}`;
+  return [
+    el("h2", null, "Peers"),
+    el(
+      "p",
+      { id: "own-cut" },
+      `${self}: cut height ${answer.cutHeight}, weight ${answer.cutWeight}.`,
+    ),
+    answer.peers.length === 0
+      ? el("p", { class: "muted", id: "no-peers" }, `No peers: ${join} (docs/network.md).`)
+      : table(
+          ["peer", "known by", "cut height", "its cut against this node's", "problem"],
+          answer.peers.map(peerRow),
+          { id: "peer-table" },
+        ),
+  ];
+}
+
 /**
  * Renders the network view into `view`; returns a function that stops its live updates.
  * `api` is the explorer's fetch helper, `base` the Chainweb path `/chainweb/0.0/<network>`.
  */
 export async function showNetwork(view, api, base, info) {
-  const [cut, recent] = await Promise.all([api(`${base}/cut`), api("/braid/api/blocks/recent")]);
+  const [cut, recent, peers] = await Promise.all([
+    api(`${base}/cut`),
+    api("/braid/api/blocks/recent"),
+    api("/braid/api/peers"),
+  ]);
   const heights = new Map(
     Object.entries(cut.hashes).map(([chain, { height }]) => [Number(chain), height]),
   );
@@ -84,6 +128,7 @@ export async function showNetwork(view, api, base, info) {
   const latest = table(["chain", "height", "hash", "txs", "created"], recent.map(blockRow), {
     id: "latest-blocks",
   });
+  const peersSection = el("section", { id: "peers" }, peersContent(peers));
   fill(
     view,
     el("h1", null, `Network ${info.nodeVersion}: ${graph.length} chains`),
@@ -93,7 +138,21 @@ export async function showNetwork(view, api, base, info) {
       el("section", null, el("h2", null, "The braid"), graphSvg(graph, heights)),
       el("section", null, el("h2", null, "Latest blocks"), latest),
     ),
+    peersSection,
   );
+
+  let stopped = false;
+  let peersTimer;
+  const refreshPeers = async () => {
+    try {
+      const answer = await api("/braid/api/peers");
+      if (!stopped) fill(peersSection, peersContent(answer));
+    } catch {
+      // The table stays as it was; the next refresh asks again.
+    }
+    if (!stopped) peersTimer = setTimeout(refreshPeers, PEERS_REFRESH_MS);
+  };
+  peersTimer = setTimeout(refreshPeers, PEERS_REFRESH_MS);
 
   const rows = latest.querySelector("tbody");
   const stream = new EventSource(`${base}/header/updates`);
@@ -121,5 +180,9 @@ export async function showNetwork(view, api, base, info) {
     rows.prepend(row);
     while (rows.children.length > MAX_LATEST_ROWS) rows.lastElementChild.remove();
   });
-  return () => stream.close();
+  return () => {
+    stopped = true;
+    clearTimeout(peersTimer);
+    stream.close();
+  };
 }
