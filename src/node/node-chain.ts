@@ -38,7 +38,7 @@ import { executeGenesis } from "./genesis/genesis.ts";
 import { ImportError } from "./import/import-error.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import type { MinerAccount } from "./options.ts";
-import { continuationVerifier, spvVerifier } from "./spv.ts";
+import { continuationVerifier, type ProofAncestry, spvVerifier } from "./spv.ts";
 import type { StorageGuard } from "./storage-guard.ts";
 import { verifierPluginsAt } from "./verifiers/index.ts";
 
@@ -117,8 +117,15 @@ export class NodeChain {
     return this.context.chainDb.ancestorAt(this.current.hash, height);
   }
 
-  /** The block environment of a child of `parent` mined by `miner` (the node's own by default). */
-  environment(parent: BlockHeader, miner: MinerAccount = this.context.miner): BlockEnvironment {
+  /**
+   * The block environment of a child of `parent` mined by `miner` (the node's own by default);
+   * proofs' roots are looked for in `ancestry` (the chain database unless given).
+   */
+  environment(
+    parent: BlockHeader,
+    miner: MinerAccount = this.context.miner,
+    ancestry: ProofAncestry = this.context.chainDb,
+  ): BlockEnvironment {
     const c = this.context;
     return {
       networkId: c.networkId,
@@ -129,8 +136,8 @@ export class NodeChain {
       miner,
       reward: c.reward,
       blockGasLimit: c.blockGasLimit,
-      continuationVerifier: continuationVerifier(c.chainDb, this.chainId, parent),
-      spvVerifier: spvVerifier(c.chainDb, this.chainId, parent),
+      continuationVerifier: continuationVerifier(ancestry, this.chainId, parent),
+      spvVerifier: spvVerifier(ancestry, this.chainId, parent),
       verifierPlugins: verifierPluginsAt(c.version, parent.height + 1),
     };
   }

@@ -124,8 +124,14 @@ export function createOutputProof(request: ProofRequest): string {
  * parent is `parent` (or `local` on top of it): a proof's root must be `parent` or one of its
  * ancestors.
  */
+/**
+ * Where proofs' roots are looked for: the chain database, or (a batch of blocks from elsewhere
+ * being checked before any is stored) the database with the batch's blocks checked so far.
+ */
+export type ProofAncestry = Pick<ChainDatabase, "link" | "isAncestor">;
+
 export function continuationVerifier(
-  chainDb: ChainDatabase,
+  chainDb: ProofAncestry,
   chainId: number,
   parent: BlockHeader,
 ): ContinuationVerifier {
@@ -137,7 +143,7 @@ export function continuationVerifier(
 }
 
 /** Whether `root` is a block of `chainId` on the branch ending at `parent`. */
-function onBranch(chainDb: ChainDatabase, chainId: number, parent: BlockHeader) {
+function onBranch(chainDb: ProofAncestry, chainId: number, parent: BlockHeader) {
   return (root: Uint8Array): boolean => {
     const link = chainDb.link(root);
     return link !== undefined && link.chainId === chainId && chainDb.isAncestor(root, parent.hash);
@@ -149,7 +155,7 @@ function onBranch(chainDb: ChainDatabase, chainId: number, parent: BlockHeader) 
  * (or `local` on top of it).
  */
 export function spvVerifier(
-  chainDb: ChainDatabase,
+  chainDb: ProofAncestry,
   chainId: number,
   parent: BlockHeader,
 ): SpvVerifier {

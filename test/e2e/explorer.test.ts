@@ -262,10 +262,9 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
   });
 
   it("shows two nodes, one naming the other with --peer, on each other's page as their cuts move", async () => {
-    // A node of its own: the first node's blocks above carry a cross-chain `cont`, which the
-    // follower does not sync yet (outputs-mismatch; reported apart).
-    const first = await startNode();
-    pair.push(first);
+    // The node of the tests above: its blocks carry a cross-chain transfer's two steps, whose
+    // `cont` the follower verifies against the proof's root among the blocks it syncs.
+    const first = node;
     const follower = await startNode({ args: ["--peer", addressOf(first), "--mining", "none"] });
     pair.push(follower);
     assert.ok(

@@ -22,6 +22,7 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import type { PactDb } from "../../pact/db/index.ts";
 import { executeBlock, minerOfData } from "../block-execution/block-executor.ts";
 import { type NodeChain, storedCommand } from "../node-chain.ts";
+import type { ProofAncestry } from "../spv.ts";
 import { ImportError } from "./import-error.ts";
 
 /**
@@ -47,13 +48,35 @@ export class ForkExecution {
   ) {}
 
   /**
+   * Where the proofs of the batch's `cont` commands and `verify-spv` calls find their roots: the
+   * batch's blocks checked so far (not stored yet), then the chain database.
+   */
+  private readonly ancestry: ProofAncestry = {
+    link: (hash) => {
+      const block = this.checked.get(encodeBase64Url(hash));
+      if (block === undefined) return this.chainDb.link(hash);
+      const { chainId, height, parent } = block.header;
+      return { hash: block.header.hash, chainId, height, parent };
+    },
+    isAncestor: (ancestor, of) => {
+      let at = of;
+      for (;;) {
+        if (equalBytes(at, ancestor)) return true;
+        const block = this.checked.get(encodeBase64Url(at));
+        if (block === undefined) return this.chainDb.isAncestor(ancestor, at);
+        at = block.header.parent;
+      }
+    },
+  };
+
+  /**
    * Executes `block` on its fork; returns its payload with the outputs execution gave, or throws
    * {@link ImportError} when it is not what it claims.
    */
   check(chain: NodeChain, block: ForeignBlock, parent: BlockHeader): PayloadWithOutputs {
     const db = this.overlayAt(chain, parent);
     this.last.delete(block.header.chainId);
-    const remade = executeForeign(db, chain, block, parent);
+    const remade = executeForeign(db, chain, block, parent, this.ancestry);
     this.last.set(block.header.chainId, { hash: encodeBase64Url(block.header.hash), db });
     return remade;
   }
@@ -76,7 +99,7 @@ export class ForkExecution {
       const before = this.blockOf(block.header.parent).header;
       const miner = minerOfData(block.payload.minerData) ?? undefined;
       const commands = block.payload.transactions.map((t) => storedCommand(t.transaction));
-      executeBlock(db, chain.environment(before, miner), commands);
+      executeBlock(db, chain.environment(before, miner, this.ancestry), commands);
     }
     return db;
   }
@@ -98,6 +121,7 @@ export function executeForeign(
   chain: NodeChain,
   block: ForeignBlock,
   parent: BlockHeader,
+  ancestry?: ProofAncestry,
 ): PayloadWithOutputs {
   const { header, payload } = block;
   const miner = minerOfData(payload.minerData);
@@ -109,7 +133,11 @@ export function executeForeign(
       "the miner data is not a keys-all miner of ED25519 keys",
     );
   }
-  const executed = executeBlock(db, chain.environment(parent, miner), verifiedCommands(block));
+  const executed = executeBlock(
+    db,
+    chain.environment(parent, miner, ancestry),
+    verifiedCommands(block),
+  );
   const remade = makePayloadWithOutputs(
     executed.commands.map((c) => ({ transaction: c.transaction, output: c.output })),
     payload.minerData,
