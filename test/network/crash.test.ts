@@ -10,11 +10,13 @@ import { converged, cutOf } from "./support/converge.ts";
 import type { NetNode } from "./support/net-node.ts";
 import { networkTestSkip, TestNetwork } from "./support/netns.ts";
 
-/** Heights the miner makes on every chain before the follower starts (20 chains: 8,000 blocks). */
-const HEIGHTS = 400;
+/** Heights the miner makes on every chain before the follower starts (20 chains: 12,000 blocks). */
+const HEIGHTS = 600;
+/** Heights the miner adds between two crashes, so that each restart has a sync to do. */
+const HEIGHTS_PER_ROUND = 40;
 const CRASHES = 10;
 /** A crash comes this long after the follower's start, at random. */
-const CRASH_AFTER_MS: readonly [number, number] = [300, 2_500];
+const CRASH_AFTER_MS: readonly [number, number] = [100, 1_200];
 const CATCH_UP_MS = 120_000;
 
 const CHAINS = Array.from({ length: 20 }, (_, c) => c);
@@ -32,6 +34,8 @@ describe("a follower killed during sync", { skip: networkTestSkip(), timeout: 30
   let net: TestNetwork;
   let miner: NetNode;
   let follower: NetNode;
+  /** What the follower printed, over its restarts. */
+  let logs = "";
 
   before(async () => {
     net = await TestNetwork.create(["m", "f"]);
@@ -46,7 +50,9 @@ describe("a follower killed during sync", { skip: networkTestSkip(), timeout: 30
     for (let i = 0; i < CRASHES; i++) {
       const [low, high] = CRASH_AFTER_MS;
       await new Promise((resolve) => setTimeout(resolve, low + Math.random() * (high - low)));
+      logs += follower.output();
       await follower.kill9();
+      await mine(miner, HEIGHTS_PER_ROUND);
       await follower.restart();
       heights.push((await cutOf(follower)).height);
       assert.doesNotMatch(follower.output(), /internal error|cannot open|damaged/);
@@ -62,6 +68,7 @@ describe("a follower killed during sync", { skip: networkTestSkip(), timeout: 30
   });
 
   it("the follower's blocks are the miner's, and it reopens cleanly once more", async () => {
+    logs += follower.output();
     await follower.stop();
     await follower.restart();
     const [theirs, ours] = await Promise.all([cutOf(miner), cutOf(follower)]);
@@ -75,6 +82,6 @@ describe("a follower killed during sync", { skip: networkTestSkip(), timeout: 30
         ).text();
       assert.equal(await page(follower), await page(miner), `chain ${chain}'s blocks`);
     }
-    assert.match(follower.output(), /sync from .*: \d+ blocks in/, "a progress line");
+    assert.match(logs, /sync from .*: \d+ of \d+ blocks \(\d+ blocks\/s\)/, "a progress line");
   });
 });
