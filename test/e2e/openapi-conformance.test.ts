@@ -169,13 +169,7 @@ const DOCUMENT_EXCEPTIONS: readonly DocumentException[] = [
 // ---------------------------------------------------------------------------------------------
 // Operations the node does not serve
 
-const P2P = "the P2P API between chainweb-nodes; Braid is one node with no peers (issue #25)";
-
 const NOT_SERVED: Readonly<Record<string, string>> = {
-  [operationKey("chainweb", "get", "/chain/{chain}/mempool/peer")]:
-    `${P2P}: the mempool network's peer database`,
-  [operationKey("chainweb", "put", "/chain/{chain}/mempool/peer")]:
-    `${P2P}: the mempool network's peer database`,
   [operationKey("chainweb", "post", "/make-backup")]:
     "chainweb-node's RocksDB/Pact database backup jobs (opt-in, `backup.api.enabled`); Braid's storage is SQLite with its own crash safety and has no backup API",
   [operationKey("chainweb", "get", "/check-backup/{backupId}")]:
@@ -406,6 +400,21 @@ const CALLS: Readonly<Record<string, readonly Call[]>> = {
       status: 400,
       request: (s) => ({
         body: { id: null, address: { hostname: "127.0.0.1", port: s.peer.closedPort } },
+      }),
+    },
+  ],
+
+  // A chain's mempool network: the same peer database.
+  [operationKey("chainweb", "get", "/chain/{chain}/mempool/peer")]: [
+    { name: "every peer", status: 200, request: () => ({ params: { chain: "0" } }) },
+  ],
+  [operationKey("chainweb", "put", "/chain/{chain}/mempool/peer")]: [
+    {
+      name: "a peer that answers at its address (204)",
+      status: 204,
+      request: (s) => ({
+        params: { chain: "3" },
+        body: { id: null, address: { hostname: "127.0.0.1", port: s.peer.port } },
       }),
     },
   ],

@@ -8,9 +8,11 @@
  * - `GET /cut/peer`: a page of the peer database (`limit`, `next` as `inclusive:N`).
  * - `PUT /cut/peer`: a peer announcing itself; 204 once it answers at the address it gave, else
  *   400 with the reason.
+ * - `GET`/`PUT /chain/{c}/mempool/peer`: the same, for a chain's mempool network, which is the
+ *   cut network here (Braid keeps one peer database; mempools are synced with every peer).
  * - `GET /config`: the node's configuration, nothing secret in it.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { decodeCutHashes } from "../../chain/cut/cut.ts";
 import type { NodePorts } from "../../node/ports.ts";
 import type { P2PNetwork } from "../../p2p/network.ts";
@@ -47,7 +49,7 @@ export function registerP2PRoutes(
     return reply.code(204).send();
   });
 
-  app.get(`${BASE}/cut/peer`, { onRequest }, async (request, reply) => {
+  const peersPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const { limit, next } = (request.query ?? {}) as { limit?: string; next?: string };
     const size = limit === undefined ? MAX_PEER_PAGE_LIMIT : Number(limit);
     if (!/^\d+$/.test(limit ?? "0") || size > MAX_PEER_PAGE_LIMIT) {
@@ -65,15 +67,19 @@ export function registerP2PRoutes(
         next: more ? `inclusive:${from + size}` : null,
       }),
     );
-  });
-
-  app.put(`${BASE}/cut/peer`, { onRequest }, async (request, reply) => {
+  };
+  const announced = async (request: FastifyRequest, reply: FastifyReply) => {
     const info = decodePeerInfo(json(request));
     if (typeof info === "string") throw badRequest(info);
     const problem = await network.addAnnounced(info);
     if (problem !== null) throw badRequest(`Invalid hostaddress: ${problem}`);
     return reply.code(204).send();
-  });
+  };
+  app.get(`${BASE}/cut/peer`, { onRequest }, peersPage);
+  app.put(`${BASE}/cut/peer`, { onRequest }, announced);
+  const onChainRequest = chainHook(served);
+  app.get(`${BASE}/chain/:chain/mempool/peer`, { onRequest: onChainRequest }, peersPage);
+  app.put(`${BASE}/chain/:chain/mempool/peer`, { onRequest: onChainRequest }, announced);
 
   app.get(`${BASE}/config`, { onRequest }, async (_request, reply) =>
     reply.type(JSON_TYPE).send(JSON.stringify(config)),
