@@ -33,7 +33,7 @@ describe("node options", () => {
         entityKeys: [DEV_ACCOUNTS[0]!.publicKey],
       },
       execution: { commandTimeLimitMs: 100 },
-      p2p: { peers: [], announce: undefined, maxPeers: 32, requirePow: false },
+      p2p: { peers: [], announce: undefined, maxPeers: 32, requirePow: false, tls: null },
       log: { level: "info" },
     });
   });
@@ -142,6 +142,7 @@ describe("the P2P options", () => {
       announce: { hostname: "node-a.test", port: 8080 },
       maxPeers: 5,
       requirePow: true,
+      tls: null,
     });
   });
 
@@ -159,5 +160,6 @@ describe("the P2P options", () => {
     fails({ announce: 80 }, "announce must be host:port, got 80");
     fails({ maxPeers: 0 }, "maxPeers must be an integer from 1 to 1000, got 0");
     fails({ requirePow: "yes" }, 'requirePow must be true or false, got "yes"');
+    fails({ p2pKey: "key.pem" }, "p2pCertificate and p2pKey must be given together");
   });
 });

@@ -84,6 +84,11 @@ export interface P2POptions {
   readonly maxPeers: number;
   /** Blocks from peers must carry their proof of work (a network of pow miners). */
   readonly requirePow: boolean;
+  /**
+   * PEM files of a certificate chain and its key: the node serves HTTPS and calls its peers over
+   * HTTPS (null: plain HTTP).
+   */
+  readonly tls: { readonly certificateFile: string; readonly keyFile: string } | null;
 }
 
 /** The node's options, by the part of the node each configures (`OPTION_DEFINITIONS`' parts). */
@@ -299,6 +304,21 @@ export const OPTION_DEFINITIONS = [
       "refuse blocks from peers without their proof of work (the development network's blocks made on demand carry none: a network of pow miners sets it on every node)",
   },
   {
+    key: "p2pCertificate",
+    module: "p2p",
+    value: "file",
+    defaultText: "none (plain HTTP)",
+    meaning:
+      "PEM certificate chain: the node serves HTTPS (service and P2P API) and calls its peers over HTTPS (chainweb-node's `--p2p-certificate-chain-file`); with `p2pKey`",
+  },
+  {
+    key: "p2pKey",
+    module: "p2p",
+    value: "file",
+    defaultText: "none",
+    meaning: "PEM private key of `p2pCertificate` (chainweb-node's `--p2p-certificate-key-file`)",
+  },
+  {
     key: "logLevel",
     module: "log",
     value: "level",
@@ -416,6 +436,11 @@ export function resolveNodeOptions(
     throw new NodeOptionsError("inMemory and dataDir cannot be used together");
   }
   const miningMode = read.choice("mining", MINING_MODES, "on-demand");
+  const certificateFile = read.string("p2pCertificate", null);
+  const keyFile = read.string("p2pKey", null);
+  if ((certificateFile === null) !== (keyFile === null)) {
+    throw new NodeOptionsError("p2pCertificate and p2pKey must be given together");
+  }
   const minerAccount = read.string("minerAccount", null);
   const minerKeys = read.hexKeys("minerKeys");
   if ((minerAccount === null) !== (minerKeys === null)) {
@@ -465,6 +490,10 @@ export function resolveNodeOptions(
       announce: read.address("announce") ?? undefined,
       maxPeers: read.integer("maxPeers", DEFAULT_MAX_PEERS, 1, MAX_MAX_PEERS),
       requirePow: read.boolean("requirePow", miningMode === "pow"),
+      tls:
+        certificateFile === null || keyFile === null
+          ? null
+          : { certificateFile: resolve(cwd, certificateFile), keyFile: resolve(cwd, keyFile) },
     },
     log: { level: read.choice("logLevel", LOG_LEVELS, "info") },
   };

@@ -37,6 +37,11 @@ export interface NetworkOptions {
   readonly maxPeers: number;
   /** Where the peer database is kept; null keeps nothing. */
   readonly dataDir: string | null;
+  /**
+   * Over HTTPS: this node's id (its certificate's fingerprint), and its peers are called over
+   * HTTPS too; absent: plain HTTP, and the id is null.
+   */
+  readonly https?: { readonly id: string };
 }
 
 export interface NetworkLog {
@@ -118,7 +123,9 @@ export class P2PNetwork {
 
   /** This node as a peer object, if it announces itself. */
   get self(): PeerInfo | null {
-    return this.announce === null ? null : { id: null, address: this.announce };
+    return this.announce === null
+      ? null
+      : { id: this.options.https?.id ?? null, address: this.announce };
   }
 
   /** A cut a peer sent (`PUT /cut`): synced from its origin when it has blocks this node lacks. */
@@ -179,7 +186,11 @@ export class P2PNetwork {
   private client(key: string, address: PeerAddress): PeerClient {
     let client = this.clients.get(key);
     if (client === undefined) {
-      client = new PeerClient(address, this.ports.network.version.name);
+      client = new PeerClient(
+        address,
+        this.ports.network.version.name,
+        this.options.https === undefined ? "http" : "https",
+      );
       this.clients.set(key, client);
     }
     return client;

@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const URL_LINE = /^ {2}URL {10}(http:\/\/\S+)$/;
+const URL_LINE = /^ {2}URL {10}(https?:\/\/\S+)$/;
 
 export interface NodeProcessOptions {
   /** A data directory; in memory when absent. */

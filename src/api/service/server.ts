@@ -5,7 +5,7 @@
  * configured address.
  */
 import type { Socket } from "node:net";
-import Fastify from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import type { NodePorts } from "../../node/ports.ts";
 import {
   type ConnectionLimits,
@@ -31,6 +31,8 @@ export interface NodeServerOptions {
   readonly devControls?: boolean;
   /** The connection limits; {@link defaultConnectionLimits} unless given (tests lower them). */
   readonly connections?: ConnectionLimits;
+  /** A PEM certificate chain and key: served over HTTPS (the P2P API's `p2pCertificate`). */
+  readonly tls?: { readonly cert: string; readonly key: string };
   /** The P2P API's routes, served from the node's network (a node started by the CLI). */
   readonly p2p?: P2PRouteParts;
   /** Told of faults (5xx), which should never happen. */
@@ -54,14 +56,20 @@ export async function startNodeServer(
   // one gets their 400/404 instead of the router's JSON 414; Node's 16 KiB header limit bounds it.
   const limits = options.connections ?? defaultConnectionLimits();
   const headers = (socket: Socket) => commonHeaders(socket, node.clock);
-  const app = Fastify({
+  const tls = options.tls;
+  const deadlines = deadlineOptions(limits);
+  // Over HTTPS the server takes the HTTP server's options with the certificate. An HTTPS server
+  // has the HTTP server's interface; fastify's types tie the instance's type to the `https`
+  // option, which would make every route's types depend on this one setting, hence the cast.
+  const app = (Fastify as (options: object) => FastifyInstance)({
+    ...(tls === undefined ? {} : { https: { ...tls, ...deadlines.http } }),
     logger: false,
     forceCloseConnections: true,
     bodyLimit: options.bodyLimit,
     routerOptions: { maxParamLength: 16_384 },
     clientErrorHandler: plainClientErrors(headers),
     frameworkErrors: plainFrameworkErrors(headers),
-    ...deadlineOptions(limits),
+    ...deadlines,
   });
   limitConnections(app.server, limits, headers);
   addCommonHeaders(app, node.clock);
@@ -86,7 +94,7 @@ export async function startNodeServer(
   const port = typeof address === "object" && address !== null ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `${tls === undefined ? "http" : "https"}://${host}:${port}`,
     port,
     contracts,
     async close() {

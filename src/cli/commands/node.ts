@@ -17,6 +17,7 @@ import {
   resolveNodeOptions,
 } from "../../node/options.ts";
 import { DEV_ACCOUNTS, type PeerAddress, peerKey } from "../../node/ports.ts";
+import { certificateFingerprint } from "../../p2p/certificate.ts";
 import { P2PNetwork } from "../../p2p/network.ts";
 import { listenError, UserError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
@@ -62,6 +63,7 @@ function nodeOptions(flags: NodeFlags, io: CliIO): NodeOptions {
 }
 
 async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
+  const tls = readCertificate(options, io);
   const log = makeLogger(options.log.level, {
     write: (text: string) => io.out(text),
     isTTY: io.outIsTerminal,
@@ -75,13 +77,19 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
   }
   const network = new P2PNetwork(
     node.ports,
-    { peers: options.p2p.peers, maxPeers: options.p2p.maxPeers, dataDir: options.storage.dataDir },
+    {
+      peers: options.p2p.peers,
+      maxPeers: options.p2p.maxPeers,
+      dataDir: options.storage.dataDir,
+      ...(tls === undefined ? {} : { https: { id: certificateFingerprint(tls.cert) } }),
+    },
     log,
   );
   let server: Awaited<ReturnType<typeof startNodeServer>>;
   try {
     server = await startNodeServer(node.ports, {
       p2p: { network, config: publicConfig(options) },
+      ...(tls === undefined ? {} : { tls }),
       host: options.api.host,
       port: options.api.port,
       bodyLimit: options.api.bodyLimit,
@@ -156,6 +164,34 @@ function devControlsLines(options: NodeOptions): string[] {
     `WARNING: the development controls (/braid/dev/…) are open to everyone who can reach ${options.api.host}:`,
     "they can mine, move this node's clock forward for good, revert its chains and spend the faucet (--dev-controls).",
   ];
+}
+
+/** The certificate and key of `p2pCertificate` and `p2pKey`, read and checked; none for HTTP. */
+function readCertificate(
+  options: NodeOptions,
+  io: CliIO,
+): { readonly cert: string; readonly key: string } | undefined {
+  const files = options.p2p.tls;
+  if (files === null) return undefined;
+  const read = (key: string, file: string) => {
+    try {
+      return io.readFile(file);
+    } catch (e) {
+      throw new UserError(
+        `${key}: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+  };
+  const tls = {
+    cert: read("p2pCertificate", files.certificateFile),
+    key: read("p2pKey", files.keyFile),
+  };
+  try {
+    certificateFingerprint(tls.cert);
+  } catch {
+    throw new UserError(`p2pCertificate: ${files.certificateFile} is not a PEM certificate`);
+  }
+  return tls;
 }
 
 /** The address peers are told: `announce`, else the service's unless it listens on a wildcard. */

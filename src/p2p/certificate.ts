@@ -1,0 +1,9 @@
+/**
+ * A node's id on Chainweb's P2P network: the base64url SHA-256 fingerprint of its certificate
+ * (the first of its chain, in DER), as chainweb-node names peers that serve HTTPS.
+ */
+import { createHash, X509Certificate } from "node:crypto";
+
+export function certificateFingerprint(pemChain: string): string {
+  return createHash("sha256").update(new X509Certificate(pemChain).raw).digest("base64url");
+}

@@ -1,0 +1,92 @@
+/**
+ * Two nodes over HTTPS (`p2pCertificate`, `p2pKey`: chainweb-node's certificate options): each
+ * serves its API and the P2P API over TLS with a certificate made here by openssl, trusted by
+ * both processes (NODE_EXTRA_CA_CERTS, as a development CA would be); the follower syncs the
+ * first node's blocks over HTTPS, and each names the other with its certificate's fingerprint as
+ * its id, as chainweb-node's peers do.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { Agent, fetch } from "undici";
+import { certificateFingerprint } from "../../src/p2p/certificate.ts";
+import { type NodeProcess, startNode } from "../support/node-process.ts";
+
+const CHAINS = Array.from({ length: 20 }, (_, c) => c);
+const SYNC_MS = 15_000;
+
+describe("nodes over HTTPS", { timeout: 60_000 }, () => {
+  let dir: string;
+  let cert: string;
+  let first: NodeProcess;
+  let follower: NodeProcess;
+  const tlsArgs = () => ["--p2p-certificate", cert, "--p2p-key", join(dir, "key.pem")];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "braid-https-"));
+    cert = join(dir, "cert.pem");
+    execFileSync(
+      "openssl",
+      [
+        ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"],
+        ...["-nodes", "-days", "2", "-subj", "/CN=127.0.0.1"],
+        ...[
+          "-addext",
+          "subjectAltName=IP:127.0.0.1",
+          "-keyout",
+          join(dir, "key.pem"),
+          "-out",
+          cert,
+        ],
+      ],
+      { stdio: "ignore" },
+    );
+    const launcher = ["env", `NODE_EXTRA_CA_CERTS=${cert}`];
+    first = await startNode({ launcher, args: ["--dev-controls", ...tlsArgs()] });
+    const port = new URL(first.url).port;
+    follower = await startNode({
+      launcher,
+      args: ["--mining", "none", "--peer", `127.0.0.1:${port}`, ...tlsArgs()],
+    });
+  });
+  after(async () => {
+    await Promise.all([first?.stop(), follower?.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves its API over HTTPS", () => {
+    assert.match(first.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(follower.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it("the follower syncs the first node's blocks over HTTPS, and each names the other by fingerprint", async () => {
+    // The test process trusts the certificate per request (an agent with it as the CA).
+    const dispatcher = new Agent({ connect: { ca: readFileSync(cert) } });
+    const get = async (url: string) => (await fetch(url, { dispatcher })).text();
+    const post = async (url: string, body: unknown) =>
+      (
+        await fetch(url, {
+          dispatcher,
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        })
+      ).text();
+    await post(`${first.url}/braid/dev/mine`, { blocks: 3, chains: CHAINS });
+    const cut = (node: NodeProcess) => get(`${node.url}/chainweb/0.0/development/cut`);
+    const deadline = Date.now() + SYNC_MS;
+    const theirs = JSON.parse(await cut(first)).hashes;
+    while (JSON.stringify(JSON.parse(await cut(follower)).hashes) !== JSON.stringify(theirs)) {
+      assert.ok(Date.now() < deadline, "the follower synced within the bound");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const id = certificateFingerprint(readFileSync(cert, "utf8"));
+    const peers = JSON.parse(await get(`${first.url}/chainweb/0.0/development/cut/peer`)).items;
+    assert.deepEqual(peers, [
+      { id, address: { hostname: "127.0.0.1", port: Number(new URL(follower.url).port) } },
+    ]);
+  });
+});
