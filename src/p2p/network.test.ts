@@ -4,16 +4,16 @@
  * made blocks apart converge, once connected, on the heavier cut, the lighter side's commands
  * back in its mempool.
  */
+
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startNodeServer } from "../api/service/server.ts";
+import { serveWithNetwork } from "../api/p2p/test-support/served-network.ts";
 import { cutId, cutWeight } from "../chain/cut/cut.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import type { BraidNode } from "../node/node.ts";
 import { cap, devCommand, GAS_CAP, manualNode } from "../node/test-support/dev-node.ts";
 import { JsonNumber } from "../pact/values/index.ts";
-import { P2PNetwork } from "./network.ts";
 import type { PeerAddress } from "./peer-info.ts";
 
 /** How long a cut may take to travel between the two (peers are polled every second). */
@@ -23,21 +23,12 @@ const SYNC_WITHIN_MS = 10_000;
 async function servedNode(peers: readonly PeerAddress[] = []) {
   const node = manualNode();
   const log: string[] = [];
-  const network = new P2PNetwork(
-    node.ports,
-    { peers, maxPeers: 8, dataDir: null },
-    { info: (l) => log.push(l), warn: (l) => log.push(l), error: (l) => log.push(l) },
-  );
   const faults: unknown[] = [];
-  const server = await startNodeServer(node.ports, {
-    host: "127.0.0.1",
-    port: 0,
-    bodyLimit: 1 << 20,
-    listenTimeoutSeconds: 5,
-    p2p: { network, config: {} },
-    onFault: (e) => faults.push(e),
+  const { network, server, address } = await serveWithNetwork(node, {
+    peers,
+    faults,
+    log: { info: (l) => log.push(l), warn: (l) => log.push(l), error: (l) => log.push(l) },
   });
-  const address = { hostname: "127.0.0.1", port: server.port };
   return {
     node,
     network,

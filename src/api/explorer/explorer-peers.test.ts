@@ -5,19 +5,19 @@
  * it refuses A's blocks (made without) and leaves A alone. Each answer is awaited until it is
  * exactly the expected one (the peers poll each other every second), then compared whole.
  */
+
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { cutHeight, cutWeight } from "../../chain/cut/cut.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { manualNode } from "../../node/test-support/dev-node.ts";
-import { P2PNetwork } from "../../p2p/network.ts";
+import type { P2PNetwork } from "../../p2p/network.ts";
 import type { PeerAddress } from "../../p2p/peer-info.ts";
-import { type RunningNodeServer, startNodeServer } from "../service/server.ts";
+import { serveWithNetwork } from "../p2p/test-support/served-network.ts";
+import type { RunningNodeServer } from "../service/server.ts";
 
 /** How long the peers may take to agree on what the test expects. */
 const SETTLE_TIMEOUT_MS = 15_000;
-
-const SILENT = { info() {}, warn() {}, error() {} };
 
 interface PeerNode {
   readonly node: BraidNode;
@@ -35,16 +35,8 @@ describe("the peers in the explorer and /info", { timeout: 60_000 }, () => {
 
   /** A node serving its API and the P2P API on 127.0.0.1, its network started. */
   async function peerNode(node: BraidNode, peers: PeerAddress[]): Promise<PeerNode> {
-    const network = new P2PNetwork(node.ports, { peers, maxPeers: 8, dataDir: null }, SILENT);
-    const server = await startNodeServer(node.ports, {
-      host: "127.0.0.1",
-      port: 0,
-      bodyLimit: 1 << 20,
-      listenTimeoutSeconds: 5,
-      p2p: { network, config: {} },
-      onFault: (e) => faults.push(e),
-    });
-    network.start({ hostname: "127.0.0.1", port: server.port });
+    const { network, server, address } = await serveWithNetwork(node, { peers, faults });
+    network.start(address);
     const peer = { node, network, server, address: `127.0.0.1:${server.port}` };
     started.push(peer);
     return peer;

@@ -3,32 +3,25 @@
  * reason for what is not a cut with an origin), `GET /cut/peer` in pages, `PUT /cut/peer`
  * (added once the peer answers at its address, 400 otherwise) and `GET /config`.
  */
+
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { encodeCutHashes } from "../../chain/cut/cut.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { manualNode } from "../../node/test-support/dev-node.ts";
-import { P2PNetwork } from "../../p2p/network.ts";
-import { type RunningNodeServer, startNodeServer } from "../service/server.ts";
+import type { P2PNetwork } from "../../p2p/network.ts";
+import type { RunningNodeServer } from "../service/server.ts";
+import { serveWithNetwork } from "./test-support/served-network.ts";
 
 const BASE = "/chainweb/0.0/development";
-const silent = { info() {}, warn() {}, error() {} };
 const NOT_A_PEER = 'a peer must be an object {"id": …, "address": {"hostname": …, "port": …}}';
 
 /** A node served with the P2P routes, its network not started (nothing polled or gossiped). */
 async function served(config: unknown = {}) {
   const node = manualNode();
-  const network = new P2PNetwork(node.ports, { peers: [], maxPeers: 8, dataDir: null }, silent);
   const faults: unknown[] = [];
-  const server = await startNodeServer(node.ports, {
-    host: "127.0.0.1",
-    port: 0,
-    bodyLimit: 1 << 20,
-    listenTimeoutSeconds: 5,
-    p2p: { network, config },
-    onFault: (e) => faults.push(e),
-  });
+  const { network, server } = await serveWithNetwork(node, { config, faults });
   return { node, network, server, faults };
 }
 
