@@ -28,6 +28,12 @@ export const SYNC_ROUND_BLOCKS = 20_000;
 export const IMPORT_BATCH_BLOCKS = 200;
 /** Headers asked for per branch request (the node's page limit). */
 export const BRANCH_PAGE_LIMIT = 360;
+/**
+ * Headers asked for beyond the heights a branch's first page is expected to span (the cut's head
+ * height less this node's), for a fork below this node's head: a peer reads as many heights
+ * as asked for, so a one-block branch asked for with the whole page limit costs it 360 reads.
+ */
+export const BRANCH_FIRST_PAGE_MARGIN = 8;
 /** Payload hashes asked for per batch request (the node's batch limit). */
 export const PAYLOAD_BATCH_LIMIT = 1000;
 
@@ -97,9 +103,9 @@ export class CutSync {
     const { blocks, heads } = this.ports;
     const ours = heads.cut();
     const branches = await Promise.all(
-      [...cut.heads].map(async ([chainId, { hash }]) => {
+      [...cut.heads].map(async ([chainId, { hash, height }]) => {
         if (blocks.header(hash) !== undefined) return [];
-        return this.fetchBranch(peer, chainId, ours.get(chainId)!, hash);
+        return this.fetchBranch(peer, chainId, ours.get(chainId)!, { hash, height });
       }),
     );
     return branches
@@ -119,13 +125,15 @@ export class CutSync {
     peer: PeerClient,
     chainId: number,
     head: BlockHeader,
-    upper: Uint8Array,
+    upper: { readonly hash: Uint8Array; readonly height: number },
   ): Promise<BlockHeader[]> {
     let depth = 0;
     for (;;) {
       const lower = this.ports.blocks.ancestorAt(head.hash, Math.max(0, head.height - depth))!;
+      const expected = upper.height - lower.height + BRANCH_FIRST_PAGE_MARGIN;
+      const firstLimit = Math.max(1, Math.min(BRANCH_PAGE_LIMIT, expected));
       try {
-        return await this.fetchBranchAbove(peer, chainId, lower.hash, upper);
+        return await this.fetchBranchAbove(peer, chainId, lower.hash, upper.hash, firstLimit);
       } catch (e) {
         if (!(e instanceof PeerRequestError && e.status === 404) || lower.height === 0) throw e;
       }
@@ -139,12 +147,14 @@ export class CutSync {
     chainId: number,
     lower: Uint8Array,
     upper: Uint8Array,
+    firstLimit: number,
   ): Promise<BlockHeader[]> {
     const headers: BlockHeader[] = [];
     const body = { lower: [encodeBase64Url(lower)], upper: [encodeBase64Url(upper)] };
     let next: string | null = null;
     do {
-      const query: Record<string, string | number> = { limit: BRANCH_PAGE_LIMIT };
+      const limit = next === null ? firstLimit : BRANCH_PAGE_LIMIT;
+      const query: Record<string, string | number> = { limit };
       if (next !== null) query.next = next;
       const page = await peer.call("headerBranch", { chainId, query, body });
       const { items, next: after } = (page ?? {}) as { items?: unknown; next?: unknown };
