@@ -5,6 +5,8 @@
  * timeout, an answer that is not 2xx, too large, not JSON) is a {@link PeerRequestError} naming
  * the peer, the endpoint and the reason, so sync can log it once and drop the peer for a while.
  */
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { BRAID_VERSION } from "../version.ts";
 import { type PeerAddress, peerKey } from "./peer-info.ts";
 
@@ -91,60 +93,95 @@ export class PeerClient {
       Object.entries(request.query ?? {}).map(([k, v]): [string, string] => [k, String(v)]),
     ).toString();
     const url = `${this.base}${path(request.chainId ?? 0)}${query.length > 0 ? `?${query}` : ""}`;
-    const fail = (reason: string, status?: number) =>
-      new PeerRequestError(this.key, endpoint, reason, status);
     const body =
       request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
-    let response: Response;
-    try {
-      response = await fetch(url, {
+    const answer = await exchange(url, method, body, request.accept ?? "application/json").catch(
+      (e: unknown) => {
+        throw new PeerRequestError(this.key, endpoint, networkReason(e));
+      },
+    );
+    if (answer.status < 200 || answer.status > 299) {
+      throw new PeerRequestError(
+        this.key,
+        endpoint,
+        `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`,
+        answer.status,
+      );
+    }
+    return answer.text;
+  }
+}
+
+/**
+ * Connections kept open between requests to the same peer. Node's own HTTP client, not `fetch`:
+ * a request through it costs half as much, and sync makes dozens per cut.
+ */
+const AGENTS = {
+  "http:": new HttpAgent({ keepAlive: true }),
+  "https:": new HttpsAgent({ keepAlive: true }),
+};
+
+class PeerTimeout extends Error {}
+
+/**
+ * One request: its status and text, within {@link PEER_REQUEST_TIMEOUT_MS}, the text refused past
+ * {@link MAX_PEER_RESPONSE_BYTES}.
+ */
+function exchange(
+  url: string,
+  method: Method,
+  body: string | undefined,
+  accept: string,
+): Promise<{ status: number; text: string }> {
+  const target = new URL(url);
+  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(
+      target,
+      {
         method,
+        agent: AGENTS[target.protocol as keyof typeof AGENTS],
         headers: {
-          accept: request.accept ?? "application/json",
+          accept,
           "x-chainweb-node-version": BRAID_VERSION,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...(body === undefined
+            ? {}
+            : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }),
         },
-        body,
-        signal: AbortSignal.timeout(PEER_REQUEST_TIMEOUT_MS),
-      });
-    } catch (e) {
-      throw fail(networkReason(e));
-    }
-    const text = await readBounded(response).catch((e: unknown) => {
-      throw fail(networkReason(e));
-    });
-    if (!response.ok) throw fail(`HTTP ${response.status}: ${text.slice(0, 200)}`, response.status);
-    return text;
-  }
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_PEER_RESPONSE_BYTES) {
+            request.destroy(
+              new Error(`the answer is larger than ${MAX_PEER_RESPONSE_BYTES} bytes`),
+            );
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
+    const timer = setTimeout(() => request.destroy(new PeerTimeout()), PEER_REQUEST_TIMEOUT_MS);
+    request.on("close", () => clearTimeout(timer));
+    request.on("error", reject);
+    request.end(body);
+  });
 }
 
-/** The answer's text, refused past {@link MAX_PEER_RESPONSE_BYTES}. */
-async function readBounded(response: Response): Promise<string> {
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > MAX_PEER_RESPONSE_BYTES) {
-    await response.body?.cancel();
-    throw new Error(`the answer is larger than ${MAX_PEER_RESPONSE_BYTES} bytes`);
-  }
-  if (response.body === null) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.length;
-    if (size > MAX_PEER_RESPONSE_BYTES) {
-      throw new Error(`the answer is larger than ${MAX_PEER_RESPONSE_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** A failed request in a few words (fetch hides the cause: refused, reset, timed out). */
+/** A failed request in a few words: the system's error code (refused, reset …), or the reason. */
 function networkReason(e: unknown): string {
-  if (e instanceof Error && e.name === "TimeoutError") {
-    return `no answer within ${PEER_REQUEST_TIMEOUT_MS} ms`;
-  }
-  const cause =
-    e instanceof Error ? (e.cause as { code?: string; message?: string } | undefined) : undefined;
-  if (cause?.code !== undefined) return cause.code;
-  return e instanceof Error ? (cause?.message ?? e.message) : String(e);
+  if (e instanceof PeerTimeout) return `no answer within ${PEER_REQUEST_TIMEOUT_MS} ms`;
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === "string") return code;
+  return e instanceof Error ? e.message : String(e);
 }
