@@ -12,7 +12,8 @@
  * - convergence: two `pow` nodes mine apart behind an `nft` partition for 3 s, then the partition
  *   heals: time until both name the same cut; median of 3.
  * Prints a line per figure and, last, one JSON object with every figure.
- * Usage: npm run bench -- network   (BRAID_BENCH_HEIGHTS=n for another network height)
+ * Usage: npm run bench -- network   (BRAID_BENCH_HEIGHTS=n for another network height,
+ * BRAID_BENCH_ONLY=propagation,across,convergence for some parts only)
  */
 import { signCommand } from "../src/command/index.ts";
 import { decodeHex, keyPairFromSeed } from "../src/crypto/index.ts";
@@ -127,8 +128,12 @@ const report = (name: string, value: number, unit: string) => {
   console.log(`${name.padEnd(32)} ${figures[name]} ${unit}`);
 };
 
+/** BRAID_BENCH_ONLY=propagation,across,convergence runs only those parts. */
+const only = process.env.BRAID_BENCH_ONLY?.split(",");
+const runs = (part: string) => only === undefined || only.includes(part);
+
 // Propagation, and the catch-up that follows it.
-{
+if (runs("propagation")) {
   const net = await TestNetwork.create(["a", "c", "d"]);
   try {
     const a = await net.startNode("a", { args: ["--mining", "none", "--dev-controls"] });
@@ -174,7 +179,7 @@ const report = (name: string, value: number, unit: string) => {
 }
 
 // Send on A → result on C, against one node's send → poll.
-{
+if (runs("across")) {
   const net = await TestNetwork.create(["a", "b", "c"]);
   try {
     const b = await net.startNode("b", { args: ["--mining", "on-demand"] });
@@ -198,7 +203,7 @@ const report = (name: string, value: number, unit: string) => {
 }
 
 // Convergence after a partition heals.
-{
+if (runs("convergence")) {
   const net = await TestNetwork.create(["p", "q"]);
   try {
     const p = await net.startNode("p", { args: ["--mining", "pow"] });
