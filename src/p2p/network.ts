@@ -62,7 +62,7 @@ export interface PeerStatus {
   /** Its last cut's height and whether it is heavier, lighter or as heavy as this node's. */
   readonly cutHeight: number | null;
   readonly relation: "ahead" | "behind" | "same" | null;
-  /** Why it is not asked at the moment, if it is not. */
+  /** Why it is not asked at the moment, or why its last request failed; null while it answers. */
   readonly problem: string | null;
 }
 
@@ -141,6 +141,9 @@ export class P2PNetwork {
    */
   async addAnnounced(info: PeerInfo): Promise<string | null> {
     if (this.peers.get(peerKey(info.address)) !== undefined) return null;
+    if (this.announce !== null && peerKey(info.address) === peerKey(this.announce)) {
+      return `${peerKey(info.address)} is this node's own address`;
+    }
     try {
       await this.client(peerKey(info.address), info.address).call("getPeers", {
         query: { limit: 1 },
@@ -171,7 +174,11 @@ export class P2PNetwork {
               ? "behind"
               : "same",
       problem:
-        p.notBefore > now ? (p.penalty ?? `not answering (${p.failures} failed requests)`) : null,
+        p.notBefore > now && p.penalty !== null
+          ? p.penalty
+          : p.failures > 0
+            ? `${p.lastProblem ?? "not answering"} (${p.failures} failed requests in a row)`
+            : null,
     }));
   }
 
@@ -255,7 +262,10 @@ export class P2PNetwork {
   /** A failed request backs the peer off; an invalid answer or block penalises it (logged once). */
   private failedWith(entry: PeerEntry, e: unknown): void {
     if (e instanceof PeerRequestError) {
-      if (entry.failures === 0) this.log.warn(`peer ${entry.key}: ${e.endpoint}: ${e.reason}`);
+      // Said once while it lasts: an answered poll between two failed syncs does not repeat it.
+      const problem = `${e.endpoint}: ${e.reason}`;
+      if (entry.lastProblem !== problem) this.log.warn(`peer ${entry.key}: ${problem}`);
+      entry.lastProblem = problem;
       this.peers.failed(entry, e.reason);
     } else if (e instanceof ImportError || e instanceof PeerProtocolError) {
       const reason =

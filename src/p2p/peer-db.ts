@@ -33,6 +33,8 @@ export interface PeerEntry {
   notBefore: number;
   /** Why it is left alone, while it is. */
   penalty: string | null;
+  /** The last failed request's endpoint and reason, while requests fail (logged once). */
+  lastProblem: string | null;
   /** The last cut it sent or answered: its height and weight (for the explorer and /info). */
   lastCut: { readonly height: number; readonly weight: bigint } | null;
 }
@@ -88,6 +90,7 @@ export class PeerDb {
       failures: 0,
       notBefore: 0,
       penalty: null,
+      lastProblem: null,
       lastCut: null,
     };
     this.peers.set(key, entry);
@@ -113,6 +116,7 @@ export class PeerDb {
   /** The peer answered: its back-off and penalty end. */
   succeeded(entry: PeerEntry): void {
     entry.failures = 0;
+    entry.lastProblem = null;
     if (entry.notBefore <= this.now()) entry.penalty = null;
   }
 

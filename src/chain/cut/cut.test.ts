@@ -112,6 +112,11 @@ describe("CutHashes from a peer", () => {
         '"x" is not a chain of this network',
       ],
       [
+        "a chain named twice, once with a leading zero",
+        (j) => ({ ...j, hashes: { ...j.hashes, "01": { hash, height: 1 } } }),
+        '"01" is not a chain of this network',
+      ],
+      [
         "a short hash",
         (j) => ({ ...j, hashes: { ...j.hashes, "1": { hash: hash.slice(1), height: 5 } } }),
         "the hash of chain 1 is not a base64url block hash",

@@ -107,7 +107,7 @@ export function decodeCutHashes(value: unknown, chainCount: number): CutHashes |
   const heads = new Map<number, { hash: Uint8Array; height: number }>();
   for (const [key, entry] of Object.entries(hashes)) {
     const chainId = Number(key);
-    if (!/^\d+$/.test(key) || chainId >= chainCount)
+    if (!/^(0|[1-9]\d*)$/.test(key) || chainId >= chainCount)
       return `"${key}" is not a chain of this network`;
     const { hash, height: h } = (entry ?? {}) as { hash?: unknown; height?: unknown };
     const bytes = typeof hash === "string" ? decodeHash(hash) : null;
