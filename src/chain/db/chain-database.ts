@@ -201,6 +201,15 @@ export class ChainDatabase implements HeaderReader {
     return added;
   }
 
+  /**
+   * Runs `work` in one transaction: the `insertBlocks` calls it makes are stored together when it
+   * returns (each still all or none: an error in one rolls back only that call's blocks), or none
+   * of them when it throws.
+   */
+  inOneTransaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
   /** Stores one block of the insert transaction (insert-rules.ts says what it must be). */
   private insertOne(header: BlockHeader, payload: PayloadWithOutputs): boolean {
     if (this.store.has(header.hash)) return false;
