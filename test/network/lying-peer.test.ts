@@ -1,21 +1,22 @@
 /**
- * A lying peer (support/lying-peer.ts) against a real `braid node` process that also follows an
- * honest node (another process): for each lie — a header without its proof of work, a wrong
- * adjacent parent, a payload that does not match its hashes, outputs that differ from execution
- * — the follower logs the refusal once with the import pipeline's exact code and reason, stores
- * nothing of the liar's branch (`GET header/{hash}` 404, its cut never names a block of it) and
- * still follows the honest node.
+ * A lying peer (support/lying-peer-server.ts) against a real `braid node` process that also
+ * follows an honest node (another process), each in a network namespace of its own: for each lie
+ * — a header without its proof of work, a wrong adjacent parent, a payload that does not match its
+ * hashes, outputs that differ from execution — the follower logs the refusal once with the import
+ * pipeline's exact code and reason, stores nothing of the liar's branch (`GET header/{hash}` 404,
+ * its cut never names a block of it) and still follows the honest node.
  *
- * The liar serves its cut when polled and also gossips it (`PUT /cut`) while the follower is
- * fetching its branch, so the follower is offered the same lie twice and must refuse it once.
- * Nodes listen on 127.0.0.1, ports picked free.
+ * The liar serves its cut when polled and, when first asked for its branch, also gossips it
+ * (`PUT /cut`), so the follower is offered the same lie twice and must refuse it once. Each case
+ * has a liar and a follower on hosts of their own.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { encodeBase64Url } from "../../src/crypto/index.ts";
-import { type NodeProcess, startNode } from "../support/node-process.ts";
-import { LIES, type Lie, lyingBranch, startLyingPeer } from "./support/lying-peer.ts";
+import { LIES, type Lie } from "./support/lying-peer.ts";
+import { startLyingPeer } from "./support/lying-peer-process.ts";
+import { DEFAULT_NODE_PORT, type NetNode } from "./support/net-node.ts";
+import { networkTestSkip, TestNetwork } from "./support/netns.ts";
 
 const BASE = "/chainweb/0.0/development";
 /** How long the follower may take to refuse the lie (it polls its peers every second). */
@@ -23,10 +24,8 @@ const REFUSAL_WITHIN_MS = 20_000;
 /** How long the honest node's blocks may take to reach the follower. */
 const FOLLOW_WITHIN_MS = 30_000;
 
-const b64 = encodeBase64Url;
-
-/** `host:port` of a node process. */
-const keyOf = (node: NodeProcess) => new URL(node.url).host;
+/** A node, as this test reaches it. */
+type Reached = Pick<NetNode, "url">;
 
 async function until(what: string, withinMs: number, done: () => boolean | Promise<boolean>) {
   const deadline = Date.now() + withinMs;
@@ -36,21 +35,21 @@ async function until(what: string, withinMs: number, done: () => boolean | Promi
   }
 }
 
-async function cutOf(node: NodeProcess): Promise<Map<number, string>> {
+async function cutOf(node: Reached): Promise<Map<number, string>> {
   const response = await fetch(`${node.url}${BASE}/cut`);
   assert.equal(response.status, 200);
   const { hashes } = (await response.json()) as { hashes: Record<string, { hash: string }> };
   return new Map(Object.entries(hashes).map(([c, { hash }]) => [Number(c), hash]));
 }
 
-async function headerStatus(node: NodeProcess, chainId: number, hash: string): Promise<number> {
+async function headerStatus(node: Reached, chainId: number, hash: string): Promise<number> {
   const response = await fetch(`${node.url}${BASE}/chain/${chainId}/header/${hash}`);
   await response.arrayBuffer();
   return response.status;
 }
 
 /** Reads the node's cut every 100 ms until stopped: every head hash it named (a failed read: stop rejects). */
-function watchCut(node: NodeProcess): { stop(): Promise<Set<string>> } {
+function watchCut(node: Reached): { stop(): Promise<Set<string>> } {
   const named = new Set<string>();
   let running = true;
   const loop = (async () => {
@@ -70,15 +69,20 @@ function watchCut(node: NodeProcess): { stop(): Promise<Set<string>> } {
   };
 }
 
-describe("a lying peer", { timeout: 240_000 }, () => {
+describe("a lying peer", { skip: networkTestSkip(), timeout: 240_000 }, () => {
+  const liarHost = (i: number) => `liar${i}`;
+  const followerHost = (i: number) => `follow${i}`;
+  let net: TestNetwork;
   /** The honest node of the cases whose follower does not require proof of work. */
-  let onDemand: NodeProcess;
+  let onDemand: NetNode;
   before(async () => {
-    onDemand = await startNode({ args: ["--mining", "on-demand"] });
+    const perCase = LIES.flatMap((_, i) => [liarHost(i), followerHost(i)]);
+    net = await TestNetwork.create(["ondemand", "pow", ...perCase]);
+    onDemand = await net.startNode("ondemand", {
+      args: ["--mining", "on-demand", "--dev-controls"],
+    });
   });
-  after(async () => {
-    await onDemand?.stop();
-  });
+  after(() => net?.close());
 
   const cases: Readonly<Record<Lie, string>> = {
     "bad-pow": "a header without proof of work is refused by a node that requires it",
@@ -87,31 +91,34 @@ describe("a lying peer", { timeout: 240_000 }, () => {
     "outputs-mismatch": "a block whose outputs differ from executing it is refused",
   };
 
-  for (const lie of LIES) {
+  for (const [i, lie] of LIES.entries()) {
     it(`${cases[lie]}: logged once, nothing of it stored, the honest node still followed`, async () => {
       const pow = lie === "bad-pow";
-      // A follower that requires proof of work follows a pow miner (on-demand blocks carry none).
-      const honest = pow ? await startNode({ args: ["--mining", "pow"] }) : onDemand;
-      const liar = await startLyingPeer(lyingBranch(lie));
-      let follower: NodeProcess | undefined;
+      const followerUrl = `http://${net.host(followerHost(i)).address}:${DEFAULT_NODE_PORT}`;
+      const [honest, liar] = await Promise.all([
+        // A follower that requires proof of work follows a pow miner (on-demand blocks carry none).
+        pow ? net.startNode("pow", { args: ["--mining", "pow"] }) : onDemand,
+        startLyingPeer(net, liarHost(i), lie, followerUrl),
+      ]);
+      let follower: NetNode | undefined;
       let watch: ReturnType<typeof watchCut> | undefined;
       try {
-        follower = await startNode({
+        follower = await net.startNode(followerHost(i), {
           args: [
             "--mining",
             "none",
             "--peer",
             liar.key,
             "--peer",
-            keyOf(honest),
+            honest.peer,
             ...(pow ? ["--require-pow", "true"] : []),
           ],
         });
+        assert.equal(follower.url, followerUrl);
         watch = watchCut(follower);
-        assert.equal(await liar.gossip(follower.url), 204, "PUT /cut from the liar");
 
-        const { lying, code, reason } = liar.branch;
-        const refusal = `peer ${liar.key}: block ${b64(lying.hash)} of chain ${lying.chainId} is refused (${code}): ${reason}; not asked for a while`;
+        const { lying, code, reason } = liar;
+        const refusal = `peer ${liar.key}: block ${lying.hash} of chain ${lying.chainId} is refused (${code}): ${reason}; not asked for a while`;
         const output = follower.output;
         await until("the refusal logged", REFUSAL_WITHIN_MS, () => output().includes(refusal));
 
@@ -135,12 +142,11 @@ describe("a lying peer", { timeout: 240_000 }, () => {
         const followMs = Date.now() - started;
 
         const named = await watch.stop();
-        for (const { header } of liar.branch.blocks) {
-          const hash = b64(header.hash);
+        for (const { hash, chainId } of liar.blocks) {
           assert.equal(
-            await headerStatus(follower, header.chainId, hash),
+            await headerStatus(follower, chainId, hash),
             404,
-            `the liar's block ${hash} of chain ${header.chainId}`,
+            `the liar's block ${hash} of chain ${chainId}`,
           );
           assert.ok(!named.has(hash), `the follower's cut named the liar's block ${hash}`);
         }
@@ -148,14 +154,16 @@ describe("a lying peer", { timeout: 240_000 }, () => {
           .split("\n")
           .filter((line) => line.startsWith(`peer ${liar.key}`) && !line.endsWith(" joined"));
         assert.deepEqual(aboutLiar, [refusal], "the liar is logged once, for its lie");
-        assert.ok(liar.requests.includes(`POST ${BASE}/chain/0/header/branch`));
-        assert.ok(liar.requests.includes(`POST ${BASE}/chain/0/payload/batch`));
+        assert.equal(liar.gossip(), 204, "PUT /cut from the liar");
+        const requests = liar.requests();
+        assert.ok(requests.includes(`POST ${BASE}/chain/0/header/branch`), requests.join("\n"));
+        assert.ok(requests.includes(`POST ${BASE}/chain/0/payload/batch`), requests.join("\n"));
         console.log(`${lie}: the honest cut reached the follower in ${followMs} ms`);
       } finally {
         await watch?.stop().catch(() => undefined);
         await follower?.stop();
-        await liar.close();
-        if (pow) await honest.kill();
+        await liar.process.kill();
+        if (pow) await honest.kill9();
       }
     });
   }

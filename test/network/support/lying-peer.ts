@@ -1,9 +1,7 @@
 /**
- * A lying peer: a small HTTP server on 127.0.0.1 speaking the part of Chainweb's P2P API a Braid
- * node calls (`GET`/`PUT /cut`, `GET`/`PUT /cut/peer`, `POST header/branch`, `POST payload/batch`),
- * serving a branch of real blocks (made by an in-process Braid node) in which one block breaks
- * exactly one rule of the import pipeline — everything else about it, hashes included, is made
- * consistent, so only that rule can refuse it:
+ * What a lying peer (`lying-peer-server.ts`) serves: a branch of real blocks (made by an
+ * in-process Braid node) in which one block breaks exactly one rule of the import pipeline —
+ * everything else about it, hashes included, is made consistent, so only that rule can refuse it:
  *
  * - `bad-pow`: a block as a development node makes it, without proof of work (refused by a node
  *   that requires it);
@@ -16,10 +14,6 @@
  *
  * Each lie knows the refusal a node must log for it (code and reason, exact).
  */
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { encodeCutHashes } from "../../../src/chain/cut/cut.ts";
 import { adjacentChains } from "../../../src/chain/graph/graph.ts";
 import { genesisHeader } from "../../../src/chain/header/genesis.ts";
 import {
@@ -28,10 +22,8 @@ import {
   meetsTarget,
   powHashHex,
 } from "../../../src/chain/header/hash.ts";
-import { encodeHeaderBase64 } from "../../../src/chain/header/json.ts";
 import type { BlockHeader } from "../../../src/chain/header/types.ts";
 import { makeBlockHeader } from "../../../src/chain/mining/new-header.ts";
-import { encodePayloadDataObject } from "../../../src/chain/payload/json.ts";
 import {
   makePayloadWithOutputs,
   type PayloadData,
@@ -55,8 +47,6 @@ import { JsonNumber } from "../../../src/pact/values/index.ts";
 export const LIES = ["bad-pow", "wrong-adjacent", "payload-mismatch", "outputs-mismatch"] as const;
 export type Lie = (typeof LIES)[number];
 
-const NETWORK = "development";
-const BASE = `/chainweb/0.0/${NETWORK}`;
 const b64 = encodeBase64Url;
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
@@ -212,115 +202,4 @@ function branch(
     if (header.height > cut.get(header.chainId)!.height) cut.set(header.chainId, header);
   }
   return { lie, blocks, lying, cut, code, reason };
-}
-
-/** The running liar. */
-export interface LyingPeer {
-  readonly branch: LyingBranch;
-  readonly port: number;
-  /** `127.0.0.1:PORT`, as a node names its peers. */
-  readonly key: string;
-  /** The requests it received (`METHOD path`, without the query), in order. */
-  readonly requests: readonly string[];
-  /**
-   * Sends its cut to `nodeUrl` (`PUT /cut`, itself as the origin); resolves with the status.
-   * Until this was called once, branch queries wait for it, so the gossip reaches the node while
-   * the node is syncing the liar's cut (it polled it first).
-   */
-  gossip(nodeUrl: string): Promise<number>;
-  close(): Promise<void>;
-}
-
-/** Starts the liar of `branch` on 127.0.0.1, a free port. */
-export async function startLyingPeer(branch: LyingBranch): Promise<LyingPeer> {
-  const headers = new Map(branch.blocks.map((b) => [b64(b.header.hash), b.header]));
-  const payloads = new Map(branch.blocks.map((b) => [b64(b.header.payloadHash), b.payload]));
-  const requests: string[] = [];
-  let gossiped!: () => void;
-  const gossipDone = new Promise<void>((resolve) => {
-    gossiped = resolve;
-  });
-  let port = 0;
-  const cutJson = (origin: boolean) =>
-    encodeCutHashes(
-      branch.cut,
-      NETWORK,
-      origin ? { id: null, address: { hostname: "127.0.0.1", port } } : null,
-    );
-
-  const answer = async (request: IncomingMessage, response: ServerResponse, body: string) => {
-    const path = (request.url ?? "").split("?")[0]!;
-    requests.push(`${request.method} ${path}`);
-    const send = (status: number, json?: unknown) => {
-      if (json === undefined) {
-        response.writeHead(status).end();
-        return;
-      }
-      const out = typeof json === "string" ? json : JSON.stringify(json);
-      response.writeHead(status, { "content-type": "application/json" }).end(out);
-    };
-    const route = `${request.method} ${path.startsWith(BASE) ? path.slice(BASE.length) : path}`;
-    if (route === "GET /cut") return send(200, cutJson(false));
-    if (route === "PUT /cut" || route === "PUT /cut/peer") return send(204);
-    if (route === "GET /cut/peer") return send(200, { limit: 0, items: [], next: null });
-    const chainRoute = /^POST \/chain\/(\d+)\/(header\/branch|payload\/batch)$/.exec(route);
-    if (chainRoute?.[2] === "header/branch") {
-      await gossipDone;
-      const { lower, upper } = JSON.parse(body) as { lower: string[]; upper: string[] };
-      const stop = new Set(lower);
-      const items: string[] = [];
-      for (const top of upper) {
-        let at = headers.get(top);
-        while (at !== undefined && !stop.has(b64(at.hash))) {
-          items.push(encodeHeaderBase64(at));
-          at = headers.get(b64(at.parent));
-        }
-      }
-      return send(200, { limit: items.length, items: items.reverse(), next: null });
-    }
-    if (chainRoute?.[2] === "payload/batch") {
-      const wanted = JSON.parse(body) as string[];
-      const found = wanted.flatMap((h) => {
-        const payload = payloads.get(h);
-        return payload === undefined ? [] : [encodePayloadDataObject(payload)];
-      });
-      return send(200, found);
-    }
-    response.writeHead(404, { "content-type": "text/plain" }).end("not served by the liar");
-  };
-
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (c: Buffer) => chunks.push(c));
-    request.on("end", () => {
-      answer(request, response, Buffer.concat(chunks).toString("utf8")).catch((e: unknown) => {
-        response.writeHead(500).end(String(e));
-      });
-    });
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  port = (server.address() as AddressInfo).port;
-
-  return {
-    branch,
-    port,
-    key: `127.0.0.1:${port}`,
-    requests,
-    async gossip(nodeUrl) {
-      const response = await fetch(`${nodeUrl}${BASE}/cut`, {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: cutJson(true),
-      });
-      await response.arrayBuffer();
-      gossiped();
-      return response.status;
-    },
-    async close() {
-      server.closeAllConnections();
-      server.close();
-      await once(server, "close");
-    },
-  };
 }

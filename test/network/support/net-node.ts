@@ -8,7 +8,8 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type NodeProcess, type ProcessExit, startNode } from "../../support/node-process.ts";
+import { type NodeProcess, startNode } from "../../support/node-process.ts";
+import type { ProcessExit } from "../../support/supervised-process.ts";
 
 /** The port a node listens on unless told otherwise (each host has an address of its own). */
 export const DEFAULT_NODE_PORT = 1848;

@@ -11,11 +11,12 @@
  * namespaces and temporary directories of a run whose process is gone (killed) are removed when
  * the next network is made.
  */
-import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type SupervisedProcess, supervise } from "../../support/supervised-process.ts";
 import { type NetNode, type NetNodeOptions, startNetNode } from "./net-node.ts";
 import { routeThroughRelay, stopRouting } from "./reach.ts";
 
@@ -103,6 +104,19 @@ function run(file: string, args: readonly string[], input?: string): Promise<str
 /** `ip -n NAMESPACE ARGS…` */
 function ipIn(namespace: string, ...args: string[]): Promise<string> {
   return run("ip", ["-n", namespace, ...args]);
+}
+
+/** Starts `node --import tsx SCRIPT ARGS…` inside `namespace`; its output is kept. */
+function startScriptIn(
+  namespace: string,
+  script: string,
+  args: readonly string[],
+): SupervisedProcess {
+  const command = [process.execPath, "--import", TSX, script, ...args];
+  const child = spawn("ip", ["netns", "exec", namespace, ...command], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return supervise(child, basename(script));
 }
 
 /** The same, synchronously, for teardown while the process exits; failures are ignored. */
@@ -254,7 +268,8 @@ export class TestNetwork {
   readonly #nodes = new Set<NetNode>();
   readonly #partitioned = new Set<string>();
   readonly #slowed = new Set<string>();
-  #relay: ChildProcess | undefined;
+  readonly #scripts = new Set<SupervisedProcess>();
+  #relay: SupervisedProcess | undefined;
 
   private constructor(hostNames: readonly string[]) {
     const number = networksMade++;
@@ -320,31 +335,8 @@ export class TestNetwork {
 
   async #startRelay(): Promise<void> {
     const socketPath = join(this.#dir, "relay.sock");
-    const command = [process.execPath, "--import", TSX, RELAY_SCRIPT, socketPath, this.#subnet];
-    const relay = spawn("ip", ["netns", "exec", this.#hub, ...command], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    this.#relay = relay;
-    let output = "";
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`the hub relay did not start:\n${output}`)),
-        RELAY_START_TIMEOUT_MS,
-      );
-      const collect = (chunk: Buffer) => {
-        output += chunk.toString("utf8");
-        if (output.includes("relay ready\n")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      relay.stdout!.on("data", collect);
-      relay.stderr!.on("data", collect);
-      relay.once("exit", () => {
-        clearTimeout(timer);
-        reject(new Error(`the hub relay exited:\n${output}`));
-      });
-    });
+    this.#relay = startScriptIn(this.#hub, RELAY_SCRIPT, [socketPath, this.#subnet]);
+    await this.#relay.waitForOutput(/^relay ready$/, RELAY_START_TIMEOUT_MS);
     routeThroughRelay(this.#subnet, socketPath);
   }
 
@@ -386,6 +378,18 @@ export class TestNetwork {
     } catch (e) {
       throw e instanceof CommandFailed ? new Error(`GET ${url} from ${host}: ${e.stderr}`) : e;
     }
+  }
+
+  /**
+   * Starts a script of the tests (`node --import tsx SCRIPT ARGS…`, the sources through tsx)
+   * inside `host`'s namespace, e.g. a peer that is not a Braid node; it is killed by close(). The
+   * script learns where to listen from its arguments (`net.host(host).address`), and tells the
+   * test what it does through its output.
+   */
+  startScript(host: string, script: string, args: readonly string[]): SupervisedProcess {
+    const started = startScriptIn(this.host(host).namespace, script, args);
+    this.#scripts.add(started);
+    return started;
   }
 
   /**
@@ -479,9 +483,12 @@ export class TestNetwork {
     ];
   }
 
-  /** Kills the nodes and the relay, deletes every namespace (and with them the links and nft tables) and the temporary files. */
+  /** Kills the nodes, the scripts and the relay, deletes every namespace (and with them the links and nft tables) and the temporary files. */
   async close(): Promise<void> {
-    await Promise.all([...this.#nodes].map((node) => node.kill9()));
+    await Promise.all([
+      ...[...this.#nodes].map((node) => node.kill9()),
+      ...[...this.#scripts].map((script) => script.kill()),
+    ]);
     this.tearDownSync();
   }
 
@@ -489,7 +496,7 @@ export class TestNetwork {
   tearDownSync(): void {
     openNetworks.delete(this);
     stopRouting(this.#subnet);
-    this.#relay?.kill("SIGKILL");
+    this.#relay?.child.kill("SIGKILL");
     for (const namespace of this.namespaces()) deleteNamespaceSync(namespace);
     rmSync(this.#dir, { recursive: true, force: true });
   }

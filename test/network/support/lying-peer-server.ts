@@ -1,0 +1,126 @@
+/**
+ * A lying peer, a process of its own inside a host of a test network (`lying-peer-process.ts`
+ * starts it: `lying-peer-server.ts LIE ADDRESS PORT VICTIM_URL`). It builds the branch of LIE
+ * (`lying-peer.ts`) and serves it on ADDRESS:PORT through the part of Chainweb's P2P API a Braid
+ * node calls: `GET`/`PUT /cut`, `GET`/`PUT /cut/peer`, `POST header/branch`, `POST payload/batch`.
+ *
+ * The first time it is asked for its branch (the victim polled its cut and is syncing it), it
+ * first gossips that cut to VICTIM_URL (`PUT /cut`, itself as the origin): the victim is offered
+ * the same lie twice, and must refuse it once.
+ *
+ * It reports to the test on stdout, one JSON line each (`LiarReport`): ready, every request, the
+ * gossip's status.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { encodeCutHashes } from "../../../src/chain/cut/cut.ts";
+import { encodeHeaderBase64 } from "../../../src/chain/header/json.ts";
+import { encodePayloadDataObject } from "../../../src/chain/payload/json.ts";
+import { encodeBase64Url } from "../../../src/crypto/index.ts";
+import { LIES, type Lie, lyingBranch } from "./lying-peer.ts";
+import type { LiarReport } from "./lying-peer-process.ts";
+
+const NETWORK = "development";
+const BASE = `/chainweb/0.0/${NETWORK}`;
+const b64 = encodeBase64Url;
+
+const [lie, address, portText, victimUrl] = process.argv.slice(2);
+if (!LIES.includes(lie as Lie) || address === undefined || victimUrl === undefined) {
+  throw new Error(`usage: lying-peer-server.ts (${LIES.join("|")}) ADDRESS PORT VICTIM_URL`);
+}
+const port = Number(portText);
+
+function report(line: LiarReport): void {
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+const branch = lyingBranch(lie as Lie);
+const headers = new Map(branch.blocks.map((b) => [b64(b.header.hash), b.header]));
+const payloads = new Map(branch.blocks.map((b) => [b64(b.header.payloadHash), b.payload]));
+const cutJson = (origin: boolean) =>
+  encodeCutHashes(
+    branch.cut,
+    NETWORK,
+    origin ? { id: null, address: { hostname: address, port } } : null,
+  );
+
+let gossip: Promise<void> | undefined;
+
+async function gossipCut(): Promise<void> {
+  try {
+    const response = await fetch(`${victimUrl}${BASE}/cut`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: cutJson(true),
+    });
+    await response.arrayBuffer();
+    report({ gossip: response.status });
+  } catch (e) {
+    report({ gossip: String(e) });
+  }
+}
+
+async function answer(request: IncomingMessage, response: ServerResponse, body: string) {
+  const path = (request.url ?? "").split("?")[0]!;
+  report({ request: `${request.method} ${path}` });
+  const send = (status: number, json?: unknown) => {
+    if (json === undefined) {
+      response.writeHead(status).end();
+      return;
+    }
+    const out = typeof json === "string" ? json : JSON.stringify(json);
+    response.writeHead(status, { "content-type": "application/json" }).end(out);
+  };
+  const route = `${request.method} ${path.startsWith(BASE) ? path.slice(BASE.length) : path}`;
+  if (route === "GET /cut") return send(200, cutJson(false));
+  if (route === "PUT /cut" || route === "PUT /cut/peer") return send(204);
+  if (route === "GET /cut/peer") return send(200, { limit: 0, items: [], next: null });
+  const chainRoute = /^POST \/chain\/(\d+)\/(header\/branch|payload\/batch)$/.exec(route);
+  if (chainRoute?.[2] === "header/branch") {
+    gossip ??= gossipCut();
+    await gossip;
+    const { lower, upper } = JSON.parse(body) as { lower: string[]; upper: string[] };
+    const stop = new Set(lower);
+    const items: string[] = [];
+    for (const top of upper) {
+      let at = headers.get(top);
+      while (at !== undefined && !stop.has(b64(at.hash))) {
+        items.push(encodeHeaderBase64(at));
+        at = headers.get(b64(at.parent));
+      }
+    }
+    return send(200, { limit: items.length, items: items.reverse(), next: null });
+  }
+  if (chainRoute?.[2] === "payload/batch") {
+    const wanted = JSON.parse(body) as string[];
+    const found = wanted.flatMap((h) => {
+      const payload = payloads.get(h);
+      return payload === undefined ? [] : [encodePayloadDataObject(payload)];
+    });
+    return send(200, found);
+  }
+  response.writeHead(404, { "content-type": "text/plain" }).end("not served by the liar");
+}
+
+createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on("data", (c: Buffer) => chunks.push(c));
+  request.on("end", () => {
+    answer(request, response, Buffer.concat(chunks).toString("utf8")).catch((e: unknown) => {
+      response.writeHead(500).end(String(e));
+    });
+  });
+}).listen(port, address, () => {
+  const ref = (header: { hash: Uint8Array; chainId: number }) => ({
+    hash: b64(header.hash),
+    chainId: header.chainId,
+  });
+  report({
+    ready: {
+      key: `${address}:${port}`,
+      blocks: branch.blocks.map((b) => ref(b.header)),
+      lying: ref(branch.lying),
+      code: branch.code,
+      reason: branch.reason,
+    },
+  });
+});
