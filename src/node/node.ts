@@ -289,7 +289,10 @@ export class BraidNode {
         ? new MiningCoordinator(this.version, this.producer, () => this.clock.nowMicros())
         : null,
       dev: this.devControls(),
-      sync: { importBlocks: (blocks) => this.insertBlocks(blocks) },
+      sync: {
+        importBlocks: (blocks) => this.insertBlocks(blocks),
+        offerCut: (heads) => this.importer.offerCut(heads),
+      },
     };
     return this.portsMade;
   }

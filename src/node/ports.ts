@@ -98,7 +98,12 @@ export interface NodePorts {
   readonly dev: DevControls | { readonly refused: string };
   /** Blocks from peers: each through the import pipeline (validated, executed, compared). */
   readonly sync: {
-    /** Imports blocks, parents first, all or nothing; throws an `ImportError` for a bad one. */
+    /** Imports blocks, parents first; throws an `ImportError` for the first bad one. */
     importBlocks(blocks: readonly ForeignBlock[]): void;
+    /**
+     * A peer's cut, by its heads' hashes: adopted when its blocks are all stored, it is braided
+     * and it is heavier than the node's cut.
+     */
+    offerCut(heads: ReadonlyMap<number, Uint8Array>): void;
   };
 }

@@ -59,6 +59,14 @@ export type SyncProgress = (done: number, fetched: number) => void;
 export class CutSync {
   constructor(private readonly ports: SyncPorts) {}
 
+  /**
+   * Offers the node a cut whose blocks it has: adopted when braided and heavier than its own
+   * (blocks a node already has can make a heavier cut than the one it chose from its database).
+   */
+  offer(cut: CutHashes): void {
+    this.ports.sync.offerCut(new Map([...cut.heads].map(([chainId, { hash }]) => [chainId, hash])));
+  }
+
   /** Whether every head of `cut` is a block this node has. */
   knowsAll(cut: CutHashes): boolean {
     for (const { hash } of cut.heads.values()) {
@@ -84,6 +92,7 @@ export class CutSync {
       );
       target = cut;
     }
+    this.offer(cut);
     return { blocks, millis: performance.now() - started };
   }
 

@@ -209,7 +209,16 @@ export class P2PNetwork {
 
   private offer(entry: PeerEntry, cut: CutHashes): void {
     entry.lastCut = { height: cut.height, weight: cut.weight };
-    if (this.sync.knowsAll(cut)) return;
+    if (this.sync.knowsAll(cut)) {
+      if (cut.weight > cutWeight(this.ports.heads.cut())) {
+        try {
+          this.sync.offer(cut);
+        } catch (e) {
+          this.failedWith(entry, e);
+        }
+      }
+      return;
+    }
     this.offered.set(entry.key, cut);
     void this.runSyncs();
   }

@@ -17,8 +17,9 @@
  *   keeps. The importer is the one writer of the cut (`cut` and `reorg` events).
  */
 import { equalBytes } from "../../chain/bytes.ts";
-import type { Cut } from "../../chain/cut/cut.ts";
-import type { ChainDatabase } from "../../chain/db/index.ts";
+import { type Cut, cutWeight } from "../../chain/cut/cut.ts";
+import { type ChainDatabase, isBraided } from "../../chain/db/index.ts";
+import type { BlockHeader } from "../../chain/header/types.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
@@ -106,7 +107,11 @@ export class BlockImporter {
    */
   importForeign(blocks: readonly ForeignBlock[]): void {
     const { extended, failure } = this.extendHeads(blocks);
-    if (extended > 0) this.parts.events.emit("cut");
+    if (extended > 0) {
+      // The heads extended are braided, but another stored branch may make a heavier cut.
+      this.adoptHeavier();
+      this.parts.events.emit("cut");
+    }
     if (failure !== undefined) throw failure.error;
     if (extended === blocks.length) return;
     const { version, chainDb, chains, storage, powRequired } = this.parts;
@@ -114,7 +119,7 @@ export class BlockImporter {
     const stored = storage.write(() =>
       importBlocks({ version, chainDb, chains, powRequired }, rest),
     );
-    this.adoptCut();
+    this.adoptHeavier();
     // Announced after the states moved, so a `listen` woken by them finds its result.
     for (const { block, index } of stored) {
       const requestKeys = index.map((entry) => encodeBase64Url(entry.requestKey));
@@ -197,6 +202,39 @@ export class BlockImporter {
    */
   adoptCut(onReplayed?: (chain: NodeChain) => void): void {
     this.moveTo(this.parts.chainDb.cut(), () => RETURN_DROPPED, onReplayed);
+  }
+
+  /**
+   * After blocks from elsewhere: moves to the chain database's cut, or to `offered` (a peer's cut,
+   * its blocks stored; ignored unless braided), when it is heavier than the node's cut — never
+   * to a lighter one, and not to one as heavy (Chainweb's nodes keep their cut until a heavier
+   * one comes). The database's cut is the heaviest heads stepped back until braided, which can
+   * weigh less than the cut the node has: two miners whose newest blocks tie would otherwise
+   * each fall back below both, again and again.
+   */
+  adoptHeavier(offered?: Cut): void {
+    const current: Cut = new Map(this.parts.chains.map((chain) => [chain.chainId, chain.head]));
+    let best = current;
+    const candidates = [this.parts.chainDb.cut(), ...(offered === undefined ? [] : [offered])];
+    for (const candidate of candidates) {
+      if (candidate.size !== current.size || !isBraided(candidate.values())) continue;
+      if (cutWeight(candidate) > cutWeight(best)) best = candidate;
+    }
+    if (best !== current) this.moveTo(best, () => RETURN_DROPPED);
+  }
+
+  /**
+   * A peer's cut, given by its heads' hashes: adopted when all its blocks are stored, it is
+   * braided and it is heavier than the node's cut (`adoptHeavier`).
+   */
+  offerCut(hashes: ReadonlyMap<number, Uint8Array>): void {
+    const heads = new Map<number, BlockHeader>();
+    for (const [chainId, hash] of hashes) {
+      const header = this.parts.chainDb.header(hash);
+      if (header === undefined || header.chainId !== chainId) return;
+      heads.set(chainId, header);
+    }
+    this.adoptHeavier(heads);
   }
 
   /**
