@@ -17,6 +17,7 @@ const LIAR_START_MS = 30_000;
 export interface BlockRef {
   readonly hash: string;
   readonly chainId: number;
+  readonly height: number;
 }
 
 /** What the liar says once it listens: where, and what a node must say of its branch. */

@@ -110,9 +110,10 @@ createServer((request, response) => {
     });
   });
 }).listen(port, address, () => {
-  const ref = (header: { hash: Uint8Array; chainId: number }) => ({
+  const ref = (header: { hash: Uint8Array; chainId: number; height: number }) => ({
     hash: b64(header.hash),
     chainId: header.chainId,
+    height: header.height,
   });
   report({
     ready: {
