@@ -117,6 +117,14 @@ describe("CutHashes from a peer", () => {
         '"01" is not a chain of this network',
       ],
       [
+        "a hash whose unused low bits are set (not the hash's one text form)",
+        (j) => ({
+          ...j,
+          hashes: { ...j.hashes, "1": { hash: `${hash.slice(0, 42)}B`, height: 5 } },
+        }),
+        "the hash of chain 1 is not a base64url block hash",
+      ],
+      [
         "a short hash",
         (j) => ({ ...j, hashes: { ...j.hashes, "1": { hash: hash.slice(1), height: 5 } } }),
         "the hash of chain 1 is not a base64url block hash",

@@ -4,7 +4,8 @@
  * of their weights, its id the SHA-512/256 hash of the head hashes in chain order,
  * and its wire form CutHashes (chainweb-wire.md §9).
  */
-import { decodeBase64Url, encodeBase64Url, sha512t256Parts } from "../../crypto/index.ts";
+import { parseRequestKey } from "../../command/index.ts";
+import { encodeBase64Url, sha512t256Parts } from "../../crypto/index.ts";
 import type { BlockHeader } from "../header/types.ts";
 import { word256FromBytes, word256ToBytes } from "../word256.ts";
 
@@ -110,7 +111,7 @@ export function decodeCutHashes(value: unknown, chainCount: number): CutHashes |
     if (!/^(0|[1-9]\d*)$/.test(key) || chainId >= chainCount)
       return `"${key}" is not a chain of this network`;
     const { hash, height: h } = (entry ?? {}) as { hash?: unknown; height?: unknown };
-    const bytes = typeof hash === "string" ? decodeHash(hash) : null;
+    const bytes = typeof hash === "string" ? hashBytes(hash) : null;
     if (bytes === null) return `the hash of chain ${key} is not a base64url block hash`;
     if (typeof h !== "number" || !Number.isSafeInteger(h) || h < 0) {
       return `the height of chain ${key} is not a height`;
@@ -118,7 +119,7 @@ export function decodeCutHashes(value: unknown, chainCount: number): CutHashes |
     heads.set(chainId, { hash: bytes, height: h });
   }
   if (heads.size !== chainCount) return `the cut names ${heads.size} of ${chainCount} chains`;
-  const weightBytes = typeof weight === "string" ? decodeHash(weight) : null;
+  const weightBytes = typeof weight === "string" ? hashBytes(weight) : null;
   if (weightBytes === null) return '"weight" must be a base64url 256-bit word';
   if (typeof height !== "number" || !Number.isSafeInteger(height) || height < 0) {
     return '"height" must be a height';
@@ -131,8 +132,11 @@ export function decodeCutHashes(value: unknown, chainCount: number): CutHashes |
   };
 }
 
-/** 32 bytes from base64url (43 characters, no padding), or null. */
-function decodeHash(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return null;
-  return decodeBase64Url(text);
+/**
+ * 32 bytes from their one text form (unpadded base64url, unused bits zero: the form request keys
+ * have, `parseRequestKey`), or null.
+ */
+function hashBytes(text: string): Uint8Array | null {
+  const parsed = parseRequestKey(text);
+  return parsed.ok ? parsed.bytes : null;
 }
