@@ -27,7 +27,7 @@ import {
   encodePayloadDataObject,
   encodePayloadWithOutputsObject,
 } from "../../chain/payload/json.ts";
-import type { PayloadWithOutputs } from "../../chain/payload/payload.ts";
+import { type PayloadWithOutputs, payloadDataOf } from "../../chain/payload/payload.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { NodePorts } from "../../node/ports.ts";
 import { badRequest, HttpError } from "../http/errors.ts";
@@ -76,15 +76,9 @@ export function pageJson(page: Page<Block>, item: ItemEncoder): string {
   return `{"limit":${page.limit},"items":[${page.items.map(item).join(",")}],"next":${JSON.stringify(page.next)}}`;
 }
 
-function payloadDataOf(payload: PayloadWithOutputs) {
-  return encodePayloadDataObject({
-    transactions: payload.transactions.map((t) => t.transaction),
-    minerData: payload.minerData,
-    transactionsHash: payload.transactionsHash,
-    outputsHash: payload.outputsHash,
-    payloadHash: payload.payloadHash,
-  });
-}
+/** A stored payload's data object (without outputs), as `payload/{hash}` and `payload/batch` serve it. */
+const payloadDataObject = (payload: PayloadWithOutputs) =>
+  encodePayloadDataObject(payloadDataOf(payload));
 
 /** The branch body `{"lower":[hash..],"upper":[hash..]}`; 400 naming what is wrong. */
 function branchBody(request: FastifyRequest) {
@@ -208,7 +202,7 @@ export function registerChainRoutes(
   app.get(chainPath("payload/:hash"), { onRequest }, (request, reply) => {
     const payload = payloadOf(reply, request);
     if (payload === undefined) return reply;
-    return reply.type(JSON_TYPE).send(JSON.stringify(payloadDataOf(payload)));
+    return reply.type(JSON_TYPE).send(JSON.stringify(payloadDataObject(payload)));
   });
   app.get(chainPath("payload/:hash/outputs"), { onRequest }, (request, reply) => {
     const payload = payloadOf(reply, request);
@@ -246,6 +240,6 @@ export function registerChainRoutes(
       }
       return reply.type(JSON_TYPE).send(JSON.stringify(found));
     });
-  batch("payload/batch", payloadDataOf);
+  batch("payload/batch", payloadDataObject);
   batch("payload/outputs/batch", encodePayloadWithOutputsObject);
 }
