@@ -45,6 +45,13 @@ export class PeerProtocolError extends Error {
   override readonly name = "PeerProtocolError";
 }
 
+/** A peer's `GET /cut` answer as a cut, or a {@link PeerProtocolError} saying what is wrong. */
+export function peerCut(value: unknown, chainCount: number): CutHashes {
+  const cut = decodeCutHashes(value, chainCount);
+  if (typeof cut === "string") throw new PeerProtocolError(`its cut: ${cut}`);
+  return cut;
+}
+
 export type SyncPorts = Pick<NodePorts, "network" | "blocks" | "heads" | "sync">;
 
 /** What a sync did, for the log. */
@@ -98,10 +105,10 @@ export class CutSync {
 
   /** The peer's cut at most `maxheight` high: one round's target. */
   private async limitedCut(peer: PeerClient, maxheight: number): Promise<CutHashes> {
-    const value = await peer.call("getCut", { query: { maxheight } });
-    const cut = decodeCutHashes(value, this.ports.network.chainCount);
-    if (typeof cut === "string") throw new PeerProtocolError(`its cut: ${cut}`);
-    return cut;
+    return peerCut(
+      await peer.call("getCut", { query: { maxheight } }),
+      this.ports.network.chainCount,
+    );
   }
 
   /**

@@ -14,10 +14,11 @@
  * - **Discovery**: on start and every {@link PEER_DISCOVERY_INTERVAL_MS} this node announces
  *   itself (`PUT /cut/peer`) and reads its peers' peers (`GET /cut/peer`).
  */
-import { type CutHashes, cutWeight, decodeCutHashes, encodeCutHashes } from "../chain/cut/cut.ts";
+import { type CutHashes, cutWeight, encodeCutHashes } from "../chain/cut/cut.ts";
 import { ImportError, type NodePorts } from "../node/ports.ts";
-import { CutSync, PeerProtocolError } from "./cut-sync.ts";
+import { CutSync, PeerProtocolError, peerCut } from "./cut-sync.ts";
 import { MEMPOOL_SYNC_INTERVAL_MS, MempoolSync } from "./mempool-sync.ts";
+import { OneAtATime } from "./one-at-a-time.ts";
 import { PeerClient, PeerRequestError } from "./peer-client.ts";
 import { PeerDb, type PeerEntry } from "./peer-db.ts";
 import { decodePeerInfo, type PeerAddress, type PeerInfo, peerKey } from "./peer-info.ts";
@@ -74,15 +75,15 @@ export class P2PNetwork {
   private readonly offered = new Map<string, CutHashes>();
   private syncing = false;
   private gossipQueued = false;
-  /** Peers a cut is being sent to, and whether the cut moved since. */
-  private readonly gossiping = new Map<string, boolean>();
+  /** Cuts sent to peers, one send per peer at a time, the newest cut after it when it moved. */
+  private readonly gossips = new OneAtATime(() => this.closed);
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
   private readonly onCut = () => this.queueGossip();
   private readonly mempools: MempoolSync;
-  /** Peers whose mempools are being pulled; `peer/chain` pushes in flight, and those asked again. */
+  /** Peers whose mempools are being pulled; pushes of new commands, one per peer and chain. */
   private readonly pulling = new Set<string>();
-  private readonly pushing = new Map<string, boolean>();
+  private readonly pushes = new OneAtATime(() => this.closed);
   private readonly onPending = (chainId: number) => this.pushPending(chainId);
   /** The address this node tells its peers to reach it at; null: it does not announce itself. */
   private announce: PeerAddress | null = null;
@@ -296,8 +297,7 @@ export class P2PNetwork {
       this.clientOf(entry)
         .call("getCut")
         .then((value) => {
-          const cut = decodeCutHashes(value, this.ports.network.chainCount);
-          if (typeof cut === "string") throw new PeerProtocolError(`its cut: ${cut}`);
+          const cut = peerCut(value, this.ports.network.chainCount);
           this.peers.succeeded(entry);
           this.offer(entry, cut);
         })
@@ -327,20 +327,11 @@ export class P2PNetwork {
   }
 
   private pushTo(entry: PeerEntry, chainId: number): void {
-    const key = `${entry.key}/${chainId}`;
-    if (this.pushing.has(key)) {
-      this.pushing.set(key, true);
-      return;
-    }
-    this.pushing.set(key, false);
-    this.mempools
-      .push(this.clientOf(entry), chainId)
-      .catch((e: unknown) => this.failedWith(entry, e))
-      .finally(() => {
-        const again = this.pushing.get(key) === true;
-        this.pushing.delete(key);
-        if (again && !this.closed) this.pushTo(entry, chainId);
-      });
+    this.pushes.run(`${entry.key}/${chainId}`, () =>
+      this.mempools
+        .push(this.clientOf(entry), chainId)
+        .catch((e: unknown) => this.failedWith(entry, e)),
+    );
   }
 
   private queueGossip(): void {
@@ -361,25 +352,17 @@ export class P2PNetwork {
   }
 
   private gossipTo(entry: PeerEntry): void {
-    if (this.gossiping.has(entry.key)) {
-      this.gossiping.set(entry.key, true);
-      return;
-    }
-    this.gossiping.set(entry.key, false);
-    const bodyText = encodeCutHashes(
-      this.ports.heads.cut(),
-      this.ports.network.version.name,
-      this.self,
-    );
-    this.clientOf(entry)
-      .call("putCut", { bodyText })
-      .then(() => this.peers.succeeded(entry))
-      .catch((e: unknown) => this.failedWith(entry, e))
-      .finally(() => {
-        const again = this.gossiping.get(entry.key) === true;
-        this.gossiping.delete(entry.key);
-        if (again && !this.closed) this.gossipTo(entry);
-      });
+    this.gossips.run(entry.key, () => {
+      const bodyText = encodeCutHashes(
+        this.ports.heads.cut(),
+        this.ports.network.version.name,
+        this.self,
+      );
+      return this.clientOf(entry)
+        .call("putCut", { bodyText })
+        .then(() => this.peers.succeeded(entry))
+        .catch((e: unknown) => this.failedWith(entry, e));
+    });
   }
 
   /** Tells each peer of this node and learns of theirs. */
