@@ -17,6 +17,7 @@
  */
 
 import { equalBytes } from "../chain/bytes.ts";
+import type { Cut } from "../chain/cut/cut.ts";
 import type { ChainDatabase, TxIndexEntry } from "../chain/db/index.ts";
 import { genesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
@@ -72,6 +73,11 @@ export interface StoredBlock {
 /** A block executed on the state (still open) and ready to be stored. */
 export interface PreparedBlock extends StoredBlock {
   readonly index: readonly TxIndexEntry[];
+}
+
+/** The cut the chains are at: each one's head. */
+export function cutOf(chains: readonly NodeChain[]): Cut {
+  return new Map(chains.map((chain) => [chain.chainId, chain.head]));
 }
 
 export class NodeChain {

@@ -32,7 +32,7 @@ import type { MiningControl } from "./miner/control.ts";
 import { MiningCoordinator } from "./miner/coordination.ts";
 import { startMining } from "./miner/modes.ts";
 import { BlockProducer } from "./miner/producer.ts";
-import { type ChainContext, NodeChain } from "./node-chain.ts";
+import { type ChainContext, cutOf, NodeChain } from "./node-chain.ts";
 import type { NodeOptions } from "./options.ts";
 import type { NodePorts } from "./ports.ts";
 import { NodeCommandService } from "./services/command-service.ts";
@@ -305,7 +305,7 @@ export class BraidNode {
 
   /** The cut: every chain's head (moved only by the importer, which announces each move). */
   cut(): Cut {
-    return new Map(this.chains.map((chain) => [chain.chainId, chain.head]));
+    return cutOf(this.chains);
   }
 
   /** A chain's head; undefined for a chain the network lacks. */

@@ -28,7 +28,7 @@ import { DEV_ACCOUNTS } from "../genesis/accounts.ts";
 import type { BlockImporter } from "../import/importer.ts";
 import type { NodeLogger } from "../logger.ts";
 import type { BlockProducer } from "../miner/producer.ts";
-import type { NodeChain } from "../node-chain.ts";
+import { cutOf, type NodeChain } from "../node-chain.ts";
 import type { NodeCommandService } from "../services/command-service.ts";
 import type { StorageGuard } from "../storage-guard.ts";
 
@@ -177,7 +177,7 @@ export class DevControls {
   snapshot(): Promise<number> {
     return this.serial(() => {
       const { chains, chainDb } = this.node;
-      const id = chainDb.saveSnapshot(new Map(chains.map((c) => [c.chainId, c.head])));
+      const id = chainDb.saveSnapshot(cutOf(chains));
       const pending = new Map<number, ReadonlySet<string>>();
       for (const chain of chains) {
         if (chain.mempool.size > 0) {

@@ -25,7 +25,7 @@ import type { ParsedCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { NodeEvents } from "../events.ts";
 import type { NodeLogger } from "../logger.ts";
-import type { NodeChain, PreparedBlock, StoredBlock } from "../node-chain.ts";
+import { cutOf, type NodeChain, type PreparedBlock, type StoredBlock } from "../node-chain.ts";
 import type { StorageGuard } from "../storage-guard.ts";
 import {
   checkHeader,
@@ -213,7 +213,7 @@ export class BlockImporter {
    * each fall back below both, again and again.
    */
   adoptHeavier(offered?: Cut): void {
-    const current: Cut = new Map(this.parts.chains.map((chain) => [chain.chainId, chain.head]));
+    const current = cutOf(this.parts.chains);
     let best = current;
     const candidates = [this.parts.chainDb.cut(), ...(offered === undefined ? [] : [offered])];
     for (const candidate of candidates) {
