@@ -9,15 +9,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { ICommand, ICommandResult } from "@kadena/client";
-import {
-  clientFor,
-  readCommand,
-  SENDER00,
-  SENDER01,
-  signWith,
-  transferCommand,
-} from "../e2e/support/kadena.ts";
-import { converged, cutOf, eventually } from "./support/converge.ts";
+import { clientFor, SENDER00, SENDER01, signWith, transferCommand } from "../e2e/support/kadena.ts";
+import { converged, cutOf, eventually, senderBalances } from "./support/converge.ts";
 import type { NetNode } from "./support/net-node.ts";
 import { networkTestSkip, TestNetwork } from "./support/netns.ts";
 
@@ -113,17 +106,7 @@ describe("partition and heal", { skip: networkTestSkip(), timeout: 180_000 }, ()
     const balances = await eventually(
       "both nodes' balances agree",
       async () => {
-        const both = await Promise.all(
-          [a, b].map(
-            async (node) =>
-              (
-                await clientFor(node.url, "pact").local(
-                  readCommand(`[(coin.get-balance "sender00") (coin.get-balance "sender01")]`),
-                  { preflight: false, signatureVerification: false },
-                )
-              ).result,
-          ),
-        );
+        const both = await Promise.all([a, b].map(senderBalances));
         return JSON.stringify(both[0]) === JSON.stringify(both[1]) ? both[0] : undefined;
       },
       CONVERGE_MS,

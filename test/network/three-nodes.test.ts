@@ -8,15 +8,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { ICommand } from "@kadena/client";
-import {
-  clientFor,
-  readCommand,
-  SENDER00,
-  SENDER01,
-  signWith,
-  transferCommand,
-} from "../e2e/support/kadena.ts";
-import { converged } from "./support/converge.ts";
+import { clientFor, SENDER00, SENDER01, signWith, transferCommand } from "../e2e/support/kadena.ts";
+import { converged, senderBalances } from "./support/converge.ts";
 import type { NetNode } from "./support/net-node.ts";
 import { networkTestSkip, TestNetwork } from "./support/netns.ts";
 
@@ -72,15 +65,7 @@ describe("three nodes, one miner", { skip: networkTestSkip(), timeout: 90_000 },
     );
     assert.equal(pages[1], pages[0]);
     assert.equal(pages[2], pages[0]);
-    const balances = await Promise.all(
-      [a, b, c].map(async (node) => {
-        const answer = await clientFor(node.url, "pact").local(
-          readCommand(`[(coin.get-balance "sender00") (coin.get-balance "sender01")]`),
-          { preflight: false, signatureVerification: false },
-        );
-        return answer.result;
-      }),
-    );
+    const balances = await Promise.all([a, b, c].map(senderBalances));
     assert.deepEqual(balances[0], {
       status: "success",
       data: [{ decimal: "99999998.999997680000" }, 110000001],

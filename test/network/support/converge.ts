@@ -1,7 +1,9 @@
 /**
  * Waiting for a network of nodes to agree: their cuts, read over HTTP, until every node names
- * the same head on every chain (or a deadline passes, with what each node said in the message).
+ * the same head on every chain (or a deadline passes, with what each node said in the message);
+ * what the nodes say of the development accounts, to compare.
  */
+import { clientFor, readCommand } from "../../e2e/support/kadena.ts";
 import type { NetNode } from "./net-node.ts";
 
 interface CutAnswer {
@@ -60,4 +62,13 @@ export async function eventually<T>(
       throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+}
+
+/** sender00's and sender01's balances on chain 0 as `node` answers `local` for them. */
+export async function senderBalances(node: NetNode): Promise<unknown> {
+  const answer = await clientFor(node.url, "pact").local(
+    readCommand(`[(coin.get-balance "sender00") (coin.get-balance "sender01")]`),
+    { preflight: false, signatureVerification: false },
+  );
+  return answer.result;
 }
