@@ -8,12 +8,22 @@
  * stops the sync with a {@link PeerProtocolError} or the pipeline's `ImportError`: nothing of that
  * batch is stored.
  *
+ * A cut that carries blocks along (`headers`, `payloads`: a peer's gossip of blocks it just made)
+ * is synced from them without a request when they reach this node's blocks; what they lack is
+ * asked for as above.
+ *
  * A peer far ahead is followed in rounds of at most {@link SYNC_ROUND_BLOCKS} blocks: the round's
  * target is the peer's own cut limited in height (`GET /cut?maxheight=`), so memory stays bounded
  * and progress is stored as it goes.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { type CutHashes, cutHeight, decodeCutHashes } from "../chain/cut/cut.ts";
+import {
+  CUT_ATTACHMENT_LIMIT,
+  type CutAttachments,
+  type CutHashes,
+  cutHeight,
+  decodeCutHashes,
+} from "../chain/cut/cut.ts";
 import { decodeHeaderBase64 } from "../chain/header/json.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { decodePayloadDataObject } from "../chain/payload/json.ts";
@@ -63,6 +73,19 @@ export interface SyncOutcome {
 /** Told of progress during a long sync (blocks stored, blocks known to be needed so far). */
 export type SyncProgress = (done: number, fetched: number) => void;
 
+/** The blocks a cut carried along, by their hashes' text. */
+interface Carried {
+  readonly headers: ReadonlyMap<string, BlockHeader>;
+  readonly payloads: ReadonlyMap<string, PayloadData>;
+}
+
+function carriedBy(attached: CutAttachments): Carried {
+  return {
+    headers: new Map(attached.headers.map((h) => [encodeBase64Url(h.hash), h])),
+    payloads: new Map(attached.payloads.map((p) => [encodeBase64Url(p.payloadHash), p])),
+  };
+}
+
 export class CutSync {
   constructor(private readonly ports: SyncPorts) {}
 
@@ -87,14 +110,15 @@ export class CutSync {
     const started = performance.now();
     let blocks = 0;
     let target = cut;
+    const carried = carriedBy(cut.attached);
     while (!this.knowsAll(cut)) {
       const ours = cutHeight(this.ports.heads.cut());
       if (target.height - ours > SYNC_ROUND_BLOCKS) {
         target = await this.limitedCut(peer, ours + SYNC_ROUND_BLOCKS);
       }
-      const fetched = await this.fetchHeaders(peer, target);
+      const fetched = await this.fetchHeaders(peer, target, carried);
       if (fetched.length === 0) break;
-      blocks += await this.importAll(peer, fetched, (done) =>
+      blocks += await this.importAll(peer, fetched, carried, (done) =>
         progress?.(blocks + done, blocks + fetched.length),
       );
       target = cut;
@@ -115,19 +139,48 @@ export class CutSync {
    * The headers of `cut`'s branches this node lacks, on every chain, parents first (by height,
    * then chain: a header's adjacent parents are one height below it).
    */
-  private async fetchHeaders(peer: PeerClient, cut: CutHashes): Promise<BlockHeader[]> {
+  private async fetchHeaders(
+    peer: PeerClient,
+    cut: CutHashes,
+    carried: Carried,
+  ): Promise<BlockHeader[]> {
     const { blocks, heads } = this.ports;
     const ours = heads.cut();
     const branches = await Promise.all(
       [...cut.heads].map(async ([chainId, { hash, height }]) => {
         if (blocks.header(hash) !== undefined) return [];
-        return this.fetchBranch(peer, chainId, ours.get(chainId)!, { hash, height });
+        return (
+          this.carriedBranch(carried, chainId, hash) ??
+          this.fetchBranch(peer, chainId, ours.get(chainId)!, { hash, height })
+        );
       }),
     );
     return branches
       .flat()
       .filter((header) => blocks.header(header.hash) === undefined)
       .sort((a, b) => a.height - b.height || a.chainId - b.chainId);
+  }
+
+  /**
+   * One chain's branch from `upper` down to a block this node has, from the blocks a cut carried;
+   * null when they do not reach that far.
+   */
+  private carriedBranch(
+    carried: Carried,
+    chainId: number,
+    upper: Uint8Array,
+  ): BlockHeader[] | null {
+    const branch: BlockHeader[] = [];
+    let hash = upper;
+    // Bounded: a lying header may name itself as its parent.
+    while (branch.length < CUT_ATTACHMENT_LIMIT) {
+      const header = carried.headers.get(encodeBase64Url(hash));
+      if (header === undefined || header.chainId !== chainId) return null;
+      branch.push(header);
+      if (this.ports.blocks.header(header.parent) !== undefined) return branch;
+      hash = header.parent;
+    }
+    return null;
   }
 
   /**
@@ -198,17 +251,18 @@ export class CutSync {
   private async importAll(
     peer: PeerClient,
     headers: readonly BlockHeader[],
+    carried: Carried,
     progress: (done: number) => void,
   ): Promise<number> {
     let done = 0;
-    let payloads = this.fetchPayloads(peer, headers.slice(0, IMPORT_BATCH_BLOCKS));
+    let payloads = this.fetchPayloads(peer, headers.slice(0, IMPORT_BATCH_BLOCKS), carried);
     for (let start = 0; start < headers.length; start += IMPORT_BATCH_BLOCKS) {
       const batch = headers.slice(start, start + IMPORT_BATCH_BLOCKS);
       const found = await payloads;
       // The next batch's payloads travel while this one is executed.
       const following = headers.slice(start + IMPORT_BATCH_BLOCKS, start + 2 * IMPORT_BATCH_BLOCKS);
       if (following.length > 0) {
-        payloads = this.fetchPayloads(peer, following);
+        payloads = this.fetchPayloads(peer, following, carried);
         // Handled now, so a failure of this batch's import does not leave it unhandled.
         payloads.catch(() => undefined);
       }
@@ -224,17 +278,21 @@ export class CutSync {
     return done;
   }
 
-  /** The payloads of `headers`, by payload hash: this node's own where it has them, else the peer's. */
+  /**
+   * The payloads of `headers`, by payload hash: this node's own where it has them, else those the
+   * cut carried, else the peer's.
+   */
   private async fetchPayloads(
     peer: PeerClient,
     headers: readonly BlockHeader[],
+    carried: Carried,
   ): Promise<Map<string, PayloadData | PayloadWithOutputs>> {
     const found = new Map<string, PayloadData | PayloadWithOutputs>();
     const missing = new Map<number, Set<string>>();
     for (const header of headers) {
       const key = encodeBase64Url(header.payloadHash);
       if (found.has(key)) continue;
-      const stored = this.ports.blocks.payload(header.payloadHash);
+      const stored = this.ports.blocks.payload(header.payloadHash) ?? carried.payloads.get(key);
       if (stored !== undefined) found.set(key, stored);
       else {
         const set = missing.get(header.chainId) ?? new Set<string>();

@@ -4,7 +4,8 @@
  * CLI beside the HTTP service, which serves the P2P API's routes from it (src/api/p2p/).
  *
  * - **Gossip**: every move of this node's cut is sent to every peer that may be asked
- *   (`PUT /cut`, this node as the origin), at most one send in flight per peer.
+ *   (`PUT /cut`, this node as the origin), at most one send in flight per peer, carrying the
+ *   recent blocks the peer is not known to have (gossip-blocks.ts).
  * - **Polling**: every {@link CUT_POLL_INTERVAL_MS} each peer's cut is asked for (`GET /cut`), so
  *   a node that missed gossip (started late, partitioned, restarted) catches up.
  * - **Sync**: cuts with blocks this node lacks, from gossip or polling, are synced one at a time,
@@ -14,9 +15,16 @@
  * - **Discovery**: on start and every {@link PEER_DISCOVERY_INTERVAL_MS} this node announces
  *   itself (`PUT /cut/peer`) and reads its peers' peers (`GET /cut/peer`).
  */
-import { type CutHashes, cutWeight, encodeCutHashes } from "../chain/cut/cut.ts";
-import { ImportError, type NodePorts } from "../node/ports.ts";
+import {
+  CUT_ATTACHMENT_LIMIT,
+  type CutAttachments,
+  type CutHashes,
+  cutWeight,
+  encodeCutHashes,
+} from "../chain/cut/cut.ts";
+import { ImportError, type NodePorts, type StoredBlock } from "../node/ports.ts";
 import { CutSync, PeerProtocolError, peerCut } from "./cut-sync.ts";
+import { GossipBlocks } from "./gossip-blocks.ts";
 import { MEMPOOL_SYNC_INTERVAL_MS, MempoolSync } from "./mempool-sync.ts";
 import { OneAtATime } from "./one-at-a-time.ts";
 import { PeerClient, PeerRequestError } from "./peer-client.ts";
@@ -77,6 +85,9 @@ export class P2PNetwork {
   private gossipQueued = false;
   /** Cuts sent to peers, one send per peer at a time, the newest cut after it when it moved. */
   private readonly gossips = new OneAtATime(() => this.closed);
+  private readonly gossipBlocks = new GossipBlocks();
+  private readonly onBlock = (_chainId: number, block: StoredBlock) =>
+    this.gossipBlocks.stored(block);
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
   private readonly onCut = () => this.queueGossip();
@@ -99,6 +110,7 @@ export class P2PNetwork {
       else {
         log.warn(`peer ${event.key} dropped: ${event.reason}`);
         this.mempools.forget(event.key);
+        this.gossipBlocks.forget(event.key);
       }
     });
     this.sync = new CutSync(ports);
@@ -113,6 +125,7 @@ export class P2PNetwork {
     this.announce = announce;
     this.peers.load(this.options.peers.map((address) => ({ id: null, address })));
     this.ports.events.on("cut", this.onCut);
+    this.ports.events.on("block", this.onBlock);
     this.ports.events.on("pending", this.onPending);
     this.timers.push(setInterval(() => this.poll(), CUT_POLL_INTERVAL_MS));
     this.timers.push(setInterval(() => this.pullMempools(), MEMPOOL_SYNC_INTERVAL_MS));
@@ -186,6 +199,7 @@ export class P2PNetwork {
   close(): void {
     this.closed = true;
     this.ports.events.off("cut", this.onCut);
+    this.ports.events.off("block", this.onBlock);
     this.ports.events.off("pending", this.onPending);
     for (const timer of this.timers) clearInterval(timer);
     this.peers.save();
@@ -210,6 +224,7 @@ export class P2PNetwork {
 
   private offer(entry: PeerEntry, cut: CutHashes): void {
     entry.lastCut = { height: cut.height, weight: cut.weight };
+    this.gossipBlocks.peerHas(entry.key, cut.heads);
     if (this.sync.knowsAll(cut)) {
       if (cut.weight > cutWeight(this.ports.heads.cut())) {
         try {
@@ -220,7 +235,11 @@ export class P2PNetwork {
       }
       return;
     }
-    this.offered.set(entry.key, cut);
+    const waiting = this.offered.get(entry.key);
+    this.offered.set(
+      entry.key,
+      waiting === undefined ? cut : { ...cut, attached: joined(waiting.attached, cut.attached) },
+    );
     void this.runSyncs();
   }
 
@@ -353,13 +372,19 @@ export class P2PNetwork {
 
   private gossipTo(entry: PeerEntry): void {
     this.gossips.run(entry.key, () => {
-      const bodyText = encodeCutHashes(
-        this.ports.heads.cut(),
-        this.ports.network.version.name,
-        this.self,
-      );
-      return this.clientOf(entry)
-        .call("putCut", { bodyText })
+      const cut = this.ports.heads.cut();
+      const attached = this.gossipBlocks.attachmentsFor(entry.key, cut);
+      this.gossipBlocks.peerHas(entry.key, cut);
+      const send = (blocks?: CutAttachments) =>
+        this.clientOf(entry).call("putCut", {
+          bodyText: encodeCutHashes(cut, this.ports.network.version.name, this.self, blocks),
+        });
+      return send(attached)
+        .catch((e: unknown) => {
+          // A peer whose body limit is below the blocks carried still gets the cut.
+          if (e instanceof PeerRequestError && e.status === 413) return send();
+          throw e;
+        })
         .then(() => this.peers.succeeded(entry))
         .catch((e: unknown) => this.failedWith(entry, e));
     });
@@ -391,4 +416,17 @@ export class P2PNetwork {
         .catch((e: unknown) => this.failedWith(entry, e));
     }
   }
+}
+
+/**
+ * The blocks two cuts of one peer carry, for the sync of the later one (the earlier one's blocks
+ * are its ancestors'); the later one's alone when both are more than a cut may carry.
+ */
+function joined(earlier: CutAttachments, later: CutAttachments): CutAttachments {
+  if (earlier.headers.length + later.headers.length > CUT_ATTACHMENT_LIMIT) return later;
+  if (earlier.payloads.length + later.payloads.length > CUT_ATTACHMENT_LIMIT) return later;
+  return {
+    headers: [...earlier.headers, ...later.headers],
+    payloads: [...earlier.payloads, ...later.payloads],
+  };
 }

@@ -5,12 +5,12 @@
  */
 
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { encodeCutHashes } from "../../chain/cut/cut.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { manualNode } from "../../node/test-support/dev-node.ts";
 import type { P2PNetwork } from "../../p2p/network.ts";
+import { closedPort } from "../../p2p/test-support/closed-port.ts";
 import type { RunningNodeServer } from "../service/server.ts";
 import { serveWithNetwork } from "./test-support/served-network.ts";
 
@@ -23,15 +23,6 @@ async function served(config: unknown = {}) {
   const faults: unknown[] = [];
   const { network, server } = await serveWithNetwork(node, { config, faults });
   return { node, network, server, faults };
-}
-
-/** A port nothing listens on (one the system gave, then freed). */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 describe("the P2P routes", () => {

@@ -2,10 +2,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { sha512_256 } from "@noble/hashes/sha2.js";
 import { encodeBase64Url } from "../../crypto/index.ts";
+import { encodeHeaderBase64 } from "../header/json.ts";
 import type { BlockHeader } from "../header/types.ts";
+import { payloadDataOf } from "../payload/payload.ts";
+import { EMPTY_PAYLOAD, payloadWithTransaction } from "../test-support/history.ts";
 import { Random } from "../test-support/random.ts";
 import { randomHeader } from "../test-support/random-header.ts";
 import {
+  CUT_ATTACHMENT_LIMIT,
   cutHeight,
   cutId,
   cutWeight,
@@ -171,9 +175,67 @@ describe("CutHashes from a peer", () => {
       ],
       ["no height", (j) => ({ ...j, height: undefined }), '"height" must be a height'],
       ["a negative height", (j) => ({ ...j, height: -15 }), '"height" must be a height'],
+      ["headers an array", (j) => ({ ...j, headers: [] }), '"headers" must be an object of hashes'],
+      [
+        "a header that does not decode",
+        (j) => ({ ...j, headers: { [hash]: "AAAA" } }),
+        `"headers": the entry ${hash} does not decode`,
+      ],
+      [
+        "a payload without its hashes",
+        (j) => ({ ...j, payloads: { [hash]: { transactions: [] } } }),
+        `"payloads": the entry ${hash} does not decode`,
+      ],
+      [
+        "more headers than a cut may carry",
+        (j) => ({
+          ...j,
+          headers: Object.fromEntries(
+            Array.from({ length: CUT_ATTACHMENT_LIMIT + 1 }, (_, i) => [String(i), ""]),
+          ),
+        }),
+        `"headers" holds ${CUT_ATTACHMENT_LIMIT + 1} entries, more than this node takes (${CUT_ATTACHMENT_LIMIT})`,
+      ],
     ];
     for (const [what, change, expected] of cases) {
       assert.equal(decode(change(good())), expected, what);
     }
+  });
+});
+
+describe("CutHashes carrying blocks", () => {
+  const heads = [head(0, 4, 200n), head(1, 5, 300n)];
+  const cut = new Map(heads.map((h) => [h.chainId, h]));
+  const payloads = [payloadDataOf(EMPTY_PAYLOAD), payloadDataOf(payloadWithTransaction("carried"))];
+
+  it("writes the headers and payloads in maps by hash, as chainweb-node does, and reads them back", () => {
+    const text = encodeCutHashes(cut, "development", null, { headers: heads, payloads });
+    const json = JSON.parse(text);
+    assert.deepEqual(Object.keys(json.headers), [
+      encodeBase64Url(heads[0]!.hash),
+      encodeBase64Url(heads[1]!.hash),
+    ]);
+    assert.equal(json.headers[encodeBase64Url(heads[1]!.hash)], encodeHeaderBase64(heads[1]!));
+    assert.deepEqual(json.payloads[encodeBase64Url(payloads[1]!.payloadHash)], {
+      transactions: payloads[1]!.transactions.map(encodeBase64Url),
+      minerData: encodeBase64Url(payloads[1]!.minerData),
+      transactionsHash: encodeBase64Url(payloads[1]!.transactionsHash),
+      outputsHash: encodeBase64Url(payloads[1]!.outputsHash),
+      payloadHash: encodeBase64Url(payloads[1]!.payloadHash),
+    });
+    const decoded = decodeCutHashes(json, 2);
+    assert.ok(typeof decoded !== "string", decoded as string);
+    assert.deepEqual(decoded.attached, { headers: heads, payloads });
+  });
+
+  it("leaves the maps out when it carries nothing, and reads none from a cut without them", () => {
+    const json = JSON.parse(
+      encodeCutHashes(cut, "development", null, { headers: [], payloads: [] }),
+    );
+    assert.equal("headers" in json, false);
+    assert.equal("payloads" in json, false);
+    const decoded = decodeCutHashes(json, 2);
+    assert.ok(typeof decoded !== "string", decoded as string);
+    assert.deepEqual(decoded.attached, { headers: [], payloads: [] });
   });
 });

@@ -3,16 +3,26 @@
  * what Chainweb's nodes gossip). Its height is the sum of the heads' heights, its weight the sum
  * of their weights, its id the SHA-512/256 hash of the head hashes in chain order,
  * and its wire form CutHashes (chainweb-wire.md §9).
+ *
+ * CutHashes may carry blocks along (chainweb-node's optional `headers` and `payloads` maps, which
+ * its nodes consult before asking the origin): a node gossiping blocks it just made sends them
+ * with its cut, so its peers import them without a request.
  */
 import { parseRequestKey } from "../../command/index.ts";
 import { encodeBase64Url, sha512t256Parts } from "../../crypto/index.ts";
+import { decodeHeaderBase64, encodeHeaderBase64 } from "../header/json.ts";
 import type { BlockHeader } from "../header/types.ts";
+import { decodePayloadDataObject, encodePayloadDataObject } from "../payload/json.ts";
+import type { PayloadData } from "../payload/payload.ts";
 import { word256FromBytes, word256ToBytes } from "../word256.ts";
 
 /** The head of each chain, by chain id. */
 export type Cut = ReadonlyMap<number, BlockHeader>;
 
 const WORD256_MAX = (1n << 256n) - 1n;
+
+/** The most headers, and the most payloads, a cut received may carry along. */
+export const CUT_ATTACHMENT_LIMIT = 1_000;
 
 /** The chain ids of the cut, ascending. */
 function chainIdsOf(cut: Cut): number[] {
@@ -66,8 +76,25 @@ export interface CutOrigin {
   readonly address: { readonly hostname: string; readonly port: number };
 }
 
-/** The cut as CutHashes JSON, for the network `instance` (its name), from `origin` (null: ours). */
-export function encodeCutHashes(cut: Cut, instance: string, origin: CutOrigin | null): string {
+/** Blocks a cut carries along: headers, and payloads without their outputs. */
+export interface CutAttachments {
+  readonly headers: readonly BlockHeader[];
+  readonly payloads: readonly PayloadData[];
+}
+
+const NO_ATTACHMENTS: CutAttachments = { headers: [], payloads: [] };
+
+/**
+ * The cut as CutHashes JSON, for the network `instance` (its name), from `origin` (null: ours),
+ * with `attached` blocks in its `headers` and `payloads` maps (left out when empty, as
+ * chainweb-node does).
+ */
+export function encodeCutHashes(
+  cut: Cut,
+  instance: string,
+  origin: CutOrigin | null,
+  attached: CutAttachments = NO_ATTACHMENTS,
+): string {
   const hashes: Record<string, { height: number; hash: string }> = {};
   for (const c of chainIdsOf(cut)) {
     const head = cut.get(c)!;
@@ -80,6 +107,23 @@ export function encodeCutHashes(cut: Cut, instance: string, origin: CutOrigin | 
     height: cutHeight(cut),
     instance,
     id: encodeBase64Url(cutId(cut)),
+    ...(attached.headers.length === 0
+      ? {}
+      : {
+          headers: Object.fromEntries(
+            attached.headers.map((h) => [encodeBase64Url(h.hash), encodeHeaderBase64(h)]),
+          ),
+        }),
+    ...(attached.payloads.length === 0
+      ? {}
+      : {
+          payloads: Object.fromEntries(
+            attached.payloads.map((p) => [
+              encodeBase64Url(p.payloadHash),
+              encodePayloadDataObject(p),
+            ]),
+          ),
+        }),
   });
 }
 
@@ -90,6 +134,8 @@ export interface CutHashes {
   readonly weight: bigint;
   readonly height: number;
   readonly origin: CutOrigin | null;
+  /** The blocks it carries along (none when it names only hashes). */
+  readonly attached: CutAttachments;
 }
 
 /**
@@ -101,7 +147,7 @@ export function decodeCutHashes(value: unknown, chainCount: number): CutHashes |
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return "a cut must be a JSON object";
   }
-  const { hashes, weight, height, origin } = value as Record<string, unknown>;
+  const { hashes, weight, height, origin, headers, payloads } = value as Record<string, unknown>;
   if (typeof hashes !== "object" || hashes === null || Array.isArray(hashes)) {
     return '"hashes" must be an object of chain ids';
   }
@@ -124,12 +170,50 @@ export function decodeCutHashes(value: unknown, chainCount: number): CutHashes |
   if (typeof height !== "number" || !Number.isSafeInteger(height) || height < 0) {
     return '"height" must be a height';
   }
+  const attachedHeaders = decodeAttached("headers", headers, (v) =>
+    typeof v === "string" ? decodeHeaderBase64(v) : null,
+  );
+  if (typeof attachedHeaders === "string") return attachedHeaders;
+  const attachedPayloads = decodeAttached("payloads", payloads, decodePayloadDataObject);
+  if (typeof attachedPayloads === "string") return attachedPayloads;
   return {
     heads,
     weight: word256FromBytes(weightBytes),
     height,
     origin: (origin ?? null) as CutOrigin | null,
+    attached: { headers: attachedHeaders, payloads: attachedPayloads },
   };
+}
+
+/**
+ * The values of an optional map a cut carries (`headers`, `payloads`; their keys are the values'
+ * own hashes, which are read from the values, as chainweb-node does), or the reason it is not one.
+ */
+function decodeAttached<T>(
+  name: string,
+  map: unknown,
+  decode: (value: unknown) => T | null,
+): T[] | string {
+  if (map === undefined) return [];
+  if (typeof map !== "object" || map === null || Array.isArray(map)) {
+    return `"${name}" must be an object of hashes`;
+  }
+  const values = Object.values(map);
+  if (values.length > CUT_ATTACHMENT_LIMIT) {
+    return `"${name}" holds ${values.length} entries, more than this node takes (${CUT_ATTACHMENT_LIMIT})`;
+  }
+  const decoded: T[] = [];
+  for (const [key, value] of Object.entries(map)) {
+    let item: T | null;
+    try {
+      item = decode(value);
+    } catch {
+      item = null;
+    }
+    if (item === null) return `"${name}": the entry ${key.slice(0, 64)} does not decode`;
+    decoded.push(item);
+  }
+  return decoded;
 }
 
 /**

@@ -1,0 +1,81 @@
+/**
+ * A cut that carries its blocks (chainweb-node's `headers` and `payloads` of CutHashes) is synced
+ * from them: the origin is not asked — here it cannot be, as nothing listens at its address —
+ * and the node ends at the cut; a cut without them, or carrying too few, sends the sync to its
+ * origin.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { type CutHashes, cutId, decodeCutHashes, encodeCutHashes } from "../chain/cut/cut.ts";
+import { payloadDataOf } from "../chain/payload/payload.ts";
+import type { BraidNode } from "../node/node.ts";
+import { blocksAfterGenesis, manualNode } from "../node/test-support/dev-node.ts";
+import { CutSync } from "./cut-sync.ts";
+import { PeerClient, PeerRequestError } from "./peer-client.ts";
+import { closedPort } from "./test-support/closed-port.ts";
+
+const origin = { id: null, address: { hostname: "127.0.0.1", port: 1 } };
+
+/** A node that made blocks on chains 0 and 7 (and those braiding needs). */
+function source(): BraidNode {
+  const node = manualNode();
+  node.producer.mine(0);
+  node.producer.mine(7);
+  node.producer.mine(0);
+  return node;
+}
+
+/** The source's cut as a peer receives it, carrying `carried` of its blocks. */
+function receivedCut(node: BraidNode, carried: number): CutHashes {
+  const all = blocksAfterGenesis(node);
+  const blocks = all.slice(all.length - carried);
+  const text = encodeCutHashes(node.ports.heads.cut(), "development", origin, {
+    headers: blocks.map((b) => b.header),
+    payloads: blocks.map((b) => payloadDataOf(b.payload)),
+  });
+  const cut = decodeCutHashes(JSON.parse(text), 20);
+  assert.ok(typeof cut !== "string", cut as string);
+  return cut;
+}
+
+describe("a cut carrying its blocks", () => {
+  it("is synced from them, its origin not asked", async () => {
+    const from = source();
+    const to = manualNode();
+    try {
+      const all = blocksAfterGenesis(from).length;
+      const unreachable = new PeerClient(
+        { hostname: "127.0.0.1", port: await closedPort() },
+        "development",
+      );
+      const outcome = await new CutSync(to.ports).syncTo(unreachable, receivedCut(from, all));
+      assert.equal(outcome.blocks, all);
+      assert.deepEqual(cutId(to.ports.heads.cut()), cutId(from.ports.heads.cut()));
+    } finally {
+      from.close();
+      to.close();
+    }
+  });
+
+  it("without all of them down to this node's blocks, asks its origin for the branches", async () => {
+    const from = source();
+    const to = manualNode();
+    try {
+      const all = blocksAfterGenesis(from).length;
+      const unreachable = new PeerClient(
+        { hostname: "127.0.0.1", port: await closedPort() },
+        "development",
+      );
+      for (const carried of [0, all - 1]) {
+        await assert.rejects(
+          new CutSync(to.ports).syncTo(unreachable, receivedCut(from, carried)),
+          (e) => e instanceof PeerRequestError && e.endpoint === "headerBranch",
+          `carrying ${carried} of ${all}`,
+        );
+      }
+    } finally {
+      from.close();
+      to.close();
+    }
+  });
+});
