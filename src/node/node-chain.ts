@@ -327,10 +327,13 @@ export class NodeChain {
   /**
    * Brings the state to `target` (a stored block of this chain): rewinds to the fork point with
    * the state's branch, then replays the stored blocks up to `target`. Returns the commands of
-   * the blocks rewound (they may belong in the mempool again). `onReplayed` is told of each
-   * block replayed (progress).
+   * the blocks rewound (they may belong in the mempool again) and the request keys of those
+   * replayed (they no longer do). `onReplayed` is told of each block replayed (progress).
    */
-  syncTo(target: BlockHeader, onReplayed?: (header: BlockHeader) => void): ParsedCommand[] {
+  syncTo(
+    target: BlockHeader,
+    onReplayed?: (header: BlockHeader) => void,
+  ): { readonly dropped: ParsedCommand[]; readonly added: string[] } {
     const db = this.context.chainDb;
     const path: BlockHeader[] = [];
     let at: BlockHeader | undefined = target;
@@ -350,15 +353,19 @@ export class NodeChain {
       this.state.rewindTo(at.height);
       this.head = at;
     }
+    const added: string[] = [];
     for (const header of path.reverse()) {
-      this.replay(header);
+      added.push(...this.replay(header).map((c) => c.hash));
       onReplayed?.(header);
     }
-    return dropped;
+    return { dropped, added };
   }
 
-  /** Re-executes a stored block on the state (which is at its parent) and commits it. */
-  replay(header: BlockHeader): void {
+  /**
+   * Re-executes a stored block on the state (which is at its parent) and commits it; its
+   * commands.
+   */
+  replay(header: BlockHeader): ParsedCommand[] {
     const stored = this.context.chainDb.block(header.hash);
     if (stored === undefined)
       throw new Error(`block ${encodeBase64Url(header.hash)} is not stored`);
@@ -390,6 +397,7 @@ export class NodeChain {
       }
       state.commitBlock(header.hash);
       this.head = header;
+      return commands;
     } catch (e) {
       this.abortPrepared();
       throw this.context.storage.refusal(e);

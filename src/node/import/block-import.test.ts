@@ -17,6 +17,7 @@ import { makeBlockHeader } from "../../chain/mining/new-header.ts";
 import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { graphAt } from "../../chain/version/version.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
+import { transactionBytes } from "../block-execution/block-executor.ts";
 import { makeLogger } from "../logger.ts";
 import { BraidNode, stateFile } from "../node.ts";
 import { resolveNodeOptions } from "../options.ts";
@@ -199,6 +200,96 @@ describe("importing blocks", () => {
       assert.equal(node.producer.mine(0).header.height, parent.height + 1, "the next one stores");
     } finally {
       node.close();
+    }
+  });
+
+  it("refuses a block holding a command already on its branch, twice, or for another chain, whether it extends the head or forks", () => {
+    const from = manualNode();
+    const node = manualNode();
+    try {
+      from.insertBlocks(batch(transfer));
+      const next = from.chainDb.block(from.producer.mine(0).header.hash)!;
+      const before = blocksAfterGenesis(from).filter((b) => b.header.height <= next.header.height);
+      const requestKey = (bytes: Uint8Array) => JSON.parse(text.decode(bytes)).hash as string;
+      const held = transfer.payload.transactions[0]!;
+      /** `next` holding `transactions` instead (its outputs are never reached). */
+      const holding = (transactions: typeof transfer.payload.transactions): Block => {
+        const payload = makePayloadWithOutputs(
+          transactions,
+          next.payload.minerData,
+          next.payload.coinbase,
+        );
+        return { header: reheader(from, next.header, payload.payloadHash), payload };
+      };
+      const again = holding([held]);
+      const alreadyOnChain = [
+        "invalid-command",
+        `transaction 0 (${requestKey(held.transaction)}): Transaction already exists on chain`,
+      ];
+      node.insertBlocks(
+        before.filter((b) => b.header.height < next.header.height || b.header.chainId !== 0),
+      );
+      assert.deepEqual(node.chains[0]!.head.hash, transfer.header.hash);
+      assert.deepEqual(refusal(node, [again]), alreadyOnChain, "extending the head");
+      const fresh = devCommand({
+        code: "(+ 1 2)",
+        caps: [GAS_CAP],
+        nonce: "import-twice",
+      });
+      const freshTx = { transaction: transactionBytes(fresh), output: held.output };
+      assert.deepEqual(refusal(node, [holding([freshTx, freshTx])]), [
+        "invalid-command",
+        `transaction 1 (${fresh.hash}): Transaction already exists on chain`,
+      ]);
+      const elsewhere = devCommand({
+        code: "(+ 1 2)",
+        caps: [GAS_CAP],
+        nonce: "import-chain-1",
+        chainId: "1",
+      });
+      const elsewhereTx = { transaction: transactionBytes(elsewhere), output: held.output };
+      assert.deepEqual(refusal(node, [holding([elsewhereTx])]), [
+        "invalid-command",
+        `transaction 0 (${elsewhere.hash}): Wrong chain, expected: 0, actual: 1`,
+      ]);
+      node.insertBlocks([next]);
+      assert.deepEqual(refusal(node, [again]), alreadyOnChain, "a fork beside the head");
+      assert.equal(node.chainDb.header(again.header.hash), undefined, "stored nowhere");
+    } finally {
+      node.close();
+      from.close();
+    }
+  });
+
+  it("a command pending here that the adopted branch holds leaves the mempool and is not mined again", () => {
+    const light = manualNode();
+    const heavy = manualNode();
+    try {
+      const command = devCommand({
+        code: '(coin.transfer "sender00" "sender01" 1.0)',
+        caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber("1.0"))],
+        nonce: "import-adopted",
+      });
+      heavy.commands.submit(0, [command]);
+      heavy.producer.mine(0);
+      for (const c of [0, 5, 10]) heavy.producer.mine(c);
+      light.producer.mine(0);
+      light.commands.submit(0, [command]);
+      const mempool = light.chains[0]!.mempool;
+      assert.equal(mempool.has(command.hash), true, "pending on the light side");
+      light.insertBlocks(blocksAfterGenesis(heavy));
+      assert.deepEqual(
+        light.ports.heads.cut(),
+        heavy.ports.heads.cut(),
+        "the heavy branch adopted",
+      );
+      assert.equal(mempool.has(command.hash), false, "done on the adopted branch");
+      mempool.add([command]);
+      assert.deepEqual(light.producer.mine(0).requestKeys, [], "not mined a second time");
+      assert.equal(mempool.has(command.hash), false, "dropped when a block was made");
+    } finally {
+      light.close();
+      heavy.close();
     }
   });
 

@@ -24,6 +24,7 @@ import { executeBlock, minerOfData } from "../block-execution/block-executor.ts"
 import { type NodeChain, storedCommand } from "../node-chain.ts";
 import type { ProofAncestry } from "../spv.ts";
 import { ImportError } from "./import-error.ts";
+import { blockTransactionProblem } from "./transaction-rules.ts";
 
 /**
  * A block made elsewhere: its header and its payload, with the outputs (a test's, or a whole
@@ -76,9 +77,31 @@ export class ForkExecution {
   check(chain: NodeChain, block: ForeignBlock, parent: BlockHeader): PayloadWithOutputs {
     const db = this.overlayAt(chain, parent);
     this.last.delete(block.header.chainId);
-    const remade = executeForeign(db, chain, block, parent, this.ancestry);
+    const remade = executeForeign(db, chain, block, parent, this.onBranchOf(parent), this.ancestry);
     this.last.set(block.header.chainId, { hash: encodeBase64Url(block.header.hash), db });
     return remade;
+  }
+
+  /**
+   * Whether a request key is in a block of the branch ending at `parent`: the batch's blocks
+   * checked so far down to the first stored one, then the stored blocks below.
+   */
+  private onBranchOf(parent: BlockHeader): (hashBytes: Uint8Array) => boolean {
+    return (hashBytes) => {
+      const key = encodeBase64Url(hashBytes);
+      let at = parent.hash;
+      for (;;) {
+        const block = this.checked.get(encodeBase64Url(at));
+        if (block === undefined) break;
+        const { transactions } = block.payload;
+        if (transactions.some((t) => storedCommand(t.transaction).hash === key)) return true;
+        at = block.header.parent;
+      }
+      return this.chainDb.transactionLocations(hashBytes).some((location) => {
+        const link = this.chainDb.link(location.blockHash);
+        return link?.chainId === parent.chainId && this.chainDb.isAncestor(location.blockHash, at);
+      });
+    };
   }
 
   /** A scratch state after `parent`: the last overlay when it ends there, else a new one. */
@@ -114,13 +137,15 @@ export class ForkExecution {
 /**
  * Executes a block made elsewhere on `db` (a state after `parent`, its block open) and returns
  * its payload with the outputs execution gave; throws {@link ImportError} when its miner data or
- * a command is not valid, or the outputs do not hash to the header's payload hash.
+ * a command is not valid (transaction-rules.ts; `onBranch` says whether a request key is on the
+ * branch ending at `parent`), or the outputs do not hash to the header's payload hash.
  */
 export function executeForeign(
   db: PactDb,
   chain: NodeChain,
   block: ForeignBlock,
   parent: BlockHeader,
+  onBranch: (hashBytes: Uint8Array) => boolean,
   ancestry?: ProofAncestry,
 ): PayloadWithOutputs {
   const { header, payload } = block;
@@ -133,11 +158,26 @@ export function executeForeign(
       "the miner data is not a keys-all miner of ED25519 keys",
     );
   }
-  const executed = executeBlock(
-    db,
-    chain.environment(parent, miner, ancestry),
-    verifiedCommands(block),
-  );
+  const commands = verifiedCommands(block);
+  const earlier = new Set<string>();
+  for (const [i, command] of commands.entries()) {
+    const problem = blockTransactionProblem(
+      command,
+      header.chainId,
+      parent.creationTime,
+      earlier,
+      onBranch,
+    );
+    if (problem !== null) {
+      throw new ImportError(
+        "invalid-command",
+        header.chainId,
+        header.hash,
+        `transaction ${i} (${command.hash}): ${problem}`,
+      );
+    }
+  }
+  const executed = executeBlock(db, chain.environment(parent, miner, ancestry), commands);
   const remade = makePayloadWithOutputs(
     executed.commands.map((c) => ({ transaction: c.transaction, output: c.output })),
     payload.minerData,

@@ -11,7 +11,10 @@ export type ImportErrorCode =
   | "payload-mismatch"
   /** The payload's miner data is not a miner Braid can pay. */
   | "invalid-miner-data"
-  /** A transaction of the payload is not a valid command (its hash or a signature is wrong). */
+  /**
+   * A transaction of the payload is not a valid command (its hash or a signature is wrong), or
+   * cannot be in the block (already on its branch, for another chain, out of its time).
+   */
   | "invalid-command"
   /** Executing the payload's commands gives other outputs than the payload holds. */
   | "outputs-mismatch";

@@ -171,7 +171,7 @@ export class BlockImporter {
     checkHeader(version, header, this.nearHead, { powRequired });
     checkPayload(block);
     const prepared = chain.prepareForeign(header, (state, parent) =>
-      executeForeign(state, chain, block, parent),
+      executeForeign(state, chain, block, parent, (hashBytes) => chain.isOnChain(hashBytes)),
     );
     try {
       chainDb.insertBlocks([{ header, payload: prepared.payload, index: prepared.index }]);
@@ -254,7 +254,9 @@ export class BlockImporter {
       if (equalBytes(head.hash, chain.head.hash)) continue;
       moved = true;
       const from = chain.head;
-      const dropped = chain.syncTo(head, () => onReplayed?.(chain));
+      const { dropped, added } = chain.syncTo(head, () => onReplayed?.(chain));
+      // The new branch's commands are done: none stays pending.
+      chain.mempool.remove(added);
       const reorg = !chainDb.isAncestor(from.hash, head.hash);
       if (reorg) events.emit("reorg", chain.chainId, from, head);
       const back = keptInMempool(chain, dropped, ruleOf(chain));

@@ -295,22 +295,23 @@ export class BlockProducer {
 
   /**
    * The pending commands a block on the chain's head may hold. Commands that expired before the
-   * head's time are dropped; when one was created too long after the head's time,
-   * `needsFreshParent` says so (and it is left for the next block).
+   * head's time, or are already on the chain's branch (a block from elsewhere brought them),
+   * are dropped; when one was created too long after the head's time, `needsFreshParent` says so
+   * (and it is left for the next block).
    */
   private selectFor(chain: NodeChain, now = this.options.nowMicros()) {
     const parentTime = chain.head.creationTime;
     const commands: ParsedCommand[] = [];
-    const expired: string[] = [];
+    const dropped: string[] = [];
     let needsFreshParent = false;
     for (const command of chain.mempool.select(this.options.blockGasLimit)) {
       const problem = blockTimeProblem(command, parentTime);
-      if (problem === "expired") expired.push(command.hash);
+      if (problem === "expired" || chain.isOnChain(command.hashBytes)) dropped.push(command.hash);
       else if (problem === "future") {
         if (now > parentTime) needsFreshParent = true;
       } else commands.push(command);
     }
-    chain.mempool.remove(expired);
+    chain.mempool.remove(dropped);
     return { commands, needsFreshParent };
   }
 }
