@@ -38,34 +38,32 @@ function receivedCut(node: BraidNode, carried: number): CutHashes {
   return cut;
 }
 
+/** A source node with blocks, a fresh node, and a peer client of an address nothing answers at. */
+async function withNodes(
+  run: (from: BraidNode, to: BraidNode, unreachable: PeerClient, all: number) => Promise<void>,
+) {
+  const from = source();
+  const to = manualNode();
+  try {
+    const port = await closedPort();
+    const unreachable = new PeerClient({ hostname: "127.0.0.1", port }, "development");
+    await run(from, to, unreachable, blocksAfterGenesis(from).length);
+  } finally {
+    from.close();
+    to.close();
+  }
+}
+
 describe("a cut carrying its blocks", () => {
-  it("is synced from them, its origin not asked", async () => {
-    const from = source();
-    const to = manualNode();
-    try {
-      const all = blocksAfterGenesis(from).length;
-      const unreachable = new PeerClient(
-        { hostname: "127.0.0.1", port: await closedPort() },
-        "development",
-      );
+  it("is synced from them, its origin not asked", () =>
+    withNodes(async (from, to, unreachable, all) => {
       const outcome = await new CutSync(to.ports).syncTo(unreachable, receivedCut(from, all));
       assert.equal(outcome.blocks, all);
       assert.deepEqual(cutId(to.ports.heads.cut()), cutId(from.ports.heads.cut()));
-    } finally {
-      from.close();
-      to.close();
-    }
-  });
+    }));
 
-  it("without all of them down to this node's blocks, asks its origin for the branches", async () => {
-    const from = source();
-    const to = manualNode();
-    try {
-      const all = blocksAfterGenesis(from).length;
-      const unreachable = new PeerClient(
-        { hostname: "127.0.0.1", port: await closedPort() },
-        "development",
-      );
+  it("without all of them down to this node's blocks, asks its origin for the branches", () =>
+    withNodes(async (from, to, unreachable, all) => {
       for (const carried of [0, all - 1]) {
         await assert.rejects(
           new CutSync(to.ports).syncTo(unreachable, receivedCut(from, carried)),
@@ -73,9 +71,5 @@ describe("a cut carrying its blocks", () => {
           `carrying ${carried} of ${all}`,
         );
       }
-    } finally {
-      from.close();
-      to.close();
-    }
-  });
+    }));
 });
