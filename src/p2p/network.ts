@@ -142,10 +142,16 @@ export class P2PNetwork {
       : { id: this.options.https?.id ?? null, address: this.announce };
   }
 
-  /** A cut a peer sent (`PUT /cut`): synced from its origin when it has blocks this node lacks. */
+  /**
+   * A cut a peer sent (`PUT /cut`): synced from its origin when it has blocks this node lacks. A
+   * peer backed off for failed requests is asked again at once (it reached this node); one left
+   * alone for something invalid is not heard.
+   */
   receiveCut(cut: CutHashes, origin: PeerInfo): void {
     const entry = this.peers.get(peerKey(origin.address)) ?? this.peers.add(origin);
-    if (entry === null || entry.notBefore > Date.now()) return;
+    if (entry === null) return;
+    this.peers.reachedUs(entry);
+    if (entry.notBefore > Date.now()) return;
     this.offer(entry, cut);
   }
 

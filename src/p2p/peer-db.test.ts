@@ -94,6 +94,21 @@ describe("the peer database", () => {
     assert.equal(entry.notBefore - clock.now, PEER_BACKOFF_MIN_MS, "the back-off starts over");
   });
 
+  it("asks a backed-off peer again as soon as it reaches this node, but not a penalised one", () => {
+    const { db, clock } = database();
+    const failing = db.add(peer(2))!;
+    for (let i = 0; i < 5; i++) db.failed(failing, "ETIMEDOUT");
+    assert.equal(failing.notBefore - clock.now, 8000);
+    db.reachedUs(failing);
+    assert.deepEqual(db.available(), [failing]);
+    assert.equal(failing.failures, 0);
+    const lying = db.add(peer(3))!;
+    db.penalize(lying, "block X is refused");
+    db.reachedUs(lying);
+    assert.equal(lying.notBefore, clock.now + PEER_PENALTY_MS, "the penalty stays");
+    assert.deepEqual(db.available(), [failing]);
+  });
+
   it("drops a learnt peer after PEER_DROP_FAILURES failures in a row", () => {
     const { db, events } = database();
     const entry = db.add(peer(2))!;

@@ -120,6 +120,18 @@ export class PeerDb {
     if (entry.notBefore <= this.now()) entry.penalty = null;
   }
 
+  /**
+   * The peer reached this node (its gossip came): a back-off for failed requests ends, as it
+   * answers again (after a partition heals, say); a penalty stays.
+   */
+  reachedUs(entry: PeerEntry): void {
+    if (entry.penalty !== null && entry.notBefore > this.now()) return;
+    entry.failures = 0;
+    entry.lastProblem = null;
+    entry.penalty = null;
+    entry.notBefore = Math.min(entry.notBefore, this.now());
+  }
+
   /** A request to the peer failed: backed off, or dropped (a learnt one, too many in a row). */
   failed(entry: PeerEntry, reason: string): void {
     entry.failures++;
