@@ -1,14 +1,17 @@
 /**
  * A cut that carries its blocks (chainweb-node's `headers` and `payloads` of CutHashes) is synced
  * from them: the origin is not asked — here it cannot be, as nothing listens at its address —
- * and the node ends at the cut; a cut without them, or carrying too few, sends the sync to its
- * origin.
+ * and the node ends at the cut; a carried block that is not what it claims is refused by the
+ * import pipeline and stored nowhere; a cut without them, or carrying too few, sends the sync to
+ * its origin.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type CutHashes, cutId, decodeCutHashes, encodeCutHashes } from "../chain/cut/cut.ts";
-import { payloadDataOf } from "../chain/payload/payload.ts";
+import { type PayloadData, payloadDataOf } from "../chain/payload/payload.ts";
+import { encodeBase64Url } from "../crypto/index.ts";
 import type { BraidNode } from "../node/node.ts";
+import { ImportError } from "../node/ports.ts";
 import { blocksAfterGenesis, manualNode } from "../node/test-support/dev-node.ts";
 import { CutSync } from "./cut-sync.ts";
 import { PeerClient, PeerRequestError } from "./peer-client.ts";
@@ -25,13 +28,22 @@ function source(): BraidNode {
   return node;
 }
 
-/** The source's cut as a peer receives it, carrying `carried` of its blocks. */
-function receivedCut(node: BraidNode, carried: number): CutHashes {
+/**
+ * The source's cut as a peer receives it, carrying `carried` of its blocks (the last one's
+ * payload as `lie` makes it).
+ */
+function receivedCut(
+  node: BraidNode,
+  carried: number,
+  lie: (payload: PayloadData) => PayloadData = (payload) => payload,
+): CutHashes {
   const all = blocksAfterGenesis(node);
   const blocks = all.slice(all.length - carried);
+  const payloads = blocks.map((b) => payloadDataOf(b.payload));
+  if (payloads.length > 0) payloads.push(lie(payloads.pop()!));
   const text = encodeCutHashes(node.ports.heads.cut(), "development", origin, {
     headers: blocks.map((b) => b.header),
-    payloads: blocks.map((b) => payloadDataOf(b.payload)),
+    payloads,
   });
   const cut = decodeCutHashes(JSON.parse(text), 20);
   assert.ok(typeof cut !== "string", cut as string);
@@ -60,6 +72,27 @@ describe("a cut carrying its blocks", () => {
       const outcome = await new CutSync(to.ports).syncTo(unreachable, receivedCut(from, all));
       assert.equal(outcome.blocks, all);
       assert.deepEqual(cutId(to.ports.heads.cut()), cutId(from.ports.heads.cut()));
+    }));
+
+  it("refuses a carried block that is not what it claims, storing it nowhere", () =>
+    withNodes(async (from, to, unreachable, all) => {
+      const lying = blocksAfterGenesis(from).at(-1)!.header;
+      const cut = receivedCut(from, all, (payload) => ({
+        ...payload,
+        minerData: new TextEncoder().encode(
+          '{"account":"thief","predicate":"keys-all","public-keys":[]}',
+        ),
+      }));
+      await assert.rejects(
+        new CutSync(to.ports).syncTo(unreachable, cut),
+        (e) =>
+          e instanceof ImportError &&
+          e.code === "payload-mismatch" &&
+          e.message ===
+            `block ${encodeBase64Url(lying.hash)} of chain ${lying.chainId} is refused (payload-mismatch): the payload does not match transactionsHash`,
+      );
+      assert.equal(to.ports.blocks.header(lying.hash), undefined, "stored nowhere");
+      assert.notDeepEqual(to.ports.heads.cut().get(lying.chainId)!.hash, lying.hash);
     }));
 
   it("without all of them down to this node's blocks, asks its origin for the branches", () =>
