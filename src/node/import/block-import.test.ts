@@ -293,6 +293,35 @@ describe("importing blocks", () => {
     }
   });
 
+  it("announces a block from elsewhere only once it is committed: another connection reads it when its event comes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "braid-announce-"));
+    try {
+      const node = BraidNode.open(
+        resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
+        makeLogger("error"),
+      );
+      const reader = new Database(join(dir, "chain.sqlite"), { readonly: true });
+      try {
+        const stored = reader.prepare("SELECT count(*) AS n FROM block_headers WHERE hash = ?");
+        const seen: number[] = [];
+        node.ports.events.on("block", (_chainId, block) => {
+          seen.push((stored.get(block.header.hash) as { n: number }).n);
+        });
+        node.insertBlocks(batch(transfer));
+        assert.deepEqual(
+          seen,
+          batch(transfer).map(() => 1),
+          "every block committed when announced",
+        );
+      } finally {
+        reader.close();
+        node.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a stored block whose outputs differ from its replay stops the start with the same code", () => {
     const dir = mkdtempSync(join(tmpdir(), "braid-replay-"));
     const options = resolveNodeOptions({ dataDir: dir, mining: "none" }, {});

@@ -59,6 +59,13 @@ export type MempoolRule =
 
 const RETURN_DROPPED: MempoolRule = { kind: "return-dropped" };
 
+/**
+ * How long blocks from elsewhere are imported into one chain-database transaction before it is
+ * committed and they are announced: a block's `BlockHeader` event and its results wait at most
+ * about this long for the blocks imported with it.
+ */
+export const ANNOUNCE_WITHIN_MS = 2;
+
 export class BlockImporter {
   constructor(private readonly parts: ImporterParts) {}
 
@@ -130,43 +137,56 @@ export class BlockImporter {
   /**
    * Imports the blocks at the start of `blocks` that extend their chain's head with adjacent
    * parents on the current cut's branches; how many. Each is validated, executed once on the
-   * chain's state and checked, stored, committed and announced before the next; the chain
-   * database keeps them in one transaction (a transaction each cost a third of an imported
-   * block), committed before this returns, so no flush of the contract states (they are flushed
-   * on a timer) can come before the blocks they hold are stored. The first bad block's error is
-   * returned, to be thrown once the ones before it are committed and announced.
+   * chain's state and checked, stored and committed before the next. The chain database keeps
+   * them in transactions of {@link ANNOUNCE_WITHIN_MS} of work (a transaction each cost a third
+   * of an imported block), each committed before the blocks in it are announced, so no result is
+   * told before it is stored, and the last before this returns, so no flush of the contract
+   * states (they are flushed on a timer) can come before the blocks they hold are stored. The
+   * first bad block's error is returned, to be thrown once the ones before it are committed and
+   * announced.
    */
   private extendHeads(blocks: readonly ForeignBlock[]): {
     readonly extended: number;
     readonly failure?: { readonly error: unknown };
   } {
     let failure: { readonly error: unknown } | undefined;
-    // A failure of the disk at the commit is the storage guard's to handle (it reloads the
-    // states, which then hold no block the database lost).
-    const extended = this.parts.storage.write(() =>
-      this.parts.chainDb.inOneTransaction(() => {
-        let done = 0;
-        try {
-          for (const block of blocks) {
-            if (!this.extendHead(block)) break;
-            done++;
+    let extended = 0;
+    let more = true;
+    while (more && failure === undefined && extended < blocks.length) {
+      const started = performance.now();
+      const done: StoredBlock[] = [];
+      // A failure of the disk at the commit is the storage guard's to handle (it reloads the
+      // states, which then hold no block the database lost).
+      this.parts.storage.write(() =>
+        this.parts.chainDb.inOneTransaction(() => {
+          try {
+            while (extended + done.length < blocks.length) {
+              const stored = this.extendHead(blocks[extended + done.length]!);
+              if (stored === null) {
+                more = false;
+                break;
+              }
+              done.push(stored);
+              if (performance.now() - started >= ANNOUNCE_WITHIN_MS) break;
+            }
+          } catch (error) {
+            failure = { error };
           }
-        } catch (error) {
-          failure = { error };
-        }
-        return done;
-      }),
-    );
+        }),
+      );
+      for (const block of done) this.announce(block.header.chainId, block);
+      extended += done.length;
+    }
     return failure === undefined ? { extended } : { extended, failure };
   }
 
-  /** Imports one block if it extends its chain's head (extendHeads); whether it did. */
-  private extendHead(block: ForeignBlock): boolean {
+  /** Imports one block if it extends its chain's head (extendHeads); null if it does not. */
+  private extendHead(block: ForeignBlock): StoredBlock | null {
     const { version, chainDb, chains, storage, powRequired } = this.parts;
     const { header } = block;
     const chain = chains[header.chainId];
-    if (chain === undefined || !this.extendsCut(chain, block)) return false;
-    if (chainDb.header(header.hash) !== undefined) return false;
+    if (chain === undefined || !this.extendsCut(chain, block)) return null;
+    if (chainDb.header(header.hash) !== undefined) return null;
     storage.check();
     checkHeader(version, header, this.nearHead, { powRequired });
     checkPayload(block);
@@ -181,8 +201,7 @@ export class BlockImporter {
     }
     const done = chain.commitPrepared(prepared);
     chain.mempool.remove(done.requestKeys);
-    this.announce(chain.chainId, done);
-    return true;
+    return done;
   }
 
   /** Whether the block's parent is its chain's head and its adjacent parents are on the cut. */
