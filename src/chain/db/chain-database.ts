@@ -138,22 +138,24 @@ export class ChainDatabase implements HeaderReader {
     this.scans = new BlockScan(db, this.store, this.payloadLog);
     this.indexers = options.indexers ?? [];
     for (const indexer of this.indexers) indexer.attach(db);
-    this.insertMany = db.transaction((blocks: Iterable<IndexedBlock>) => {
-      let added = 0;
-      for (const { header, payload, index } of blocks) {
-        if (!this.insertOne(header, payload)) continue;
-        added++;
-        this.txIndex.record(header.hash, index ?? []);
-        const stored = {
-          hash: header.hash,
-          chainId: header.chainId,
-          height: header.height,
-          payload,
-        };
-        for (const indexer of this.indexers) indexer.blockStored(stored);
-      }
-      return added;
-    });
+    this.insertMany = db.transaction((blocks: Iterable<IndexedBlock>) =>
+      this.payloadLog.holding(() => {
+        let added = 0;
+        for (const { header, payload, index } of blocks) {
+          if (!this.insertOne(header, payload)) continue;
+          added++;
+          this.txIndex.record(header.hash, index ?? []);
+          const stored = {
+            hash: header.hash,
+            chainId: header.chainId,
+            height: header.height,
+            payload,
+          };
+          for (const indexer of this.indexers) indexer.blockStored(stored);
+        }
+        return added;
+      }),
+    );
     upgradeData(db, this.indexers);
   }
 
@@ -207,7 +209,7 @@ export class ChainDatabase implements HeaderReader {
    * of them when it throws.
    */
   inOneTransaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.db.transaction(() => this.payloadLog.holding(work))();
   }
 
   /** Stores one block of the insert transaction (insert-rules.ts says what it must be). */
@@ -229,6 +231,11 @@ export class ChainDatabase implements HeaderReader {
   }
 
   // Blocks by hash: block-store.ts.
+
+  /** Whether a header is stored (without reading it). */
+  has(hash: Uint8Array): boolean {
+    return this.store.has(hash);
+  }
 
   header(hash: Uint8Array): BlockHeader | undefined {
     return this.store.header(hash);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, rmSync, truncateSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -44,6 +44,49 @@ describe("payload logs", () => {
     appendFileSync(join(`${path}-payloads`, "0.log"), bytes(9, 9));
     assert.equal(log.append(0, bytes(4, 5)), 3);
     assert.deepEqual(log.read(0, 0, 5), bytes(1, 2, 3, 4, 5));
+    log.close();
+  });
+
+  it("file: holds a batch's appends until its work returns, then writes them at the offsets it gave", () => {
+    const path = join(dir, "held.sqlite");
+    const size = (chainId: number) => statSync(join(`${path}-payloads`, `${chainId}.log`)).size;
+    const log = openPayloadLog(path);
+    log.append(0, bytes(1));
+    const offsets = log.holding(() => {
+      const inner = log.holding(() => [log.append(0, bytes(2, 3)), log.append(5, bytes(7))]);
+      // Nested work holds into the outermost: nothing written yet.
+      assert.equal(size(0), 1);
+      assert.equal(size(5), 0);
+      return [...inner, log.append(0, bytes(4))];
+    });
+    assert.deepEqual(offsets, [1, 0, 3]);
+    assert.equal(size(0), 4);
+    assert.deepEqual(log.read(0, 0, 4), bytes(1, 2, 3, 4));
+    assert.deepEqual(log.read(5, 0, 1), bytes(7));
+    log.close();
+  });
+
+  it("file: a read of held bytes writes them first; work that throws leaves its held bytes unwritten", () => {
+    const path = join(dir, "held-dropped.sqlite");
+    const file = join(`${path}-payloads`, "0.log");
+    const log = openPayloadLog(path);
+    log.holding(() => {
+      log.append(0, bytes(1, 2));
+      assert.deepEqual(log.read(0, 0, 2), bytes(1, 2));
+      assert.equal(statSync(file).size, 2);
+    });
+    assert.throws(
+      () =>
+        log.holding(() => {
+          log.append(0, bytes(8, 9));
+          throw new Error("refused");
+        }),
+      { message: "refused" },
+    );
+    assert.equal(statSync(file).size, 2);
+    assert.throws(() => log.read(0, 2, 2), /holds 2 bytes, but a payload is stored at 2..4/);
+    assert.equal(log.append(0, bytes(3)), 2);
+    assert.deepEqual(log.read(0, 0, 3), bytes(1, 2, 3));
     log.close();
   });
 

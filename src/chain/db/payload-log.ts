@@ -8,7 +8,8 @@
  * 100 blocks read from a cold disk paid a random read per 4 kB. In a chain's own log they are
  * adjacent, and a page of blocks is one read.
  *
- * Crash safety: bytes are appended before the SQLite transaction that names them commits. A
+ * Crash safety: bytes are appended before the SQLite transaction that names them commits (an
+ * insert transaction's appends are held and written together at the end of its work). A
  * process killed in between leaves bytes no row names, which are never read; the next append
  * goes after them. An append that fails part way (a full disk) leaves bytes no row names either:
  * appends write at the size the log knows, not at the file's end, so the next one goes over
@@ -38,6 +39,16 @@ import { crc32 } from "node:zlib";
 export interface PayloadLog {
   /** Appends `bytes` to chain `chainId`'s log; returns their offset. */
   append(chainId: number, bytes: Uint8Array): number;
+  /**
+   * Runs `work` with its appends held in memory, then writes them, one write per chain: a batch
+   * of blocks pays a system call per chain instead of one per payload (a read of held bytes
+   * writes them first).
+   * When `work` throws, its held bytes are dropped (no committed row names them); when the
+   * write fails, nothing of it stays and the error is thrown. Nested calls hold into the
+   * outermost one. The chain database runs each insert transaction's work in here, so the bytes
+   * are written before the transaction that names them commits.
+   */
+  holding<T>(work: () => T): T;
   /** The `length` bytes at `offset` of chain `chainId`'s log. */
   read(chainId: number, offset: number, length: number): Uint8Array;
   /**
@@ -119,9 +130,23 @@ function missing(chainId: number, offset: number, length: number, size: number):
   );
 }
 
+/** A chain's log file: its size with the held bytes, what of it is written, and synced. */
+interface LogFile {
+  readonly fd: number;
+  /** The size once the held bytes are written: where the next append goes. */
+  size: number;
+  /** The size on the disk (as far as this process wrote it). */
+  written: number;
+  /** How much of it the last completed sync covered. */
+  synced: number;
+  /** Bytes appended while holding, in order from `written` on. */
+  held: Uint8Array[];
+}
+
 class FilePayloadLog implements PayloadLog {
-  /** Per chain: its file, its size, and how much of it the last completed sync covered. */
-  private readonly files = new Map<number, { fd: number; size: number; synced: number }>();
+  private readonly files = new Map<number, LogFile>();
+  /** Nesting depth of {@link holding}: appends are held while it is above 0. */
+  private holds = 0;
 
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -133,7 +158,8 @@ class FilePayloadLog implements PayloadLog {
       // Read and write anywhere (not O_APPEND: an append writes at the size known here).
       const fd = openSync(join(this.dir, `${chainId}.log`), constants.O_RDWR | constants.O_CREAT);
       // What an earlier process wrote may not be durable yet: the first sync covers it.
-      file = { fd, size: fstatSync(fd).size, synced: -1 };
+      const size = fstatSync(fd).size;
+      file = { fd, size, written: size, synced: -1, held: [] };
       this.files.set(chainId, file);
     }
     return file;
@@ -142,27 +168,56 @@ class FilePayloadLog implements PayloadLog {
   append(chainId: number, bytes: Uint8Array): number {
     const file = this.file(chainId);
     const offset = file.size;
-    try {
-      for (let done = 0; done < bytes.length; ) {
-        done += writeSync(file.fd, bytes, done, bytes.length - done, offset + done);
-      }
-    } catch (e) {
-      // What was written no row names, and the next append goes over it; giving the space back
-      // now helps a full disk.
-      try {
-        ftruncateSync(file.fd, offset);
-      } catch {
-        // Left for the next append to write over.
-      }
-      throw e;
-    }
+    if (this.holds > 0) file.held.push(bytes);
+    else writeAt(file, [bytes]);
     file.size += bytes.length;
     return offset;
+  }
+
+  holding<T>(work: () => T): T {
+    this.holds++;
+    let result: T;
+    try {
+      result = work();
+    } catch (e) {
+      if (this.holds === 1) this.dropHeld();
+      throw e;
+    } finally {
+      this.holds--;
+    }
+    if (this.holds === 0) this.writeHeld();
+    return result;
+  }
+
+  /** Writes every chain's held bytes; on a failure, drops what is still held and throws. */
+  private writeHeld(): void {
+    try {
+      for (const file of this.files.values()) {
+        if (file.held.length === 0) continue;
+        writeAt(file, file.held);
+        file.held = [];
+      }
+    } catch (e) {
+      this.dropHeld();
+      throw e;
+    }
+  }
+
+  private dropHeld(): void {
+    for (const file of this.files.values()) {
+      file.held = [];
+      file.size = file.written;
+    }
   }
 
   read(chainId: number, offset: number, length: number): Uint8Array {
     const file = this.file(chainId);
     if (offset + length > file.size) throw missing(chainId, offset, length, file.size);
+    // Held bytes asked for (a block of the batch read back) are written first: rare enough.
+    if (offset + length > file.written) {
+      writeAt(file, file.held);
+      file.held = [];
+    }
     const bytes = new Uint8Array(length);
     for (let done = 0; done < length; ) {
       const got = readSync(file.fd, bytes, done, length - done, offset + done);
@@ -187,8 +242,8 @@ class FilePayloadLog implements PayloadLog {
   /** The files with bytes their last completed sync did not cover, with their sizes now. */
   private unsynced() {
     return [...this.files.values()]
-      .filter((file) => file.synced < file.size)
-      .map((file) => ({ file, size: file.size }));
+      .filter((file) => file.synced < file.written)
+      .map((file) => ({ file, size: file.written }));
   }
 
   /** Marks a completed sync (a failed one marks nothing, so the next sync retries it). */
@@ -202,6 +257,29 @@ class FilePayloadLog implements PayloadLog {
     for (const { fd } of this.files.values()) closeSync(fd);
     this.files.clear();
   }
+}
+
+/**
+ * Writes `parts` one after another at the end of what the file holds. On a failure, what was
+ * written no row names, and the next append goes over it; giving the space back now helps a
+ * full disk.
+ */
+function writeAt(file: LogFile, parts: readonly Uint8Array[]): void {
+  const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  const offset = file.written;
+  try {
+    for (let done = 0; done < bytes.length; ) {
+      done += writeSync(file.fd, bytes, done, bytes.length - done, offset + done);
+    }
+  } catch (e) {
+    try {
+      ftruncateSync(file.fd, offset);
+    } catch {
+      // Left for the next append to write over.
+    }
+    throw e;
+  }
+  file.written += bytes.length;
 }
 
 class MemoryPayloadLog implements PayloadLog {
@@ -229,6 +307,10 @@ class MemoryPayloadLog implements PayloadLog {
     const size = log?.size ?? 0;
     if (log === undefined || offset + length > size) throw missing(chainId, offset, length, size);
     return log.bytes.slice(offset, offset + length);
+  }
+
+  holding<T>(work: () => T): T {
+    return work();
   }
 
   sync(): number {

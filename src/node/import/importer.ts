@@ -186,7 +186,7 @@ export class BlockImporter {
     const { header } = block;
     const chain = chains[header.chainId];
     if (chain === undefined || !this.extendsCut(chain, block)) return null;
-    if (chainDb.header(header.hash) !== undefined) return null;
+    if (chainDb.has(header.hash)) return null;
     storage.check();
     checkHeader(version, header, this.nearHead, { powRequired });
     checkPayload(block);
@@ -204,12 +204,18 @@ export class BlockImporter {
     return done;
   }
 
-  /** Whether the block's parent is its chain's head and its adjacent parents are on the cut. */
+  /**
+   * Whether the block's parent is its chain's head and its adjacent parents are on the cut. In a
+   * sync, heights in order, an adjacent parent is its chain's head or the head's parent, known
+   * without asking the chain database (three ancestry reads were a tenth of an imported block).
+   */
   private extendsCut(chain: NodeChain, { header }: ForeignBlock): boolean {
     if (!equalBytes(header.parent, chain.head.hash)) return false;
     for (const [chainId, hash] of header.adjacents) {
-      const head = this.parts.chains[chainId]?.head;
-      if (head === undefined || !this.parts.chainDb.isAncestor(hash, head.hash)) return false;
+      const adjacent = this.parts.chains[chainId];
+      if (adjacent === undefined) return false;
+      if (adjacent.headOrParent(hash) !== undefined) continue;
+      if (!this.parts.chainDb.isAncestor(hash, adjacent.head.hash)) return false;
     }
     return true;
   }
