@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { serveWithNetwork } from "../api/p2p/test-support/served-network.ts";
 import { type CutHashes, cutId, decodeCutHashes, encodeCutHashes } from "../chain/cut/cut.ts";
 import { type PayloadData, payloadDataOf } from "../chain/payload/payload.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
@@ -105,4 +106,46 @@ describe("a cut carrying its blocks", () => {
         );
       }
     }));
+});
+
+describe("a sync in rounds", () => {
+  it("follows a peer far ahead round by round, each next round's headers fetched from the last round's target", async () => {
+    const from = manualNode();
+    const to = manualNode();
+    const faults: unknown[] = [];
+    const served = await serveWithNetwork(from, { faults });
+    try {
+      for (let height = 1; height <= 12; height++) {
+        for (const chain of from.chains) from.producer.ensureHeight(chain.chainId, height);
+      }
+      const peer = new PeerClient(served.address, "development");
+      const asked: string[] = [];
+      const call = peer.call.bind(peer);
+      peer.call = (endpoint, request) => {
+        if (endpoint === "getCut") asked.push(`getCut ${request?.query?.maxheight}`);
+        return call(endpoint, request);
+      };
+      const sync = to.ports.sync as { importBlocks: typeof to.ports.sync.importBlocks };
+      const importBlocks = sync.importBlocks;
+      sync.importBlocks = (blocks) => {
+        asked.push("import");
+        importBlocks(blocks);
+      };
+      const cut = decodeCutHashes(await peer.call("getCut"), 20);
+      assert.ok(typeof cut !== "string", cut as string);
+      const outcome = await new CutSync(to.ports, 100).syncTo(peer, cut);
+      assert.equal(outcome.blocks, 240);
+      assert.deepEqual(cutId(to.ports.heads.cut()), cutId(from.ports.heads.cut()));
+      assert.deepEqual(
+        asked,
+        ["getCut undefined", "getCut 100", "getCut 200", "import", "import", "import"],
+        "each next round asked for before the round before is imported",
+      );
+    } finally {
+      await served.server.close();
+      from.close();
+      to.close();
+      assert.deepEqual(faults, []);
+    }
+  });
 });

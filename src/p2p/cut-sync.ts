@@ -17,6 +17,7 @@
  * and progress is stored as it goes.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { equalBytes } from "../chain/bytes.ts";
 import {
   CUT_ATTACHMENT_LIMIT,
   type CutAttachments,
@@ -87,7 +88,11 @@ function carriedBy(attached: CutAttachments): Carried {
 }
 
 export class CutSync {
-  constructor(private readonly ports: SyncPorts) {}
+  constructor(
+    private readonly ports: SyncPorts,
+    /** The most blocks of one round ({@link SYNC_ROUND_BLOCKS}; fewer in tests). */
+    private readonly roundBlocks = SYNC_ROUND_BLOCKS,
+  ) {}
 
   /**
    * Offers the node a cut whose blocks it has: adopted when braided and heavier than its own
@@ -105,26 +110,67 @@ export class CutSync {
     return true;
   }
 
-  /** Fetches, checks and imports what this node lacks of `cut`, from `peer`. */
+  /**
+   * Fetches, checks and imports what this node lacks of `cut`, from `peer`, in rounds: while a
+   * round's blocks are imported, the next round's headers travel (from the round's target, which
+   * the peer has, to the next one).
+   */
   async syncTo(peer: PeerClient, cut: CutHashes, progress?: SyncProgress): Promise<SyncOutcome> {
     const started = performance.now();
     let blocks = 0;
-    let target = cut;
     const carried = carriedBy(cut.attached);
     while (!this.knowsAll(cut)) {
-      const ours = cutHeight(this.ports.heads.cut());
-      if (target.height - ours > SYNC_ROUND_BLOCKS) {
-        target = await this.limitedCut(peer, ours + SYNC_ROUND_BLOCKS);
+      const before = blocks;
+      let round: Promise<Round> | null = this.firstRound(peer, cut, carried);
+      while (round !== null) {
+        const { target, headers }: Round = await round;
+        if (headers.length === 0) break;
+        round = target === cut ? null : this.roundAfter(peer, cut, target);
+        // Handled now, so a failed import of this round leaves no rejection unhandled.
+        round?.catch(() => undefined);
+        const imported = blocks;
+        blocks += await this.importAll(peer, headers, carried, (done) =>
+          progress?.(imported + done, imported + headers.length),
+        );
       }
-      const fetched = await this.fetchHeaders(peer, target, carried);
-      if (fetched.length === 0) break;
-      blocks += await this.importAll(peer, fetched, carried, (done) =>
-        progress?.(blocks + done, blocks + fetched.length),
-      );
-      target = cut;
+      if (blocks === before) break;
     }
     this.offer(cut);
     return { blocks, millis: performance.now() - started };
+  }
+
+  /**
+   * The first round towards `cut`: its target (`cut`, or the peer's cut at most
+   * {@link SYNC_ROUND_BLOCKS} above this node's) and the headers this node lacks of it.
+   */
+  private async firstRound(peer: PeerClient, cut: CutHashes, carried: Carried): Promise<Round> {
+    const ours = cutHeight(this.ports.heads.cut());
+    const target =
+      cut.height - ours > this.roundBlocks
+        ? await this.limitedCut(peer, ours + this.roundBlocks)
+        : cut;
+    return { target, headers: await this.fetchHeaders(peer, target, carried) };
+  }
+
+  /**
+   * The round after the one towards `previous` (a cut of the peer's): its target, and the
+   * headers above `previous` on each chain, parents first.
+   */
+  private async roundAfter(peer: PeerClient, cut: CutHashes, previous: CutHashes): Promise<Round> {
+    const target =
+      cut.height - previous.height > this.roundBlocks
+        ? await this.limitedCut(peer, previous.height + this.roundBlocks)
+        : cut;
+    const branches = await Promise.all(
+      [...target.heads].map(async ([chainId, { hash, height }]) => {
+        const lower = previous.heads.get(chainId)!;
+        if (equalBytes(lower.hash, hash)) return [];
+        const expected = height - lower.height + BRANCH_FIRST_PAGE_MARGIN;
+        const firstLimit = Math.max(1, Math.min(BRANCH_PAGE_LIMIT, expected));
+        return this.fetchBranchAbove(peer, chainId, lower.hash, hash, firstLimit);
+      }),
+    );
+    return { target, headers: parentsFirst(branches.flat()) };
   }
 
   /** The peer's cut at most `maxheight` high: one round's target. */
@@ -155,10 +201,9 @@ export class CutSync {
         );
       }),
     );
-    return branches
-      .flat()
-      .filter((header) => blocks.header(header.hash) === undefined)
-      .sort((a, b) => a.height - b.height || a.chainId - b.chainId);
+    return parentsFirst(
+      branches.flat().filter((header) => blocks.header(header.hash) === undefined),
+    );
   }
 
   /**
@@ -329,6 +374,17 @@ export class CutSync {
     );
     return found;
   }
+}
+
+/** One round of a sync: its target cut and the headers to import, parents first. */
+interface Round {
+  readonly target: CutHashes;
+  readonly headers: readonly BlockHeader[];
+}
+
+/** Headers by height, then chain: a header's parent and adjacent parents come before it. */
+function parentsFirst(headers: BlockHeader[]): BlockHeader[] {
+  return headers.sort((a, b) => a.height - b.height || a.chainId - b.chainId);
 }
 
 function decodeHeaderOrNull(text: string): BlockHeader | null {
