@@ -30,13 +30,18 @@ import type { BlockHeader } from "../chain/header/types.ts";
 import { decodePayloadDataObject } from "../chain/payload/json.ts";
 import type { PayloadData, PayloadWithOutputs } from "../chain/payload/payload.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
-import type { ForeignBlock, NodePorts } from "../node/ports.ts";
+import type { NodePorts } from "../node/ports.ts";
 import { type PeerClient, PeerRequestError } from "./peer-client.ts";
 
 /** The most blocks one round of a sync fetches before storing them. */
 export const SYNC_ROUND_BLOCKS = 20_000;
 /** Blocks handed to the import pipeline at once (the event loop is yielded between batches). */
 export const IMPORT_BATCH_BLOCKS = 200;
+/**
+ * Blocks whose payloads are asked for at once (in one request per chain, while the blocks before
+ * them are imported): a request is worth its cost on both sides when it carries dozens.
+ */
+export const PAYLOAD_FETCH_BLOCKS = 1_000;
 /** Headers asked for per branch request (the node's page limit). */
 export const BRANCH_PAGE_LIMIT = 360;
 /**
@@ -292,33 +297,47 @@ export class CutSync {
     return headers;
   }
 
-  /** Fetches the payloads of `headers` and imports them in batches; how many were imported. */
+  /**
+   * Fetches the payloads of `headers`, {@link PAYLOAD_FETCH_BLOCKS} blocks' at a time (the next
+   * ones travelling while these are imported), and imports them in batches of
+   * {@link IMPORT_BATCH_BLOCKS}; how many were imported.
+   */
   private async importAll(
     peer: PeerClient,
     headers: readonly BlockHeader[],
     carried: Carried,
     progress: (done: number) => void,
   ): Promise<number> {
+    const fetchFrom = (start: number) => {
+      const fetching = this.fetchPayloads(
+        peer,
+        headers.slice(start, start + PAYLOAD_FETCH_BLOCKS),
+        carried,
+      );
+      // Handled now, so a failed import before it is awaited leaves no rejection unhandled.
+      fetching.catch(() => undefined);
+      return fetching;
+    };
     let done = 0;
-    let payloads = this.fetchPayloads(peer, headers.slice(0, IMPORT_BATCH_BLOCKS), carried);
-    for (let start = 0; start < headers.length; start += IMPORT_BATCH_BLOCKS) {
-      const batch = headers.slice(start, start + IMPORT_BATCH_BLOCKS);
+    let payloads = fetchFrom(0);
+    for (let start = 0; start < headers.length; start += PAYLOAD_FETCH_BLOCKS) {
       const found = await payloads;
-      // The next batch's payloads travel while this one is executed.
-      const following = headers.slice(start + IMPORT_BATCH_BLOCKS, start + 2 * IMPORT_BATCH_BLOCKS);
-      if (following.length > 0) {
-        payloads = this.fetchPayloads(peer, following, carried);
-        // Handled now, so a failure of this batch's import does not leave it unhandled.
-        payloads.catch(() => undefined);
+      if (start + PAYLOAD_FETCH_BLOCKS < headers.length) {
+        payloads = fetchFrom(start + PAYLOAD_FETCH_BLOCKS);
       }
-      const blocks: ForeignBlock[] = batch.map((header) => ({
-        header,
-        payload: found.get(encodeBase64Url(header.payloadHash))!,
-      }));
-      this.ports.sync.importBlocks(blocks);
-      done += batch.length;
-      progress(done);
-      await nextTurn();
+      const end = Math.min(headers.length, start + PAYLOAD_FETCH_BLOCKS);
+      for (let at = start; at < end; at += IMPORT_BATCH_BLOCKS) {
+        const batch = headers.slice(at, Math.min(end, at + IMPORT_BATCH_BLOCKS));
+        this.ports.sync.importBlocks(
+          batch.map((header) => ({
+            header,
+            payload: found.get(encodeBase64Url(header.payloadHash))!,
+          })),
+        );
+        done += batch.length;
+        progress(done);
+        await nextTurn();
+      }
     }
     return done;
   }
