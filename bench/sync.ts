@@ -1,0 +1,73 @@
+/**
+ * A catch-up sync over HTTP on one machine: a `braid node` process (the built `dist/`, on
+ * loopback, `--mining none --dev-controls`) makes HEIGHTS empty heights of the 20 chains; then a
+ * fresh node in this process, on SQLite files in a temporary directory, syncs to its cut with the
+ * P2P layer's cut sync (branch queries, payload batches, the import pipeline) as a node joining
+ * the network does. Prints blocks/s, µs per block (wall and this process's CPU time), and the
+ * part spent in the import pipeline. The network bench (bench/network.ts) measures the same on
+ * network namespaces with a whole node; this one runs anywhere and isolates the sync.
+ * Usage: npm run build && node --import tsx bench/sync.ts [heights, default 3000]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { makeLogger } from "../src/node/logger.ts";
+import { BraidNode } from "../src/node/node.ts";
+import { resolveNodeOptions } from "../src/node/options.ts";
+import { CutSync, peerCut } from "../src/p2p/cut-sync.ts";
+import { PeerClient } from "../src/p2p/peer-client.ts";
+import { startNode } from "../test/support/node-process.ts";
+
+const HEIGHTS = Number(process.argv[2] ?? 3000);
+const CHAINS = Array.from({ length: 20 }, (_, c) => c);
+
+const peer = await startNode({ built: true, args: ["--mining", "none", "--dev-controls"] });
+const dir = mkdtempSync(join(tmpdir(), "braid-bench-sync-"));
+try {
+  for (let done = 0; done < HEIGHTS; done += 500) {
+    const response = await fetch(`${peer.url}/braid/dev/mine`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ blocks: Math.min(500, HEIGHTS - done), chains: CHAINS }),
+    });
+    if (!response.ok) throw new Error(`mining: ${response.status} ${await response.text()}`);
+  }
+  const { hostname, port } = new URL(peer.url);
+  const client = new PeerClient({ hostname, port: Number(port) }, "development");
+  const cut = peerCut(await client.call("getCut"), CHAINS.length);
+  const node = BraidNode.open(
+    resolveNodeOptions({ mining: "none" }, { dataDir: join(dir, "data") }),
+    makeLogger("error"),
+  );
+  try {
+    let importing = 0;
+    const sync = node.ports.sync as { importBlocks: typeof node.ports.sync.importBlocks };
+    const importBlocks = sync.importBlocks;
+    sync.importBlocks = (blocks) => {
+      const started = performance.now();
+      try {
+        importBlocks(blocks);
+      } finally {
+        importing += performance.now() - started;
+      }
+    };
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const { blocks } = await new CutSync(node.ports).syncTo(client, cut);
+    const millis = performance.now() - started;
+    const { user, system } = process.cpuUsage(cpu);
+    const line = (name: string, value: string) => console.log(`${name.padEnd(28)} ${value}`);
+    line(
+      "sync",
+      `${Math.round((blocks * 1000) / millis)} blocks/s (${blocks} blocks in ${(millis / 1000).toFixed(1)} s)`,
+    );
+    line("per block, wall", `${((millis * 1000) / blocks).toFixed(0)} µs`);
+    line("per block, CPU", `${((user + system) / blocks).toFixed(0)} µs`);
+    line("of it in the import pipeline", `${((importing * 1000) / blocks).toFixed(0)} µs`);
+  } finally {
+    node.close();
+  }
+} finally {
+  await peer.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
