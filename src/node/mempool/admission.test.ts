@@ -103,6 +103,19 @@ describe("mempool admission", () => {
     assert.equal(blockTimeProblem(command({ creationTime: NOW + 95 }), parentMicros), null);
     assert.equal(blockTimeProblem(command({ creationTime: NOW + 96 }), parentMicros), "future");
     assert.equal(blockTimeProblem(command({ creationTime: NOW - 600 }), parentMicros), "expired");
+    // As chainweb-node's assertTxTimeRelativeToParent: a time to live out of range, or a
+    // negative creation time, is expired whenever it was created; the future is checked first.
+    assert.equal(blockTimeProblem(command({ ttl: 0 }), parentMicros), "expired");
+    assert.equal(blockTimeProblem(command({ ttl: 172_801 }), parentMicros), "expired");
+    assert.equal(blockTimeProblem(command({ ttl: 172_800 }), parentMicros), null);
+    assert.equal(
+      blockTimeProblem(command({ creationTime: -1, ttl: NOW + 600 }), parentMicros),
+      "expired",
+    );
+    assert.equal(
+      blockTimeProblem(command({ creationTime: NOW + 96, ttl: 0 }), parentMicros),
+      "future",
+    );
   });
 
   it("words a refused send batch as Chainweb does", () => {

@@ -156,8 +156,10 @@ export const MAX_TTL_SECONDS = 172_800;
 
 /**
  * Whether a command may go into a block whose parent was made at `parentTimeMicros` (Chainweb's
- * in-block check): `future` when it was created more than the slop after the parent, `expired`
- * when its time to live ended by then, null when it may.
+ * in-block checks, in its order: `assertTxNotInFuture`, then `assertTxTimeRelativeToParent`):
+ * `future` when it was created more than the slop after the parent, `expired` when its time to
+ * live ended by then (or is not from 1 s to the longest, or its creation time is negative), null
+ * when it may.
  */
 export function blockTimeProblem(
   command: ParsedCommand,
@@ -166,8 +168,10 @@ export function blockTimeProblem(
   const meta = command.payload.meta;
   if (meta.kind !== "public") return null;
   const parentSeconds = parentTimeMicros / 1_000_000;
-  if (meta.creationTime + meta.ttl <= parentSeconds) return "expired";
-  if (meta.creationTime > parentSeconds + BLOCK_TIME_SLOP_SECONDS) return "future";
+  const { creationTime, ttl } = meta;
+  if (creationTime > parentSeconds + BLOCK_TIME_SLOP_SECONDS) return "future";
+  const lives = ttl > 0 && ttl <= MAX_TTL_SECONDS && creationTime >= 0;
+  if (!lives || creationTime + ttl <= parentSeconds) return "expired";
   return null;
 }
 
