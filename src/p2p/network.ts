@@ -380,7 +380,6 @@ export class P2PNetwork {
     this.gossips.run(entry.key, () => {
       const cut = this.ports.heads.cut();
       const attached = this.gossipBlocks.attachmentsFor(entry.key, cut);
-      this.gossipBlocks.peerHas(entry.key, cut);
       const send = (blocks?: CutAttachments) =>
         this.clientOf(entry).call("putCut", {
           bodyText: encodeCutHashes(cut, this.ports.network.version.name, this.self, blocks),
@@ -391,7 +390,11 @@ export class P2PNetwork {
           if (e instanceof PeerRequestError && e.status === 413) return send();
           throw e;
         })
-        .then(() => this.peers.succeeded(entry))
+        .then(() => {
+          // It has the cut now, or syncs it from this node: its blocks need not travel again.
+          this.gossipBlocks.peerHas(entry.key, cut);
+          this.peers.succeeded(entry);
+        })
         .catch((e: unknown) => this.failedWith(entry, e));
     });
   }
