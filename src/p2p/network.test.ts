@@ -19,8 +19,11 @@ import type { PeerAddress } from "./peer-info.ts";
 /** How long a cut may take to travel between the two (peers are polled every second). */
 const SYNC_WITHIN_MS = 10_000;
 
-/** A manual node served with its network on 127.0.0.1; the network started with `peers`. */
-async function servedNode(peers: readonly PeerAddress[] = []) {
+/**
+ * A manual node served with its network on 127.0.0.1 (taking request bodies up to `bodyLimit`
+ * bytes); the network started with `peers`.
+ */
+async function servedNode(peers: readonly PeerAddress[] = [], bodyLimit?: number) {
   const node = manualNode();
   const log: string[] = [];
   const faults: unknown[] = [];
@@ -28,6 +31,7 @@ async function servedNode(peers: readonly PeerAddress[] = []) {
     peers,
     faults,
     log: { info: (l) => log.push(l), warn: (l) => log.push(l), error: (l) => log.push(l) },
+    ...(bodyLimit === undefined ? {} : { bodyLimit }),
   });
   return {
     node,
@@ -84,6 +88,29 @@ describe("two nodes over the P2P API", { timeout: 60_000 }, () => {
         b.log.filter((l) => !l.endsWith(" joined")),
         [],
         "nothing refused or failed",
+      );
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+
+  it("a peer whose body limit is below the blocks a gossip carries is sent the cut alone, and syncs it", async () => {
+    const a = await servedNode();
+    a.start();
+    const b = await servedNode([a.address], 4_000);
+    b.start();
+    try {
+      await until(
+        "A knows B",
+        () => a.network.peers.get(`127.0.0.1:${b.address.port}`) !== undefined,
+      );
+      for (const c of [0, 7, 0, 7, 0]) a.node.producer.mine(c);
+      await until("B at A's cut", () => cutOf(b.node) === cutOf(a.node));
+      assert.deepEqual(
+        a.log.filter((l) => !l.endsWith(" joined")),
+        [],
+        "no gossip to B failed",
       );
     } finally {
       await b.close();

@@ -386,8 +386,10 @@ export class P2PNetwork {
         });
       return send(attached)
         .catch((e: unknown) => {
-          // A peer whose body limit is below the blocks carried still gets the cut.
-          if (e instanceof PeerRequestError && e.status === 413) return send();
+          // A peer that refuses the blocks carried (its body limit is lower: Braid answers 400,
+          // others 413) still gets the cut, and asks for them.
+          const refused = e instanceof PeerRequestError && e.status !== undefined && e.status < 500;
+          if (refused && attached.headers.length > 0) return send();
           throw e;
         })
         .then(() => {

@@ -24,18 +24,21 @@ export async function serveWithNetwork(
     config = {},
     faults,
     log = SILENT_LOG,
+    bodyLimit = 1 << 20,
   }: {
     peers?: readonly PeerAddress[];
     config?: unknown;
     faults: unknown[];
     log?: NetworkLog;
+    /** The largest request body the node takes (bytes). */
+    bodyLimit?: number;
   },
 ): Promise<ServedNetwork> {
   const network = new P2PNetwork(node.ports, { peers, maxPeers: 8, dataDir: null }, log);
   const server = await startNodeServer(node.ports, {
     host: "127.0.0.1",
     port: 0,
-    bodyLimit: 1 << 20,
+    bodyLimit,
     listenTimeoutSeconds: 5,
     p2p: { network, config },
     onFault: (e) => faults.push(e),
