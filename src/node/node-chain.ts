@@ -58,6 +58,11 @@ export interface ChainContext {
   readonly reward: Decimal;
   /** Whether writes work; told of every failed write. */
   readonly storage: StorageGuard;
+  /**
+   * The keys of this node's entity (the `entityKeys` option): a block from elsewhere may hold a
+   * private command only when one of them signed it, as this node's own `private` requires.
+   */
+  readonly entityKeys: readonly string[];
 }
 
 /** A block this chain stored: what the node announces. */
@@ -402,6 +407,11 @@ export class NodeChain {
       this.abortPrepared();
       throw this.context.storage.refusal(e);
     }
+  }
+
+  /** The keys whose private commands a block from elsewhere may hold (ChainContext). */
+  get entityKeys(): readonly string[] {
+    return this.context.entityKeys;
   }
 
   /** Whether the command is in a block of the current branch. */

@@ -161,6 +161,7 @@ export class BraidNode {
         commandTimeLimitMs: options.execution.commandTimeLimitMs,
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
         storage,
+        entityKeys: options.mempool.entityKeys,
       };
       const chains = states.map((state, chainId) => openChain(chainId, state, context));
       const events = new NodeEvents();

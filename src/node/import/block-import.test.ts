@@ -18,6 +18,7 @@ import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { graphAt } from "../../chain/version/version.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
 import { transactionBytes } from "../block-execution/block-executor.ts";
+import { DEV_ACCOUNTS } from "../genesis/accounts.ts";
 import { makeLogger } from "../logger.ts";
 import { BraidNode, stateFile } from "../node.ts";
 import { resolveNodeOptions } from "../options.ts";
@@ -258,6 +259,33 @@ describe("importing blocks", () => {
     } finally {
       node.close();
       from.close();
+    }
+  });
+
+  it("takes a private command in a block from elsewhere only when a key of this node's entity signed it", () => {
+    const from = manualNode();
+    const trusting = manualNode();
+    const other = manualNode({ entityKeys: [DEV_ACCOUNTS[1]!.publicKey] });
+    try {
+      const command = devCommand({
+        code: "(+ 1 2)",
+        nonce: "import-private",
+        privateMeta: { kind: "private", address: { from: "Alice", to: ["Bob"] } },
+      });
+      from.commands.submit(0, [command]);
+      const block = from.producer.mine(0);
+      assert.deepEqual(block.requestKeys, [command.hash], "mined by its own node");
+      const blocks = blocksAfterGenesis(from);
+      trusting.insertBlocks(blocks);
+      assert.deepEqual(trusting.chains[0]!.head.hash, block.header.hash, "same entity: taken");
+      assert.deepEqual(refusal(other, blocks), [
+        "invalid-command",
+        `transaction 0 (${command.hash}): Private commands must be signed by a key of this node's entity (entityKeys)`,
+      ]);
+    } finally {
+      from.close();
+      trusting.close();
+      other.close();
     }
   });
 

@@ -159,15 +159,15 @@ export function executeForeign(
     );
   }
   const commands = verifiedCommands(block);
-  const earlier = new Set<string>();
+  const rules = {
+    chainId: header.chainId,
+    parentTimeMicros: parent.creationTime,
+    earlier: new Set<string>(),
+    onBranch,
+    entityKeys: chain.entityKeys,
+  };
   for (const [i, command] of commands.entries()) {
-    const problem = blockTransactionProblem(
-      command,
-      header.chainId,
-      parent.creationTime,
-      earlier,
-      onBranch,
-    );
+    const problem = blockTransactionProblem(command, rules);
     if (problem !== null) {
       throw new ImportError(
         "invalid-command",

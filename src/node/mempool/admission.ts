@@ -120,7 +120,7 @@ export function gasLimitProblem(gasLimit: number): string | null {
 }
 
 /** Whether a signer of the command (whose signature was verified) holds one of `keys`. */
-function signedByEntity(command: ParsedCommand, keys: readonly string[]): boolean {
+export function signedByEntity(command: ParsedCommand, keys: readonly string[]): boolean {
   return command.payload.signers.some(
     (s) => s.scheme !== "WebAuthn" && keys.includes(s.pubKey.toLowerCase()),
   );
