@@ -416,7 +416,12 @@ export class NodeChain {
 
   /** Whether the command is in a block of the current branch. */
   isOnChain(hashBytes: Uint8Array): boolean {
-    return this.locate(hashBytes, 0) !== null;
+    return this.isOnBranch(hashBytes, this.head);
+  }
+
+  /** Whether the command is in a block of the branch ending at `tip` (a stored block of this chain). */
+  isOnBranch(hashBytes: Uint8Array, tip: BlockHeader): boolean {
+    return this.locate(hashBytes, 0, tip) !== null;
   }
 
   /**
@@ -437,16 +442,17 @@ export class NodeChain {
   }
 
   /**
-   * The block of the current branch holding the command (with `depth` blocks on top) and the
-   * command's index and `metaData` offset in it; null when there is none.
+   * The block of the branch ending at `tip` (the current branch unless told) holding the command
+   * (with `depth` blocks on top) and the command's index and `metaData` offset in it; null when
+   * there is none.
    */
-  locate(hashBytes: Uint8Array, depth: number) {
+  locate(hashBytes: Uint8Array, depth: number, tip: BlockHeader = this.head) {
     const db = this.context.chainDb;
     for (const location of db.transactionLocations(hashBytes)) {
       const link = db.link(location.blockHash);
       if (link === undefined || link.chainId !== this.chainId) continue;
-      if (link.height + depth > this.head.height) continue;
-      if (!db.isAncestor(location.blockHash, this.head.hash)) continue;
+      if (link.height + depth > tip.height) continue;
+      if (!db.isAncestor(location.blockHash, tip.hash)) continue;
       const header = db.header(location.blockHash)!;
       return { header, position: location.position, metaOffset: location.metaOffset };
     }

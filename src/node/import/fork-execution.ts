@@ -41,6 +41,8 @@ const utf8 = new TextDecoder();
 export class ForkExecution {
   /** Per chain, the overlay its last checked block left, and that block's hash (base64url). */
   private readonly last = new Map<number, { readonly hash: string; readonly db: PactDb }>();
+  /** {@link requestKeysOf}'s sets, per checked block. */
+  private readonly requestKeys = new Map<Block, ReadonlySet<string>>();
 
   constructor(
     private readonly chainDb: ChainDatabase,
@@ -77,31 +79,46 @@ export class ForkExecution {
   check(chain: NodeChain, block: ForeignBlock, parent: BlockHeader): PayloadWithOutputs {
     const db = this.overlayAt(chain, parent);
     this.last.delete(block.header.chainId);
-    const remade = executeForeign(db, chain, block, parent, this.onBranchOf(parent), this.ancestry);
+    const remade = executeForeign(
+      db,
+      chain,
+      block,
+      parent,
+      this.onBranchOf(chain, parent),
+      this.ancestry,
+    );
     this.last.set(block.header.chainId, { hash: encodeBase64Url(block.header.hash), db });
     return remade;
   }
 
   /**
    * Whether a request key is in a block of the branch ending at `parent`: the batch's blocks
-   * checked so far down to the first stored one, then the stored blocks below.
+   * checked so far down to the first stored one, then the stored blocks below (as the chain
+   * finds them on any branch).
    */
-  private onBranchOf(parent: BlockHeader): (hashBytes: Uint8Array) => boolean {
+  private onBranchOf(chain: NodeChain, parent: BlockHeader): (hashBytes: Uint8Array) => boolean {
     return (hashBytes) => {
       const key = encodeBase64Url(hashBytes);
-      let at = parent.hash;
-      for (;;) {
-        const block = this.checked.get(encodeBase64Url(at));
-        if (block === undefined) break;
-        const { transactions } = block.payload;
-        if (transactions.some((t) => storedCommand(t.transaction).hash === key)) return true;
-        at = block.header.parent;
+      let tip = parent;
+      let block = this.checked.get(encodeBase64Url(tip.hash));
+      while (block !== undefined) {
+        if (this.requestKeysOf(block).has(key)) return true;
+        const below = block.header.parent;
+        block = this.checked.get(encodeBase64Url(below));
+        tip = block?.header ?? this.chainDb.header(below)!;
       }
-      return this.chainDb.transactionLocations(hashBytes).some((location) => {
-        const link = this.chainDb.link(location.blockHash);
-        return link?.chainId === parent.chainId && this.chainDb.isAncestor(location.blockHash, at);
-      });
+      return chain.isOnBranch(hashBytes, tip);
     };
+  }
+
+  /** The request keys of a checked block's commands, read from its transactions once. */
+  private requestKeysOf(block: Block): ReadonlySet<string> {
+    let keys = this.requestKeys.get(block);
+    if (keys === undefined) {
+      keys = new Set(block.payload.transactions.map((t) => storedCommand(t.transaction).hash));
+      this.requestKeys.set(block, keys);
+    }
+    return keys;
   }
 
   /** A scratch state after `parent`: the last overlay when it ends there, else a new one. */
