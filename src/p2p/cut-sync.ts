@@ -170,9 +170,7 @@ export class CutSync {
       [...target.heads].map(async ([chainId, { hash, height }]) => {
         const lower = previous.heads.get(chainId)!;
         if (equalBytes(lower.hash, hash)) return [];
-        const expected = height - lower.height + BRANCH_FIRST_PAGE_MARGIN;
-        const firstLimit = Math.max(1, Math.min(BRANCH_PAGE_LIMIT, expected));
-        return this.fetchBranchAbove(peer, chainId, lower.hash, hash, firstLimit);
+        return this.fetchBranchAbove(peer, chainId, lower, { hash, height });
       }),
     );
     return { target, headers: parentsFirst(branches.flat()) };
@@ -244,15 +242,13 @@ export class CutSync {
     peer: PeerClient,
     chainId: number,
     head: BlockHeader,
-    upper: { readonly hash: Uint8Array; readonly height: number },
+    upper: HashAtHeight,
   ): Promise<BlockHeader[]> {
     let depth = 0;
     for (;;) {
       const lower = this.ports.blocks.ancestorAt(head.hash, Math.max(0, head.height - depth))!;
-      const expected = upper.height - lower.height + BRANCH_FIRST_PAGE_MARGIN;
-      const firstLimit = Math.max(1, Math.min(BRANCH_PAGE_LIMIT, expected));
       try {
-        return await this.fetchBranchAbove(peer, chainId, lower.hash, upper.hash, firstLimit);
+        return await this.fetchBranchAbove(peer, chainId, lower, upper);
       } catch (e) {
         if (!(e instanceof PeerRequestError && e.status === 404) || lower.height === 0) throw e;
       }
@@ -260,16 +256,20 @@ export class CutSync {
     }
   }
 
-  /** One chain's branch from `upper` down to where it meets `lower`'s ancestors. */
+  /**
+   * One chain's branch from `upper` down to where it meets `lower`'s ancestors; the first page
+   * asks for the heights between them (and a margin), the next ones for whole pages.
+   */
   private async fetchBranchAbove(
     peer: PeerClient,
     chainId: number,
-    lower: Uint8Array,
-    upper: Uint8Array,
-    firstLimit: number,
+    lower: HashAtHeight,
+    upper: HashAtHeight,
   ): Promise<BlockHeader[]> {
+    const expected = upper.height - lower.height + BRANCH_FIRST_PAGE_MARGIN;
+    const firstLimit = Math.max(1, Math.min(BRANCH_PAGE_LIMIT, expected));
     const headers: BlockHeader[] = [];
-    const body = { lower: [encodeBase64Url(lower)], upper: [encodeBase64Url(upper)] };
+    const body = { lower: [encodeBase64Url(lower.hash)], upper: [encodeBase64Url(upper.hash)] };
     let next: string | null = null;
     do {
       const limit = next === null ? firstLimit : BRANCH_PAGE_LIMIT;
@@ -394,6 +394,9 @@ export class CutSync {
     return found;
   }
 }
+
+/** A block as a cut names it. */
+type HashAtHeight = { readonly hash: Uint8Array; readonly height: number };
 
 /** One round of a sync: its target cut and the headers to import, parents first. */
 interface Round {
