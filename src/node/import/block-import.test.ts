@@ -350,6 +350,40 @@ describe("importing blocks", () => {
     }
   });
 
+  it("an import that follows another at once continues its transactions' growth: a sync's next batch is not cut into small commits again", () => {
+    const dir = mkdtempSync(join(tmpdir(), "braid-windows-"));
+    const miner = manualNode();
+    try {
+      for (let height = 0; height < 20; height++) miner.producer.mineAll();
+      const blocks = blocksAfterGenesis(miner);
+      const half = blocks.length / 2;
+      const node = BraidNode.open(
+        resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
+        makeLogger("error"),
+      );
+      const reader = new Database(join(dir, "chain.sqlite"), { readonly: true });
+      try {
+        // Blocks committed together are announced together: the other connection sees the
+        // same count of stored blocks at each of their events.
+        const count = reader.prepare("SELECT count(*) AS n FROM block_headers").pluck();
+        let commits = new Set<number>();
+        node.ports.events.on("block", () => commits.add(count.get() as number));
+        node.insertBlocks(blocks.slice(0, half));
+        const first = commits.size;
+        commits = new Set();
+        node.insertBlocks(blocks.slice(half));
+        assert.ok(first >= 3, `the first import took several transactions (${first})`);
+        assert.ok(commits.size <= 2, `the next took at most two (${commits.size} of ${first})`);
+      } finally {
+        reader.close();
+        node.close();
+      }
+    } finally {
+      miner.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a stored block whose outputs differ from its replay stops the start with the same code", () => {
     const dir = mkdtempSync(join(tmpdir(), "braid-replay-"));
     const options = resolveNodeOptions({ dataDir: dir, mining: "none" }, {});
