@@ -71,7 +71,9 @@ export function registerInfoRoutes(
     const cut =
       maxheight === undefined
         ? heads.cut()
-        : limitCutHeight(heads.cut(), Number(maxheight), (h) => blocks.header(h.parent));
+        : limitCutHeight(network.version, heads.cut(), Number(maxheight), (head, height) =>
+            blocks.ancestorAt(head.hash, height),
+          );
     return reply.type(JSON_TYPE).send(encodeCutHashes(cut, network.version.name, null));
   });
 }

@@ -8,6 +8,7 @@ import { payloadDataOf } from "../payload/payload.ts";
 import { EMPTY_PAYLOAD, payloadWithTransaction } from "../test-support/history.ts";
 import { Random } from "../test-support/random.ts";
 import { randomHeader } from "../test-support/random-header.ts";
+import { DEVELOPMENT, MAINNET01 } from "../version/known-versions.ts";
 import {
   CUT_ATTACHMENT_LIMIT,
   cutHeight,
@@ -50,23 +51,44 @@ describe("a cut", () => {
     assert.equal(json.id, encodeBase64Url(cutId(cut)));
   });
 
-  it("steps back, highest head first, to a height bound", () => {
-    const parents = new Map<number, BlockHeader>([
-      [2, head(2, 5, 0n)],
-      [1, head(1, 4, 0n)],
-    ]);
-    const parentOf = (h: BlockHeader) =>
-      h.height === 6 || h.height === 5 ? parents.get(h.chainId) : undefined;
-    const limited = limitCutHeight(cut, 13, parentOf);
-    assert.deepEqual(
-      [...limited.entries()].map(([c, h]) => [c, h.height]).sort((a, b) => a[0]! - b[0]!),
-      [
-        [0, 4],
-        [1, 4],
-        [2, 5],
-      ],
+  it("limited to a cut height, puts every chain at most at the average chain height there (chainweb-node's limitCut)", () => {
+    const heads = new Map(
+      Array.from({ length: 20 }, (_, c) => [c, head(c, c === 3 ? 101 : 100, 0n)] as const),
     );
-    assert.equal(cutHeight(limitCutHeight(cut, 100, parentOf)), 15, "within the bound: unchanged");
+    const asked: number[] = [];
+    const ancestorAt = (h: BlockHeader, height: number) => {
+      asked.push(height);
+      return head(h.chainId, height, 0n);
+    };
+    const limited = limitCutHeight(DEVELOPMENT, heads, 1_019, ancestorAt);
+    assert.deepEqual(
+      [...limited.values()].map((h) => h.height),
+      Array(20).fill(50),
+      "floor(1019 / 20) on every chain",
+    );
+    assert.equal(cutHeight(limited), 1_000, "below the bound asked for");
+    assert.deepEqual(asked, Array(20).fill(50), "each head's ancestor looked up once");
+    assert.equal(limitCutHeight(DEVELOPMENT, heads, 2_020, ancestorAt), heads, "within: unchanged");
+    const low = new Map([...heads].map(([c, h]) => [c, c === 0 ? head(0, 40, 0n) : h]));
+    assert.equal(limitCutHeight(DEVELOPMENT, low, 1_000, ancestorAt).get(0), low.get(0));
+  });
+
+  it("limited below a graph change, counts the chains of the graph there and leaves out the newer chains", () => {
+    const top = 852_060;
+    const heads = new Map(Array.from({ length: 20 }, (_, c) => [c, head(c, top, 0n)] as const));
+    const ancestorAt = (h: BlockHeader, height: number) =>
+      h.chainId >= 10 && height < 852_054 ? undefined : head(h.chainId, height, 0n);
+    const limited = limitCutHeight(MAINNET01, heads, 8_520_509, ancestorAt);
+    assert.deepEqual(
+      [...limited].map(([c, h]) => [c, h.height]),
+      Array.from({ length: 10 }, (_, c) => [c, 852_050]),
+    );
+    const newer = limitCutHeight(MAINNET01, heads, 17_041_100, ancestorAt);
+    assert.deepEqual(
+      [...newer.values()].map((h) => h.height),
+      Array(20).fill(852_055),
+      "at or above the change's cut height, 20 chains share it",
+    );
   });
 });
 

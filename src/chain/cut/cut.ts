@@ -14,6 +14,7 @@ import { decodeHeaderBase64, encodeHeaderBase64 } from "../header/json.ts";
 import type { BlockHeader } from "../header/types.ts";
 import { decodePayloadDataObject, encodePayloadDataObject } from "../payload/json.ts";
 import type { PayloadData } from "../payload/payload.ts";
+import { type ChainwebVersion, graphAt } from "../version/version.ts";
 import { word256FromBytes, word256ToBytes } from "../word256.ts";
 
 /** The head of each chain, by chain id. */
@@ -49,25 +50,38 @@ export function cutId(cut: Cut): Uint8Array {
 }
 
 /**
- * The cut stepped back, highest head first, until its height is at most `maxheight` (`GET /cut`
- * with `maxheight`); `parentOf` finds a head's parent. A head without a parent stays.
+ * The cut limited to the cut height `maxheight` (`GET /cut?maxheight=`), as chainweb-node's
+ * `limitCut` does: the average chain height at that cut height (`maxheight` over the number of
+ * chains the graph has there, rounded down) bounds every chain, whose head above it steps back to
+ * its ancestor at that height (`ancestorAt`: one lookup, not a walk). Chains the graph does not
+ * have yet at the lowest head left are left out. The result's height may be below `maxheight`.
  */
 export function limitCutHeight(
+  version: ChainwebVersion,
   cut: Cut,
   maxheight: number,
-  parentOf: (header: BlockHeader) => BlockHeader | undefined,
+  ancestorAt: (header: BlockHeader, height: number) => BlockHeader | undefined,
 ): Cut {
-  const heads = new Map(cut);
-  let height = cutHeight(heads);
-  while (height > maxheight) {
-    let top: BlockHeader | undefined;
-    for (const h of heads.values()) if (top === undefined || h.height > top.height) top = h;
-    const parent = top === undefined ? undefined : parentOf(top);
-    if (top === undefined || parent === undefined) break;
-    heads.set(top.chainId, parent);
-    height -= top.height - parent.height;
+  const bound = Math.floor(maxheight / chainCountAtCutHeight(version, maxheight));
+  if ([...cut.values()].every((head) => head.height <= bound)) return cut;
+  const heads = new Map<number, BlockHeader>();
+  for (const [chainId, head] of cut) {
+    const limited = head.height <= bound ? head : ancestorAt(head, bound);
+    if (limited !== undefined) heads.set(chainId, limited);
   }
+  const lowest = Math.min(...[...heads.values()].map((head) => head.height));
+  const present = graphAt(version, lowest).adjacency;
+  for (const chainId of heads.keys()) if (!present.has(chainId)) heads.delete(chainId);
   return heads;
+}
+
+/** The number of chains at a cut height: a graph's epoch starts at its height times its order. */
+function chainCountAtCutHeight(version: ChainwebVersion, cutHeight: number): number {
+  let count = version.graphs[0]!.graph.chainIds.length;
+  for (const { fromHeight, graph } of version.graphs) {
+    if (fromHeight * graph.chainIds.length <= cutHeight) count = graph.chainIds.length;
+  }
+  return count;
 }
 
 /** Who sent a cut: a peer's id (or null) and address. */
