@@ -3,12 +3,12 @@
  * loopback, `--mining none --dev-controls`) makes HEIGHTS empty heights of the 20 chains; then a
  * fresh node in this process, on SQLite files in a temporary directory, syncs to its cut with the
  * P2P layer's cut sync (branch queries, payload batches, the import pipeline) as a node joining
- * the network does. Prints blocks/s, µs per block (wall and this process's CPU time), and the
- * part spent in the import pipeline. The network bench (bench/network.ts) measures the same on
+ * the network does. Prints blocks/s, µs per block (wall and this process's CPU time), the part
+ * spent in the import pipeline, and the serving peer's CPU time per block. The network bench (bench/network.ts) measures the same on
  * network namespaces with a whole node; this one runs anywhere and isolates the sync.
  * Usage: npm run build && node --import tsx bench/sync.ts [heights, default 3000]
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeLogger } from "../src/node/logger.ts";
@@ -19,6 +19,17 @@ import { PeerClient } from "../src/p2p/peer-client.ts";
 import { startNode } from "../test/support/node-process.ts";
 
 const HEIGHTS = Number(process.argv[2] ?? 3000);
+
+/** A process's CPU time so far in µs, from /proc (Linux; null elsewhere). */
+function processCpuMicros(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, fields 14 and 15 of stat, in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
 const CHAINS = Array.from({ length: 20 }, (_, c) => c);
 
 const peer = await startNode({ built: true, args: ["--mining", "none", "--dev-controls"] });
@@ -53,9 +64,13 @@ try {
     };
     const started = performance.now();
     const cpu = process.cpuUsage();
+    const loop = performance.eventLoopUtilization();
+    const peerCpu = processCpuMicros(peer.child.pid);
     const { blocks } = await new CutSync(node.ports).syncTo(client, cut);
     const millis = performance.now() - started;
     const { user, system } = process.cpuUsage(cpu);
+    const { idle } = performance.eventLoopUtilization(loop);
+    const peerCpuAfter = processCpuMicros(peer.child.pid);
     const line = (name: string, value: string) => console.log(`${name.padEnd(28)} ${value}`);
     line(
       "sync",
@@ -64,6 +79,10 @@ try {
     line("per block, wall", `${((millis * 1000) / blocks).toFixed(0)} µs`);
     line("per block, CPU", `${((user + system) / blocks).toFixed(0)} µs`);
     line("of it in the import pipeline", `${((importing * 1000) / blocks).toFixed(0)} µs`);
+    line("of it waiting (event loop idle)", `${((idle * 1000) / blocks).toFixed(0)} µs`);
+    if (peerCpu !== null && peerCpuAfter !== null) {
+      line("peer's CPU per block served", `${((peerCpuAfter - peerCpu) / blocks).toFixed(0)} µs`);
+    }
   } finally {
     node.close();
   }

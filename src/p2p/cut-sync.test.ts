@@ -109,7 +109,7 @@ describe("a cut carrying its blocks", () => {
 });
 
 describe("a sync in rounds", () => {
-  it("follows a peer far ahead round by round, each next round's headers fetched from the last round's target", async () => {
+  it("follows a peer far ahead round by round, each twice the one before up to the limit, each next round's headers fetched from the last round's target", async () => {
     const from = manualNode();
     const to = manualNode();
     const faults: unknown[] = [];
@@ -133,12 +133,22 @@ describe("a sync in rounds", () => {
       };
       const cut = decodeCutHashes(await peer.call("getCut"), 20);
       assert.ok(typeof cut !== "string", cut as string);
-      const outcome = await new CutSync(to.ports, 100).syncTo(peer, cut);
+      const outcome = await new CutSync(to.ports, { first: 40, most: 100 }).syncTo(peer, cut);
       assert.equal(outcome.blocks, 240);
       assert.deepEqual(cutId(to.ports.heads.cut()), cutId(from.ports.heads.cut()));
+      // Rounds of 40, 80, 100 and the last 20 blocks.
       assert.deepEqual(
         asked,
-        ["getCut undefined", "getCut 100", "getCut 200", "import", "import", "import"],
+        [
+          "getCut undefined",
+          "getCut 40",
+          "getCut 120",
+          "import",
+          "getCut 220",
+          "import",
+          "import",
+          "import",
+        ],
         "each next round asked for before the round before is imported",
       );
     } finally {

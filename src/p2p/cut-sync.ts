@@ -14,7 +14,9 @@
  *
  * A peer far ahead is followed in rounds of at most {@link SYNC_ROUND_BLOCKS} blocks: the round's
  * target is the peer's own cut limited in height (`GET /cut?maxheight=`), so memory stays bounded
- * and progress is stored as it goes.
+ * and progress is stored as it goes. The first round is small ({@link FIRST_ROUND_BLOCKS}) and
+ * each next one twice the one before, so importing starts soon and each round's headers travel
+ * while the round before is imported.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { equalBytes } from "../chain/bytes.ts";
@@ -35,6 +37,13 @@ import { type PeerClient, PeerRequestError } from "./peer-client.ts";
 
 /** The most blocks one round of a sync fetches before storing them. */
 export const SYNC_ROUND_BLOCKS = 20_000;
+/**
+ * The most blocks of a sync's first round; each next round may have twice as many as the one
+ * before, up to {@link SYNC_ROUND_BLOCKS}. A round's headers cost about a quarter of what
+ * importing their blocks costs, so they arrive while the round before, half as large, is
+ * imported; a first round of 20,000 left the node waiting a second for its headers.
+ */
+export const FIRST_ROUND_BLOCKS = 1_000;
 /** Blocks handed to the import pipeline at once (the event loop is yielded between batches). */
 export const IMPORT_BATCH_BLOCKS = 200;
 /**
@@ -95,8 +104,11 @@ function carriedBy(attached: CutAttachments): Carried {
 export class CutSync {
   constructor(
     private readonly ports: SyncPorts,
-    /** The most blocks of one round ({@link SYNC_ROUND_BLOCKS}; fewer in tests). */
-    private readonly roundBlocks = SYNC_ROUND_BLOCKS,
+    /**
+     * The most blocks of the first round and of any round ({@link FIRST_ROUND_BLOCKS},
+     * {@link SYNC_ROUND_BLOCKS}; fewer in tests).
+     */
+    private readonly rounds = { first: FIRST_ROUND_BLOCKS, most: SYNC_ROUND_BLOCKS },
   ) {}
 
   /**
@@ -117,8 +129,8 @@ export class CutSync {
 
   /**
    * Fetches, checks and imports what this node lacks of `cut`, from `peer`, in rounds: while a
-   * round's blocks are imported, the next round's headers travel (from the round's target, which
-   * the peer has, to the next one).
+   * round's blocks are imported, the next round's headers (from the round's target, which the
+   * peer has, to the next one) and then its first payloads travel.
    */
   async syncTo(peer: PeerClient, cut: CutHashes, progress?: SyncProgress): Promise<SyncOutcome> {
     const started = performance.now();
@@ -126,15 +138,17 @@ export class CutSync {
     const carried = carriedBy(cut.attached);
     while (!this.knowsAll(cut)) {
       const before = blocks;
-      let round: Promise<Round> | null = this.firstRound(peer, cut, carried);
+      let limit = this.rounds.first;
+      let round: Promise<Round> | null = this.firstRound(peer, cut, carried, limit);
       while (round !== null) {
-        const { target, headers }: Round = await round;
+        const { target, headers, payloads }: Round = await round;
         if (headers.length === 0) break;
-        round = target === cut ? null : this.roundAfter(peer, cut, target);
+        limit = Math.min(limit * 2, this.rounds.most);
+        round = target === cut ? null : this.roundAfter(peer, cut, target, limit, carried);
         // Handled now, so a failed import of this round leaves no rejection unhandled.
         round?.catch(() => undefined);
         const imported = blocks;
-        blocks += await this.importAll(peer, headers, carried, (done) =>
+        blocks += await this.importAll(headers, payloads, (done) =>
           progress?.(imported + done, imported + headers.length),
         );
       }
@@ -145,26 +159,34 @@ export class CutSync {
   }
 
   /**
-   * The first round towards `cut`: its target (`cut`, or the peer's cut at most
-   * {@link SYNC_ROUND_BLOCKS} above this node's) and the headers this node lacks of it.
+   * The first round towards `cut`: its target (`cut`, or the peer's cut at most `limit` blocks
+   * above this node's) and the headers this node lacks of it.
    */
-  private async firstRound(peer: PeerClient, cut: CutHashes, carried: Carried): Promise<Round> {
+  private async firstRound(
+    peer: PeerClient,
+    cut: CutHashes,
+    carried: Carried,
+    limit: number,
+  ): Promise<Round> {
     const ours = cutHeight(this.ports.heads.cut());
-    const target =
-      cut.height - ours > this.roundBlocks
-        ? await this.limitedCut(peer, ours + this.roundBlocks)
-        : cut;
-    return { target, headers: await this.fetchHeaders(peer, target, carried) };
+    const target = cut.height - ours > limit ? await this.limitedCut(peer, ours + limit) : cut;
+    return this.round(peer, target, await this.fetchHeaders(peer, target, carried), carried);
   }
 
   /**
-   * The round after the one towards `previous` (a cut of the peer's): its target, and the
-   * headers above `previous` on each chain, parents first.
+   * The round after the one towards `previous` (a cut of the peer's): its target (at most `limit`
+   * blocks above `previous`), and the headers above `previous` on each chain, parents first.
    */
-  private async roundAfter(peer: PeerClient, cut: CutHashes, previous: CutHashes): Promise<Round> {
+  private async roundAfter(
+    peer: PeerClient,
+    cut: CutHashes,
+    previous: CutHashes,
+    limit: number,
+    carried: Carried,
+  ): Promise<Round> {
     const target =
-      cut.height - previous.height > this.roundBlocks
-        ? await this.limitedCut(peer, previous.height + this.roundBlocks)
+      cut.height - previous.height > limit
+        ? await this.limitedCut(peer, previous.height + limit)
         : cut;
     const branches = await Promise.all(
       [...target.heads].map(async ([chainId, { hash, height }]) => {
@@ -173,7 +195,7 @@ export class CutSync {
         return this.fetchBranchAbove(peer, chainId, lower, { hash, height });
       }),
     );
-    return { target, headers: parentsFirst(branches.flat()) };
+    return this.round(peer, target, parentsFirst(branches.flat()), carried);
   }
 
   /** The peer's cut at most `maxheight` high: one round's target. */
@@ -297,35 +319,33 @@ export class CutSync {
     return headers;
   }
 
-  /**
-   * Fetches the payloads of `headers`, {@link PAYLOAD_FETCH_BLOCKS} blocks' at a time (the next
-   * ones travelling while these are imported), and imports them in batches of
-   * {@link IMPORT_BATCH_BLOCKS}; how many were imported.
-   */
-  private async importAll(
+  /** A round towards `target` (a cut of `peer`'s) of `headers`, its first payloads asked for. */
+  private round(
     peer: PeerClient,
+    target: CutHashes,
     headers: readonly BlockHeader[],
     carried: Carried,
+  ): Round {
+    const payloads = new PayloadStretches(headers, (stretch) =>
+      this.fetchPayloads(peer, stretch, carried),
+    );
+    return { target, headers, payloads };
+  }
+
+  /**
+   * Imports `headers` with their payloads in batches of {@link IMPORT_BATCH_BLOCKS}, each
+   * stretch's payloads awaited before its blocks (the next ones travelling meanwhile); how many
+   * were imported.
+   */
+  private async importAll(
+    headers: readonly BlockHeader[],
+    payloads: PayloadStretches,
     progress: (done: number) => void,
   ): Promise<number> {
-    const fetchFrom = (start: number) => {
-      const fetching = this.fetchPayloads(
-        peer,
-        headers.slice(start, start + PAYLOAD_FETCH_BLOCKS),
-        carried,
-      );
-      // Handled now, so a failed import before it is awaited leaves no rejection unhandled.
-      fetching.catch(() => undefined);
-      return fetching;
-    };
     let done = 0;
-    let payloads = fetchFrom(0);
-    for (let start = 0; start < headers.length; start += PAYLOAD_FETCH_BLOCKS) {
-      const found = await payloads;
-      if (start + PAYLOAD_FETCH_BLOCKS < headers.length) {
-        payloads = fetchFrom(start + PAYLOAD_FETCH_BLOCKS);
-      }
-      const end = Math.min(headers.length, start + PAYLOAD_FETCH_BLOCKS);
+    for (let i = 0; i < payloads.count; i++) {
+      const found = await payloads.take(i);
+      const [start, end] = payloads.bounds(i);
       for (let at = start; at < end; at += IMPORT_BATCH_BLOCKS) {
         const batch = headers.slice(at, Math.min(end, at + IMPORT_BATCH_BLOCKS));
         this.ports.sync.importBlocks(
@@ -402,6 +422,60 @@ type HashAtHeight = { readonly hash: Uint8Array; readonly height: number };
 interface Round {
   readonly target: CutHashes;
   readonly headers: readonly BlockHeader[];
+  readonly payloads: PayloadStretches;
+}
+
+/** Payloads by the text of their hashes. */
+type PayloadsFound = Map<string, PayloadData | PayloadWithOutputs>;
+
+/**
+ * A round's payloads, asked for in stretches of its headers: the first stretch one import
+ * batch's (so importing starts soon), the next ones {@link PAYLOAD_FETCH_BLOCKS} each. The first
+ * two are asked for at once (while the round before is imported); taking a stretch asks for the
+ * one after it, so a stretch travels while the one before is imported.
+ */
+class PayloadStretches {
+  private readonly ends: number[] = [];
+  private readonly fetches: Promise<PayloadsFound>[] = [];
+
+  constructor(
+    private readonly headers: readonly BlockHeader[],
+    private readonly fetch: (headers: readonly BlockHeader[]) => Promise<PayloadsFound>,
+  ) {
+    let end = Math.min(headers.length, IMPORT_BATCH_BLOCKS);
+    for (;;) {
+      this.ends.push(end);
+      if (end === headers.length) break;
+      end = Math.min(headers.length, end + PAYLOAD_FETCH_BLOCKS);
+    }
+    this.askUpTo(1);
+  }
+
+  /** How many stretches there are. */
+  get count(): number {
+    return this.ends.length;
+  }
+
+  /** Where stretch `i` starts and ends among the headers. */
+  bounds(i: number): [start: number, end: number] {
+    return [i === 0 ? 0 : this.ends[i - 1]!, this.ends[i]!];
+  }
+
+  /** The payloads of stretch `i`, the one after it asked for. */
+  take(i: number): Promise<PayloadsFound> {
+    this.askUpTo(i + 1);
+    return this.fetches[i]!;
+  }
+
+  private askUpTo(last: number): void {
+    while (this.fetches.length <= Math.min(last, this.count - 1)) {
+      const [start, end] = this.bounds(this.fetches.length);
+      const fetching = this.fetch(this.headers.slice(start, end));
+      // Handled now, so a sync that fails before it is taken leaves no rejection unhandled.
+      fetching.catch(() => undefined);
+      this.fetches.push(fetching);
+    }
+  }
 }
 
 /** Headers by height, then chain: a header's parent and adjacent parents come before it. */
