@@ -74,6 +74,7 @@ export type BlockReads = Pick<
   | "isAncestor"
   | "headersAtHeight"
   | "scanBlocks"
+  | "scanHeaders"
   | "transactionLocations"
 >;
 

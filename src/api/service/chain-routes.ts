@@ -12,12 +12,15 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
+  BLOCK_ITEMS,
   type Block,
   BlockNotFoundError,
   BranchBoundsError,
   blockPage,
   branchPage,
+  HEADER_ITEMS,
   type Page,
+  type PageItems,
   PageQueryError,
 } from "../../chain/db/index.ts";
 import { encodeHeader } from "../../chain/header/binary.ts";
@@ -64,15 +67,16 @@ function sendJson(reply: FastifyReply, offer: string, text: string): FastifyRepl
     : reply.type(JSON_TYPE).send(text);
 }
 
-type ItemEncoder = (block: Block) => string;
+type ItemEncoder<T> = (item: T) => string;
 
-const blockItem: ItemEncoder = (block) =>
+const blockItem: ItemEncoder<Block> = (block) =>
   `{"header":${encodeHeaderJson(block.header)},"payloadWithOutputs":${JSON.stringify(encodePayloadWithOutputsObject(block.payload))}}`;
-const hashItem: ItemEncoder = (block) => JSON.stringify(encodeBase64Url(block.header.hash));
-const headerStringItem: ItemEncoder = (block) => JSON.stringify(encodeHeaderBase64(block.header));
-const headerObjectItem: ItemEncoder = (block) => encodeHeaderJson(block.header);
+const hashItem: ItemEncoder<BlockHeader> = (header) => JSON.stringify(encodeBase64Url(header.hash));
+const headerStringItem: ItemEncoder<BlockHeader> = (header) =>
+  JSON.stringify(encodeHeaderBase64(header));
+const headerObjectItem: ItemEncoder<BlockHeader> = (header) => encodeHeaderJson(header);
 
-export function pageJson(page: Page<Block>, item: ItemEncoder): string {
+function pageJson<T>(page: Page<T>, item: ItemEncoder<T>): string {
   return `{"limit":${page.limit},"items":[${page.items.map(item).join(",")}],"next":${JSON.stringify(page.next)}}`;
 }
 
@@ -102,13 +106,13 @@ export function registerChainRoutes(
   const chainPath = (rest: string) => `${BASE}/chain/:chain/${rest}`;
 
   /** Runs a page query, turning the core's errors into the API's statuses. */
-  const sendPage = (
+  const sendPage = <T>(
     reply: FastifyReply,
-    run: () => Page<Block>,
-    item: ItemEncoder,
+    run: () => Page<T>,
+    item: ItemEncoder<T>,
     offer: string,
   ) => {
-    let page: Page<Block>;
+    let page: Page<T>;
     try {
       page = run();
     } catch (e) {
@@ -123,21 +127,18 @@ export function registerChainRoutes(
     return sendJson(reply, offer, pageJson(page, item));
   };
 
-  const pages: [string, readonly string[], (offer: string) => ItemEncoder][] = [
-    ["block", [JSON_OFFER], () => blockItem],
-    ["hash", [JSON_OFFER], () => hashItem],
-    [
-      "header",
-      [JSON_OFFER, OBJECT_OFFER],
-      (offer) => (offer === OBJECT_OFFER ? headerObjectItem : headerStringItem),
-    ],
-  ];
-  for (const [name, offers, encoderFor] of pages) {
+  /** The listing and the branch query of one kind of page, its items read as `items`. */
+  const servePages = <T>(
+    name: string,
+    offers: readonly string[],
+    items: PageItems<T>,
+    encoderFor: (offer: string) => ItemEncoder<T>,
+  ) => {
     app.get(chainPath(name), { onRequest }, (request, reply) => {
       const chainId = chainOf(network, request);
       const offer = negotiate(request, offers);
       const query = pageQuery(request);
-      return sendPage(reply, () => blockPage(db, chainId, query), encoderFor(offer), offer);
+      return sendPage(reply, () => blockPage(db, chainId, query, items), encoderFor(offer), offer);
     });
     app.post(chainPath(`${name}/branch`), { onRequest }, (request, reply) => {
       const chainId = chainOf(network, request);
@@ -146,12 +147,18 @@ export function registerChainRoutes(
       const bounds = branchBody(request);
       return sendPage(
         reply,
-        () => branchPage(db, chainId, bounds, query),
+        () => branchPage(db, chainId, bounds, query, items),
         encoderFor(offer),
         offer,
       );
     });
-  }
+  };
+  servePages("block", [JSON_OFFER], BLOCK_ITEMS, () => blockItem);
+  // The hash and header pages read no payload.
+  servePages("hash", [JSON_OFFER], HEADER_ITEMS, () => hashItem);
+  servePages("header", [JSON_OFFER, OBJECT_OFFER], HEADER_ITEMS, (offer) =>
+    offer === OBJECT_OFFER ? headerObjectItem : headerStringItem,
+  );
 
   /** A stored header of this chain by hash; 404 (Chainweb's JSON) otherwise. */
   const headerOf = (chainId: number, text: string): BlockHeader | BlockNotFoundError => {

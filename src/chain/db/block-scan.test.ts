@@ -6,7 +6,7 @@ import { DEVELOPMENT } from "../version/known-versions.ts";
 import type { Block } from "./block-store.ts";
 import { ChainDatabase } from "./chain-database.ts";
 
-describe("chain database: scanning a chain's blocks", () => {
+describe("chain database: scanning a chain's blocks, or their headers alone", () => {
   /** Genesis, then `siblings` children of it at height 1, then a chain of 3 on the first. */
   function storeSiblings(db: ChainDatabase, siblings: number): Block[] {
     const genesis = testGenesis(0);
@@ -61,12 +61,17 @@ describe("chain database: scanning a chain's blocks", () => {
             .scanBlocks(0, from, maxHeight, count)
             .map((b) => encodeBase64Url(b.header.hash));
           assert.deepEqual(scanned, expected(all, from, maxHeight, count));
+          const headers = db
+            .scanHeaders(0, from, maxHeight, count)
+            .map((h) => encodeBase64Url(h.hash));
+          assert.deepEqual(headers, scanned, "the headers alone, the same ones");
         }
       }
     }
     // Payloads come with their headers (all empty here but one per block is read).
     const [first] = db.scanBlocks(0, cursors[0]!, 4, 1);
     assert.deepEqual(first, all[0]);
+    assert.deepEqual(db.scanHeaders(0, cursors[0]!, 4, 1), [all[0]!.header]);
   }
 
   it("returns blocks in height and hash order, whatever order they were stored in", () => {

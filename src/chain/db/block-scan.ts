@@ -4,6 +4,8 @@
  * otherwise; the payload bytes of neighbouring blocks read from their chain's log at once.
  */
 import type Database from "better-sqlite3";
+import { decodeHeader } from "../header/binary.ts";
+import type { BlockHeader } from "../header/types.ts";
 import {
   type Block,
   type BlockRow,
@@ -13,6 +15,7 @@ import {
   type PayloadRow,
   toBlock,
 } from "./block-store.ts";
+import { plain } from "./column-values.ts";
 import type { PayloadLog } from "./payload-log.ts";
 import { clusteredIdRange, OVERFLOW_ID_BASE } from "./row-ids.ts";
 
@@ -43,9 +46,19 @@ function prepareStatements(db: Database.Database) {
            ORDER BY h.height, h.hash LIMIT ?`,
       )
       .raw();
+  const scanHeaders = (op: ">=" | ">") =>
+    db
+      .prepare(
+        `SELECT h.bytes FROM block_headers h
+           WHERE h.chain = ? AND (h.height, h.hash) ${op} (?, ?) AND h.height <= ?
+           ORDER BY h.height, h.hash LIMIT ?`,
+      )
+      .pluck();
   return {
     scanFrom: scan(">="),
     scanAfter: scan(">"),
+    scanHeadersFrom: scanHeaders(">="),
+    scanHeadersAfter: scanHeaders(">"),
     headersInIdRange: db
       .prepare(
         "SELECT height, hash, bytes, payload_id FROM block_headers WHERE id BETWEEN ? AND ? ORDER BY id",
@@ -97,6 +110,24 @@ export class BlockScan {
       clusteredIdRange(chainId, rows[0]![0], rows.at(-1)![0])!,
     );
     return rows.map(([, , header, payloadId]) => toBlock(header, payloads.get(payloadId)!));
+  }
+
+  /**
+   * The headers of the blocks {@link scanBlocks} reads, without reading their payloads (the
+   * header and hash pages, a peer's branch queries).
+   */
+  scanHeaders(chainId: number, from: ScanStart, maxHeight: number, count: number): BlockHeader[] {
+    if (count <= 0 || maxHeight < from.height) return [];
+    const range = clusteredIdRange(chainId, from.height, maxHeight);
+    const largestId = (this.sql.largestHeaderIdOverall.get() as number | null) ?? 0;
+    if (range === null || largestId >= OVERFLOW_ID_BASE) {
+      const stmt = from.inclusive ? this.sql.scanHeadersFrom : this.sql.scanHeadersAfter;
+      const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as Uint8Array[];
+      return rows.map((bytes) => decodeHeader(plain(bytes)));
+    }
+    return this.headersInClusteredRange(range[0], range[1], from, count).map(([, , bytes]) =>
+      decodeHeader(plain(bytes)),
+    );
   }
 
   /**

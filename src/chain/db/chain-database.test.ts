@@ -15,7 +15,7 @@ import {
 } from "../test-support/history.ts";
 import { DEVELOPMENT, MAINNET01 } from "../version/known-versions.ts";
 import { CHAIN_CHECKPOINT_BLOCKS, ChainDatabase } from "./chain-database.ts";
-import { blockPage } from "./pages.ts";
+import { blockPage, HEADER_ITEMS } from "./pages.ts";
 
 const { history, block, hash, names } = namedForkedChain();
 
@@ -292,6 +292,11 @@ describe("chain database: files", () => {
     assert.throws(() => reopened.commandOutput(damaged.header.hash, 0), { message });
     assert.throws(() => blockPage(reopened, 0, { limit: 10 }), { message });
     assert.deepEqual(told, [message]);
+    // Header pages read no payload: they are whole.
+    assert.deepEqual(
+      blockPage(reopened, 0, { limit: 10 }, HEADER_ITEMS).items,
+      blocks.slice(0, 10).map((b) => b.header),
+    );
     // The blocks around it are whole.
     assert.deepEqual(reopened.block(blocks[1]!.header.hash), blocks[1]);
     assert.deepEqual(reopened.block(blocks[3]!.header.hash), blocks[3]);

@@ -369,4 +369,9 @@ export class ChainDatabase implements HeaderReader {
   scanBlocks(chainId: number, from: ScanStart, maxHeight: number, count: number): Block[] {
     return this.scans.scanBlocks(chainId, from, maxHeight, count);
   }
+
+  /** {@link BlockScan.scanHeaders}: the headers {@link scanBlocks} would read. */
+  scanHeaders(chainId: number, from: ScanStart, maxHeight: number, count: number): BlockHeader[] {
+    return this.scans.scanHeaders(chainId, from, maxHeight, count);
+  }
 }

@@ -22,10 +22,13 @@ export {
 export type { HeaderReader } from "./header-reader.ts";
 export { MAX_BLOCK_PAGE_LIMIT, MAX_BRANCH_BOUNDS } from "./limits.ts";
 export {
+  BLOCK_ITEMS,
   type BranchBounds,
   blockPage,
   branchPage,
+  HEADER_ITEMS,
   type Page,
+  type PageItems,
   type PageQuery,
 } from "./pages.ts";
 export { CorruptPayloadError } from "./payload-log.ts";

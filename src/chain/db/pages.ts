@@ -25,13 +25,34 @@
  */
 import { encodeBase64Url } from "../../crypto/index.ts";
 import { equalBytes } from "../bytes.ts";
+import type { BlockHeader } from "../header/types.ts";
+import type { ScanStart } from "./block-scan.ts";
 import type { Block, ChainDatabase, HeaderLink } from "./chain-database.ts";
 
 /** What the page queries read of the chain database. */
 export type PageSource = Pick<
   ChainDatabase,
-  "scanBlocks" | "linksInRange" | "link" | "block" | "ancestorHashAt"
+  "scanBlocks" | "scanHeaders" | "linksInRange" | "link" | "block" | "header" | "ancestorHashAt"
 >;
+
+/** What a page lists: whole blocks, or their headers alone (nothing of the payloads read). */
+export interface PageItems<T> {
+  scan(db: PageSource, chainId: number, from: ScanStart, maxHeight: number, count: number): T[];
+  one(db: PageSource, hash: Uint8Array): T | undefined;
+  headerOf(item: T): BlockHeader;
+}
+
+export const BLOCK_ITEMS: PageItems<Block> = {
+  scan: (db, chainId, from, maxHeight, count) => db.scanBlocks(chainId, from, maxHeight, count),
+  one: (db, hash) => db.block(hash),
+  headerOf: (block) => block.header,
+};
+
+export const HEADER_ITEMS: PageItems<BlockHeader> = {
+  scan: (db, chainId, from, maxHeight, count) => db.scanHeaders(chainId, from, maxHeight, count),
+  one: (db, hash) => db.header(hash),
+  headerOf: (header) => header,
+};
 
 import { type Cursor, formatCursor } from "./cursor.ts";
 import { BlockNotFoundError, BranchBoundsError, PageQueryError } from "./errors.ts";
@@ -60,8 +81,23 @@ export interface BranchBounds {
 
 const NO_HASH = new Uint8Array(0);
 
-/** A page of the chain's blocks in ascending order (`GET .../chain/{c}/block`). */
-export function blockPage(db: PageSource, chainId: number, query: PageQuery): Page<Block> {
+/**
+ * A page of the chain's blocks in ascending order (`GET .../chain/{c}/block`), or of their
+ * headers (`items`: `header` and `hash`).
+ */
+export function blockPage(db: PageSource, chainId: number, query: PageQuery): Page<Block>;
+export function blockPage<T>(
+  db: PageSource,
+  chainId: number,
+  query: PageQuery,
+  items: PageItems<T>,
+): Page<T>;
+export function blockPage(
+  db: PageSource,
+  chainId: number,
+  query: PageQuery,
+  items: PageItems<unknown> = BLOCK_ITEMS as PageItems<unknown>,
+): Page<unknown> {
   const window = readWindow(query);
   let from: { height: number; hash: Uint8Array; inclusive: boolean } = {
     height: window.min,
@@ -72,23 +108,40 @@ export function blockPage(db: PageSource, chainId: number, query: PageQuery): Pa
     const cursor = storedOnChain(db, chainId, query.next.hash);
     from = { height: cursor.height, hash: cursor.hash, inclusive: query.next.kind === "inclusive" };
   }
-  let rows = db.scanBlocks(chainId, from, window.max, window.limit + 1);
-  if (rows.length > 0 && rows[0]!.header.height < window.min) rows = [];
-  const items = rows.slice(0, window.limit);
+  let rows = items.scan(db, chainId, from, window.max, window.limit + 1);
+  if (rows.length > 0 && items.headerOf(rows[0]!).height < window.min) rows = [];
+  const page = rows.slice(0, window.limit);
   const next =
     rows.length > window.limit
-      ? formatCursor({ kind: "inclusive", hash: rows[window.limit]!.header.hash })
+      ? formatCursor({ kind: "inclusive", hash: items.headerOf(rows[window.limit]!).hash })
       : null;
-  return { limit: items.length, items, next };
+  return { limit: page.length, items: page, next };
 }
 
-/** A page of a branch in descending order (`POST .../chain/{c}/block/branch`). */
+/**
+ * A page of a branch in descending order (`POST .../chain/{c}/block/branch`), or of its blocks'
+ * headers (`items`: `header/branch` and `hash/branch`).
+ */
 export function branchPage(
   db: PageSource,
   chainId: number,
   bounds: BranchBounds,
   query: PageQuery,
-): Page<Block> {
+): Page<Block>;
+export function branchPage<T>(
+  db: PageSource,
+  chainId: number,
+  bounds: BranchBounds,
+  query: PageQuery,
+  items: PageItems<T>,
+): Page<T>;
+export function branchPage(
+  db: PageSource,
+  chainId: number,
+  bounds: BranchBounds,
+  query: PageQuery,
+  items: PageItems<unknown> = BLOCK_ITEMS as PageItems<unknown>,
+): Page<unknown> {
   const upperHashes = distinct(bounds.upper);
   const lowerHashes = distinct(bounds.lower);
   if (upperHashes.length > MAX_BRANCH_BOUNDS) throw new BranchBoundsError("upper");
@@ -105,12 +158,12 @@ export function branchPage(
   const range = pageRange(chainId, Math.max(window.min, top - window.limit), top, window.limit);
   const links = new ChainLinks(db, range);
   const found = walkBranch(links, uppers, lowers, top, window.min, window.limit + 1, query.next);
-  const items = blocksOf(db, range, found.slice(0, window.limit));
+  const page = itemsOf(db, items, range, found.slice(0, window.limit));
   const next =
     found.length > window.limit
       ? formatCursor({ kind: "inclusive", hash: found[window.limit]! })
       : null;
-  return { limit: items.length, items, next };
+  return { limit: page.length, items: page, next };
 }
 
 /**
@@ -233,15 +286,20 @@ function pageRange(chainId: number, low: number, high: number, limit: number): P
   return { chainId, low, high, most: (high - low + 1) * RANGE_LINKS_PER_HEIGHT + limit };
 }
 
-/** The blocks of `hashes`, those in the range read at once, in order. */
-function blocksOf(db: PageSource, range: PageRange, hashes: readonly Uint8Array[]): Block[] {
+/** The items of `hashes`, those in the range read at once, in order. */
+function itemsOf<T>(
+  db: PageSource,
+  items: PageItems<T>,
+  range: PageRange,
+  hashes: readonly Uint8Array[],
+): T[] {
   const { chainId, low, high, most } = range;
-  const read = new Map<string, Block>();
+  const read = new Map<string, T>();
   const from = { height: low, hash: NO_HASH, inclusive: true };
-  for (const block of db.scanBlocks(chainId, from, high, most)) {
-    read.set(frontierKey(block.header.hash), block);
+  for (const item of items.scan(db, chainId, from, high, most)) {
+    read.set(frontierKey(items.headerOf(item).hash), item);
   }
-  return hashes.map((hash) => read.get(frontierKey(hash)) ?? db.block(hash)!);
+  return hashes.map((hash) => read.get(frontierKey(hash)) ?? items.one(db, hash)!);
 }
 
 function storedOnChain(db: PageSource, chainId: number, hash: Uint8Array): HeaderLink {
