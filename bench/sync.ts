@@ -3,14 +3,16 @@
  * loopback, `--mining none --dev-controls`) makes HEIGHTS empty heights of the 20 chains; then a
  * fresh node in this process, on SQLite files in a temporary directory, syncs to its cut with the
  * P2P layer's cut sync (branch queries, payload batches, the import pipeline) as a node joining
- * the network does. Prints blocks/s, µs per block (wall and this process's CPU time), the part
- * spent in the import pipeline, and the serving peer's CPU time per block. The network bench (bench/network.ts) measures the same on
- * network namespaces with a whole node; this one runs anywhere and isolates the sync.
+ * the network does. Prints blocks/s, µs per block (wall and this process's CPU time), the parts
+ * spent in the import pipeline, waiting and collecting garbage, and the serving peer's CPU time
+ * per block. The network bench (bench/network.ts) measures the same on network namespaces with
+ * a whole node; this one runs anywhere and isolates the sync.
  * Usage: npm run build && node --import tsx bench/sync.ts [heights, default 3000]
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
 import { makeLogger } from "../src/node/logger.ts";
 import { BraidNode } from "../src/node/node.ts";
 import { resolveNodeOptions } from "../src/node/options.ts";
@@ -63,6 +65,11 @@ try {
       }
     };
     const started = performance.now();
+    let collecting = 0;
+    const gc = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) collecting += entry.duration;
+    });
+    gc.observe({ entryTypes: ["gc"] });
     const cpu = process.cpuUsage();
     const loop = performance.eventLoopUtilization();
     const peerCpu = processCpuMicros(peer.child.pid);
@@ -70,6 +77,7 @@ try {
     const millis = performance.now() - started;
     const { user, system } = process.cpuUsage(cpu);
     const { idle } = performance.eventLoopUtilization(loop);
+    gc.disconnect();
     const peerCpuAfter = processCpuMicros(peer.child.pid);
     const line = (name: string, value: string) => console.log(`${name.padEnd(28)} ${value}`);
     line(
@@ -80,6 +88,7 @@ try {
     line("per block, CPU", `${((user + system) / blocks).toFixed(0)} µs`);
     line("of it in the import pipeline", `${((importing * 1000) / blocks).toFixed(0)} µs`);
     line("of it waiting (event loop idle)", `${((idle * 1000) / blocks).toFixed(0)} µs`);
+    line("of it collecting garbage", `${((collecting * 1000) / blocks).toFixed(0)} µs`);
     if (peerCpu !== null && peerCpuAfter !== null) {
       line("peer's CPU per block served", `${((peerCpuAfter - peerCpu) / blocks).toFixed(0)} µs`);
     }
