@@ -1,12 +1,14 @@
 /**
  * Runs every benchmark script in bench/ (or the ones named on the command line) one after the
- * other, each in its own process so they do not disturb each other's warm-up.
+ * other, each in its own process so they do not disturb each other's warm-up, with the V8 flags
+ * `braid` runs with (src/cli/runtime-flags.ts), so what runs in the script runs as in a node.
  * Usage: npm run bench [-- command-verify chain-headers]
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { NODE_RUNTIME_FLAGS } from "../src/cli/runtime-flags.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const requested = process.argv.slice(2);
@@ -19,7 +21,8 @@ const scripts = readdirSync(here)
 let failed = 0;
 for (const name of scripts) {
   console.log(`\n## ${name}`);
-  const result = spawnSync(process.execPath, ["--import", "tsx", join(here, `${name}.ts`)], {
+  const script = join(here, `${name}.ts`);
+  const result = spawnSync(process.execPath, [...NODE_RUNTIME_FLAGS, "--import", "tsx", script], {
     stdio: "inherit",
   });
   if (result.status !== 0) failed++;

@@ -7,7 +7,9 @@
  * spent in the import pipeline, waiting and collecting garbage, and the serving peer's CPU time
  * per block. The network bench (bench/network.ts) measures the same on network namespaces with
  * a whole node; this one runs anywhere and isolates the sync.
- * Usage: npm run build && node --import tsx bench/sync.ts [heights, default 3000]
+ * Usage: npm run build && npm run bench -- sync (3,000 heights), or
+ * node --max-semi-space-size=32 --import tsx bench/sync.ts [heights] (braid's V8 flags:
+ * src/cli/runtime-flags.ts)
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,11 +1,12 @@
 /**
- * Runs `braid node` as a separate process for end-to-end tests: started on a free port (port 0)
- * unless told otherwise, ready once its banner names the URL, stopped with SIGTERM (SIGKILL when
- * it does not exit in time). Its output is kept (`supervised-process.ts`) for assertions, for
+ * Runs `braid node` as a separate process for end-to-end tests, with the V8 flags `braid` runs
+ * with (runtime-flags.ts): started on a free port (port 0) unless told otherwise, ready once its
+ * banner names the URL, stopped with SIGTERM (SIGKILL when it does not exit in time). Its output is kept (`supervised-process.ts`) for assertions, for
  * waiting on a log line and for failure messages.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { NODE_RUNTIME_FLAGS } from "../../src/cli/runtime-flags.ts";
 import { type SupervisedProcess, supervise } from "./supervised-process.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -41,6 +42,7 @@ export async function startNode(options: NodeProcessOptions = {}): Promise<NodeP
   const [command, ...commandArgs] = [
     ...(options.launcher ?? []),
     process.execPath,
+    ...NODE_RUNTIME_FLAGS,
     ...cli,
     "node",
     ...storage,
