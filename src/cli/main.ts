@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32
+#!/usr/bin/env node
 /** The `braid` command's entry point. */
 import { runCli } from "./run.ts";
 import { stopWhenClosed } from "./stop.ts";
