@@ -94,9 +94,8 @@ export class BlockScan {
    */
   scanBlocks(chainId: number, from: ScanStart, maxHeight: number, count: number): Block[] {
     if (count <= 0 || maxHeight < from.height) return [];
-    const range = clusteredIdRange(chainId, from.height, maxHeight);
-    const largestId = (this.sql.largestHeaderIdOverall.get() as number | null) ?? 0;
-    if (range === null || largestId >= OVERFLOW_ID_BASE) {
+    const range = this.walkableRange(chainId, from, maxHeight);
+    if (range === null) {
       const stmt = from.inclusive ? this.sql.scanFrom : this.sql.scanAfter;
       const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as BlockRow[];
       return rows.map((row) => this.store.blockOf(row));
@@ -118,9 +117,8 @@ export class BlockScan {
    */
   scanHeaders(chainId: number, from: ScanStart, maxHeight: number, count: number): BlockHeader[] {
     if (count <= 0 || maxHeight < from.height) return [];
-    const range = clusteredIdRange(chainId, from.height, maxHeight);
-    const largestId = (this.sql.largestHeaderIdOverall.get() as number | null) ?? 0;
-    if (range === null || largestId >= OVERFLOW_ID_BASE) {
+    const range = this.walkableRange(chainId, from, maxHeight);
+    if (range === null) {
       const stmt = from.inclusive ? this.sql.scanHeadersFrom : this.sql.scanHeadersAfter;
       const rows = stmt.all(chainId, from.height, from.hash, maxHeight, count) as Uint8Array[];
       return rows.map((bytes) => decodeHeader(plain(bytes)));
@@ -128,6 +126,20 @@ export class BlockScan {
     return this.headersInClusteredRange(range[0], range[1], from, count).map(([, , bytes]) =>
       decodeHeader(plain(bytes)),
     );
+  }
+
+  /**
+   * The clustered id range a scan walks along, or null when it goes by index instead (the
+   * heights lie outside the clustered ids, or a header has an overflow id).
+   */
+  private walkableRange(
+    chainId: number,
+    from: ScanStart,
+    maxHeight: number,
+  ): [number, number] | null {
+    const range = clusteredIdRange(chainId, from.height, maxHeight);
+    const largestId = (this.sql.largestHeaderIdOverall.get() as number | null) ?? 0;
+    return range === null || largestId >= OVERFLOW_ID_BASE ? null : range;
   }
 
   /**
