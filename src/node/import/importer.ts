@@ -161,10 +161,10 @@ export class BlockImporter {
    * chain's state and checked, stored and committed before the next. The chain database keeps
    * them in transactions of {@link ANNOUNCE_WITHIN_MS} of work, then twice that, and so on up to
    * {@link ANNOUNCE_WINDOW_LIMIT_MS}, continued by an import that follows at once
-   * ({@link IMPORT_CONTINUES_WITHIN_MS}: a sync's next batch), each committed before the blocks in it
-   * are announced, so no result is told before it is stored, and the last before this returns,
-   * so no flush of the contract states (they are flushed on a timer) can come before the blocks
-   * they hold are stored. The first bad block's error is returned, to be thrown once the ones
+   * ({@link IMPORT_CONTINUES_WITHIN_MS}: a sync's next batch), each committed before the blocks
+   * in it are announced, so no result is told before it is stored, and the last before this
+   * returns, so no flush of the contract states (they are flushed on a timer) can come before the
+   * blocks they hold are stored. The first bad block's error is returned, to be thrown once the ones
    * before it are committed and announced.
    */
   private extendHeads(blocks: readonly ForeignBlock[]): {
