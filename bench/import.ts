@@ -13,9 +13,11 @@
  * Usage: npm run bench -- import   (or node --import tsx bench/import.ts [heights, default 500];
  * add --cpu-prof before --import for a CPU profile)
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { payloadDataOf } from "../src/chain/payload/payload.ts";
 import type { ForeignBlock } from "../src/node/import/block-import.ts";
 import { makeLogger } from "../src/node/logger.ts";
@@ -25,8 +27,6 @@ import { blocksAfterGenesis } from "../src/node/test-support/dev-node.ts";
 import { IMPORT_BATCH_BLOCKS } from "../src/p2p/cut-sync.ts";
 
 const HEIGHTS = Number(process.argv[2] ?? 500);
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** The blocks of HEIGHTS empty heights of every chain, as a peer's sync would receive them. */
 function sourceBlocks(): ForeignBlock[] {
