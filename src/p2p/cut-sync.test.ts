@@ -158,4 +158,35 @@ describe("a sync in rounds", () => {
       assert.deepEqual(faults, []);
     }
   });
+  it("hands each stretch of payloads to the import pipeline whole: the first 200 blocks of a round, then up to 1,000 at a time", async () => {
+    const from = manualNode();
+    const to = manualNode();
+    const faults: unknown[] = [];
+    const served = await serveWithNetwork(from, { faults });
+    try {
+      for (let height = 1; height <= 61; height++) {
+        for (const chain of from.chains) from.producer.ensureHeight(chain.chainId, height);
+      }
+      const peer = new PeerClient(served.address, "development");
+      const batches: number[] = [];
+      const sync = to.ports.sync as { importBlocks: typeof to.ports.sync.importBlocks };
+      const importBlocks = sync.importBlocks;
+      sync.importBlocks = (blocks) => {
+        batches.push(blocks.length);
+        importBlocks(blocks);
+      };
+      const cut = decodeCutHashes(await peer.call("getCut"), 20);
+      assert.ok(typeof cut !== "string", cut as string);
+      const outcome = await new CutSync(to.ports).syncTo(peer, cut);
+      assert.equal(outcome.blocks, 1_220);
+      assert.deepEqual(cutId(to.ports.heads.cut()), cutId(from.ports.heads.cut()));
+      // Rounds of 1,000 and 220 blocks, each a first stretch of 200 and the rest.
+      assert.deepEqual(batches, [200, 800, 200, 20]);
+    } finally {
+      await served.server.close();
+      from.close();
+      to.close();
+      assert.deepEqual(faults, []);
+    }
+  });
 });

@@ -44,13 +44,22 @@ export const SYNC_ROUND_BLOCKS = 20_000;
  * imported; a first round of 20,000 left the node waiting a second for its headers.
  */
 export const FIRST_ROUND_BLOCKS = 1_000;
-/** Blocks handed to the import pipeline at once (the event loop is yielded between batches). */
-export const IMPORT_BATCH_BLOCKS = 200;
 /**
  * Blocks whose payloads are asked for at once (in one request per chain, while the blocks before
  * them are imported): a request is worth its cost on both sides when it carries dozens.
  */
 export const PAYLOAD_FETCH_BLOCKS = 1_000;
+/**
+ * Blocks handed to the import pipeline at once (the event loop is yielded between batches): a
+ * whole stretch of payloads. The importer commits at least once per batch, and each commit
+ * writes every page the batch touched, most of them the pages of the chain database's hash
+ * indexes, where each block's hashes land at random: batches of 1,000 instead of 200 wrote
+ * half the pages to the log (1.6 instead of 3.5 a block) and made a block ~10 % cheaper
+ * (measured alternated), for the node's answers waiting up to one batch (~0.2 s) in a catch-up.
+ */
+export const IMPORT_BATCH_BLOCKS = PAYLOAD_FETCH_BLOCKS;
+/** The blocks of a round's first stretch of payloads: few, so that importing starts soon. */
+export const FIRST_STRETCH_BLOCKS = 200;
 /** Headers asked for per branch request (the node's page limit). */
 export const BRANCH_PAGE_LIMIT = 360;
 /**
@@ -429,8 +438,8 @@ interface Round {
 type PayloadsFound = Map<string, PayloadData | PayloadWithOutputs>;
 
 /**
- * A round's payloads, asked for in stretches of its headers: the first stretch one import
- * batch's (so importing starts soon), the next ones {@link PAYLOAD_FETCH_BLOCKS} each. The first
+ * A round's payloads, asked for in stretches of its headers: the first {@link FIRST_STRETCH_BLOCKS}
+ * long (so importing starts soon), the next ones {@link PAYLOAD_FETCH_BLOCKS} each. The first
  * two are asked for at once (while the round before is imported); taking a stretch asks for the
  * one after it, so a stretch travels while the one before is imported.
  */
@@ -442,7 +451,7 @@ class PayloadStretches {
     private readonly headers: readonly BlockHeader[],
     private readonly fetch: (headers: readonly BlockHeader[]) => Promise<PayloadsFound>,
   ) {
-    let end = Math.min(headers.length, IMPORT_BATCH_BLOCKS);
+    let end = Math.min(headers.length, FIRST_STRETCH_BLOCKS);
     for (;;) {
       this.ends.push(end);
       if (end === headers.length) break;
