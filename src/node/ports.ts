@@ -73,6 +73,7 @@ export type BlockReads = Pick<
   | "ancestorHashAt"
   | "isAncestor"
   | "headersAtHeight"
+  | "maxHeight"
   | "scanBlocks"
   | "scanHeaders"
   | "transactionLocations"

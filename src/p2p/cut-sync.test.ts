@@ -158,6 +158,35 @@ describe("a sync in rounds", () => {
       assert.deepEqual(faults, []);
     }
   });
+  it("asks its own database for no payload of a block above its chain's highest stored one", async () => {
+    const from = manualNode();
+    const to = manualNode();
+    const faults: unknown[] = [];
+    const served = await serveWithNetwork(from, { faults });
+    try {
+      for (let height = 1; height <= 3; height++) {
+        for (const chain of from.chains) from.producer.ensureHeight(chain.chainId, height);
+      }
+      const peer = new PeerClient(served.address, "development");
+      const looked: string[] = [];
+      const blocks = to.ports.blocks as { payload: typeof to.ports.blocks.payload };
+      const payload = blocks.payload.bind(blocks);
+      blocks.payload = (hash) => {
+        looked.push(encodeBase64Url(hash));
+        return payload(hash);
+      };
+      const cut = decodeCutHashes(await peer.call("getCut"), 20);
+      assert.ok(typeof cut !== "string", cut as string);
+      assert.equal((await new CutSync(to.ports).syncTo(peer, cut)).blocks, 60);
+      assert.deepEqual(looked, []);
+    } finally {
+      await served.server.close();
+      from.close();
+      to.close();
+      assert.deepEqual(faults, []);
+    }
+  });
+
   it("hands each stretch of payloads to the import pipeline whole: the first 200 blocks of a round, then up to 1,000 at a time", async () => {
     const from = manualNode();
     const to = manualNode();
