@@ -24,10 +24,12 @@ export class LoadedNames implements NameResolver {
   /** Modules and interfaces read in this transaction, by rendered name. */
   readonly modules = new Map<string, LoadedModule>();
   /**
-   * Every definition the transaction has loaded (Pact's `loAllLoaded`), by fully qualified name:
-   * those of each module read or deployed, and the dependencies each read module was stored with.
+   * The lists of definitions merged so far, not yet in {@link definitions}' map: a transaction
+   * that reads one module (the node's coinbase and gas calls, most commands) only ever needs
+   * their number, so the dozens of definitions of `coin` are not copied into a map for each one.
    */
-  readonly definitions = new Map<string, LoadedDefinition>();
+  private readonly pending: (readonly LoadedDefinition[])[] = [];
+  private readonly merged = new Map<string, LoadedDefinition>();
   /** Bare names visible at the top level. */
   readonly toplevel = new Map<string, Definition>();
   namespace: string | null = null;
@@ -65,7 +67,7 @@ export class LoadedNames implements NameResolver {
         ...ownDefinitions(stored),
         ...storedDependencies(stored, (ref) => this.store().read(ref.module.rendered)),
       ];
-      this.onRead(stored, merge ? { loaded: this.definitions.size, added: added.length } : null);
+      this.onRead(stored, merge ? { loaded: this.loadedCount(), added: added.length } : null);
       this.addDefinitions(added);
       this.modules.set(key, stored);
     }
@@ -79,17 +81,38 @@ export class LoadedNames implements NameResolver {
     for (const [name, def] of module.defs) this.toplevel.set(name, def);
   }
 
+  /** Merges `defs` into the loaded definitions. */
+  addDefinitions(defs: readonly LoadedDefinition[]): void {
+    if (defs.length > 0) this.pending.push(defs);
+  }
+
+  /**
+   * Every definition the transaction has loaded (Pact's `loAllLoaded`), by fully qualified name:
+   * those of each module read or deployed, and the dependencies each read module was stored with.
+   */
+  get definitions(): ReadonlyMap<string, LoadedDefinition> {
+    for (const defs of this.pending) for (const d of defs) this.merged.set(d.key, d);
+    this.pending.length = 0;
+    return this.merged;
+  }
+
+  /**
+   * How many definitions are loaded: a single list merged into nothing counts as it is (a
+   * module's own definitions and its dependencies are distinct).
+   */
+  private loadedCount(): number {
+    if (this.merged.size === 0 && this.pending.length === 1) return this.pending[0]!.length;
+    return this.definitions.size;
+  }
+
   /**
    * Forgets what the transaction loaded (at the end of a REPL transaction); only the REPL's own
    * top-level definitions stay.
    */
-  addDefinitions(defs: readonly LoadedDefinition[]): void {
-    for (const d of defs) this.definitions.set(d.key, d);
-  }
-
   reset(): void {
     this.modules.clear();
-    this.definitions.clear();
+    this.pending.length = 0;
+    this.merged.clear();
     for (const [name, def] of this.toplevel) {
       if (def.module.hash !== REPL_MODULE_HASH) this.toplevel.delete(name);
     }
