@@ -32,6 +32,15 @@ export function sha512t256(data: Uint8Array | string): Uint8Array {
 }
 
 /**
+ * SHA-512/256 of `input`, its 32 bytes written into `out` at `offset`: nothing allocated but the
+ * digest's text, for Merkle trees that hash many small inputs in working memory they reuse.
+ */
+export function sha512t256Into(input: Uint8Array, out: Uint8Array, offset: number): void {
+  const digest = hash("sha512-256", input, "binary");
+  for (let i = 0; i < digest.length; i++) out[offset + i] = digest.charCodeAt(i);
+}
+
+/**
  * The bytes of a digest that `hash` returned in its "binary" encoding (latin1: one character per
  * byte). A string result and this copy cost about 0.45 µs for a Merkle node, against 0.75 µs for
  * a Buffer result: allocating the Buffer is most of a one-shot hash's cost.
@@ -49,6 +58,8 @@ function latin1Bytes(digest: string): Uint8Array {
  */
 const ONE_SHOT_MAX_BYTES = 1_024;
 const scratch = new Uint8Array(ONE_SHOT_MAX_BYTES);
+/** Views of the start of `scratch` by length, made once each (a view is an allocation). */
+const scratchViews: Uint8Array[] = [];
 
 /** SHA-512/256 of the parts' concatenation, for Merkle nodes built from several parts. */
 export function sha512t256Parts(parts: readonly Uint8Array[]): Uint8Array {
@@ -64,5 +75,6 @@ export function sha512t256Parts(parts: readonly Uint8Array[]): Uint8Array {
     scratch.set(part, offset);
     offset += part.length;
   }
-  return latin1Bytes(hash("sha512-256", scratch.subarray(0, length), "binary"));
+  const input = (scratchViews[length] ??= scratch.subarray(0, length));
+  return latin1Bytes(hash("sha512-256", input, "binary"));
 }

@@ -48,4 +48,28 @@ describe("Merkle hashing", () => {
     assert.deepEqual(merkleRoot(leaves(6)), n(n(n(a, b), n(c, d)), n(e, f)));
     assert.deepEqual(merkleRoot(leaves(7)), n(n(n(a, b), n(c, d)), n(n(e, f), g)));
   });
+  it("builds every tree of 1 to 100 leaves as RFC 6962 splits them, each root its own copy", () => {
+    const split = (ls: Uint8Array[]): Uint8Array => {
+      if (ls.length === 1) return ls[0]!;
+      let k = 1;
+      while (k * 2 < ls.length) k *= 2;
+      return merkleNode(split(ls.slice(0, k)), split(ls.slice(k)));
+    };
+    const all = Array.from({ length: 100 }, (_, i) => leaf(i));
+    const roots = all.map((_, i) => merkleRoot(all.slice(0, i + 1)));
+    roots.forEach((root, i) =>
+      assert.deepEqual(root, split(all.slice(0, i + 1)), `${i + 1} leaves`),
+    );
+    assert.equal(
+      encodeHex(roots[99]!),
+      encodeHex(split(all)),
+      "a root is unchanged by the roots computed after it",
+    );
+  });
+  it("refuses a leaf that is not a 32-byte hash", () => {
+    assert.throws(() => merkleRoot([leaf(1), new Uint8Array(33)]), {
+      name: "RangeError",
+      message: "a Merkle leaf hash is 32 bytes, got 33",
+    });
+  });
 });
