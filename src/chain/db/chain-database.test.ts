@@ -40,6 +40,18 @@ describe("chain database: storing blocks", () => {
     db.close();
   });
 
+  it("takes the parent's link from its caller when it names the header's parent, and looks it up otherwise", () => {
+    const db = new ChainDatabase(":memory:", DEVELOPMENT);
+    db.insertBlocks([block("G"), block("A1")]);
+    // The link of a parent whose hash is not the header's parent is not taken: A2's is looked up.
+    assert.equal(db.insertBlocks([{ ...block("A2"), parent: block("G").header }]), 1);
+    // A held link is taken as it is: the caller vouches that its header is stored (here it is
+    // not, and A4 is stored over it; only the importer passes one, its chain's head).
+    assert.equal(db.insertBlocks([{ ...block("A4"), parent: block("A3").header }]), 1);
+    assert.equal(db.header(hash("A3")), undefined);
+    db.close();
+  });
+
   it("refuses a whole batch when one of its blocks is refused", () => {
     const db = new ChainDatabase(":memory:", DEVELOPMENT);
     assert.throws(() => db.insertBlocks([block("G"), block("A1"), block("A3")]), {

@@ -219,11 +219,12 @@ export class BlockImporter {
     storage.check();
     checkHeader(version, header, this.nearHead, { powRequired });
     checkPayload(block);
-    const prepared = chain.prepareForeign(header, (state, parent) =>
-      executeForeign(state, chain, block, parent, (hashBytes) => chain.isOnChain(hashBytes)),
+    const parent = chain.head;
+    const prepared = chain.prepareForeign(header, (state, parentHeader) =>
+      executeForeign(state, chain, block, parentHeader, (hashBytes) => chain.isOnChain(hashBytes)),
     );
     try {
-      chainDb.insertBlocks([{ header, payload: prepared.payload, index: prepared.index }]);
+      chainDb.insertBlocks([{ header, payload: prepared.payload, index: prepared.index, parent }]);
     } catch (e) {
       chain.abortPrepared();
       throw storage.refusal(e);
