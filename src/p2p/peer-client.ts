@@ -123,15 +123,37 @@ const AGENTS = {
 
 class PeerTimeout extends Error {}
 
+/** A request on a kept-alive connection that the peer had closed: it never reached the peer. */
+class ClosedConnection extends Error {}
+
 /**
- * One request: its status and text, within {@link PEER_REQUEST_TIMEOUT_MS}, the text refused past
- * {@link MAX_PEER_RESPONSE_BYTES}.
+ * One request: its status and text, within {@link PEER_REQUEST_TIMEOUT_MS} per attempt, the text
+ * refused past {@link MAX_PEER_RESPONSE_BYTES}. A request sent on a kept-alive connection that the
+ * peer closed meanwhile (its idle timeout came while this node's thread was busy, importing a
+ * sync's batch, say, so the close was not yet seen) is reset unread; it is sent once more on a new
+ * connection, as Node's documentation advises (`request.reusedSocket`). Every request of the P2P
+ * API may be sent twice: the reads are reads, and a cut or command sent again changes nothing.
  */
-function exchange(
+async function exchange(
   url: string,
   method: Method,
   body: string | undefined,
   accept: string,
+): Promise<{ status: number; text: string }> {
+  try {
+    return await exchangeOnce(url, method, body, accept, "kept-alive");
+  } catch (e) {
+    if (!(e instanceof ClosedConnection)) throw e;
+    return exchangeOnce(url, method, body, accept, "new");
+  }
+}
+
+function exchangeOnce(
+  url: string,
+  method: Method,
+  body: string | undefined,
+  accept: string,
+  connection: "kept-alive" | "new",
 ): Promise<{ status: number; text: string }> {
   const target = new URL(url);
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
@@ -140,7 +162,7 @@ function exchange(
       target,
       {
         method,
-        agent: AGENTS[target.protocol as keyof typeof AGENTS],
+        agent: connection === "new" ? false : AGENTS[target.protocol as keyof typeof AGENTS],
         headers: {
           accept,
           "x-chainweb-node-version": BRAID_VERSION,
@@ -173,7 +195,9 @@ function exchange(
     );
     const timer = setTimeout(() => request.destroy(new PeerTimeout()), PEER_REQUEST_TIMEOUT_MS);
     request.on("close", () => clearTimeout(timer));
-    request.on("error", reject);
+    request.on("error", (e: Error & { code?: string }) =>
+      reject(request.reusedSocket && e.code === "ECONNRESET" ? new ClosedConnection(e.message) : e),
+    );
     request.end(body);
   });
 }
