@@ -59,7 +59,7 @@ function latin1Bytes(digest: string): Uint8Array {
 const ONE_SHOT_MAX_BYTES = 1_024;
 const scratch = new Uint8Array(ONE_SHOT_MAX_BYTES);
 /** Views of the start of `scratch` by length, made once each (a view is an allocation). */
-const scratchViews: Uint8Array[] = [];
+const scratchViews: (Uint8Array | undefined)[] = [];
 
 /** SHA-512/256 of the parts' concatenation, for Merkle nodes built from several parts. */
 export function sha512t256Parts(parts: readonly Uint8Array[]): Uint8Array {
@@ -75,6 +75,10 @@ export function sha512t256Parts(parts: readonly Uint8Array[]): Uint8Array {
     scratch.set(part, offset);
     offset += part.length;
   }
-  const input = (scratchViews[length] ??= scratch.subarray(0, length));
+  let input = scratchViews[length];
+  if (input === undefined) {
+    input = scratch.subarray(0, length);
+    scratchViews[length] = input;
+  }
   return latin1Bytes(hash("sha512-256", input, "binary"));
 }

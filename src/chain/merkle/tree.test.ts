@@ -57,9 +57,9 @@ describe("Merkle hashing", () => {
     };
     const all = Array.from({ length: 100 }, (_, i) => leaf(i));
     const roots = all.map((_, i) => merkleRoot(all.slice(0, i + 1)));
-    roots.forEach((root, i) =>
-      assert.deepEqual(root, split(all.slice(0, i + 1)), `${i + 1} leaves`),
-    );
+    for (const [i, root] of roots.entries()) {
+      assert.deepEqual(root, split(all.slice(0, i + 1)), `${i + 1} leaves`);
+    }
     assert.equal(
       encodeHex(roots[99]!),
       encodeHex(split(all)),
