@@ -11,7 +11,7 @@ import { PeerClient } from "./peer-client.ts";
 
 /**
  * A peer on its own thread that answers every request with its number and closes each connection
- * 20 ms after answering on it; posts its port, then each request's number as it answers.
+ * 20 ms after answering on it; posts its port.
  */
 const PEER_SOURCE = `
 const { createServer } = require("node:http");
@@ -19,7 +19,6 @@ const { parentPort } = require("node:worker_threads");
 let answered = 0;
 const server = createServer((request, response) => {
   answered++;
-  parentPort.postMessage(answered);
   response.setHeader("content-type", "application/json");
   response.end(JSON.stringify({ answered }), () =>
     setTimeout(() => request.socket.destroy(), 20));
@@ -39,16 +38,12 @@ describe("a peer client", () => {
       const port = await new Promise<number>((resolve) =>
         peer.once("message", (m: { port: number }) => resolve(m.port)),
       );
-      const answers: number[] = [];
-      peer.on("message", (m: unknown) => {
-        if (typeof m === "number") answers.push(m);
-      });
       const client = new PeerClient({ hostname: "127.0.0.1", port }, "development");
       assert.deepEqual(await client.call("getCut"), { answered: 1 });
       // The peer closes the connection 20 ms after its answer; this thread does not see it.
-      blockThread(200);
+      blockThread(400);
+      // The second request the peer answered: the one that was reset never reached it.
       assert.deepEqual(await client.call("getCut"), { answered: 2 });
-      assert.deepEqual(answers, [1, 2], "the request that was reset never reached the peer");
     } finally {
       await peer.terminate();
     }
