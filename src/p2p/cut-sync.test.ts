@@ -108,31 +108,60 @@ describe("a cut carrying its blocks", () => {
     }));
 });
 
+/**
+ * A node `heights` heights ahead on every chain, served over HTTP, and a fresh node; `run` gets
+ * the fresh node, a client of the served one, and the served one. The served node's faults
+ * must be none.
+ */
+async function withPeerAhead(
+  heights: number,
+  run: (to: BraidNode, peer: PeerClient, from: BraidNode) => Promise<void>,
+) {
+  const from = manualNode();
+  const to = manualNode();
+  const faults: unknown[] = [];
+  const served = await serveWithNetwork(from, { faults });
+  try {
+    for (let height = 1; height <= heights; height++) {
+      for (const chain of from.chains) from.producer.ensureHeight(chain.chainId, height);
+    }
+    await run(to, new PeerClient(served.address, "development"), from);
+  } finally {
+    await served.server.close();
+    from.close();
+    to.close();
+    assert.deepEqual(faults, []);
+  }
+}
+
+/** The peer's cut. */
+async function cutOf(peer: PeerClient): Promise<CutHashes> {
+  const cut = decodeCutHashes(await peer.call("getCut"), 20);
+  assert.ok(typeof cut !== "string", cut as string);
+  return cut;
+}
+
+/** Tells `seen` of the size of each batch `node` is given to import. */
+function watchImports(node: BraidNode, seen: (blocks: number) => void): void {
+  const sync = node.ports.sync as { importBlocks: typeof node.ports.sync.importBlocks };
+  const importBlocks = sync.importBlocks;
+  sync.importBlocks = (blocks) => {
+    seen(blocks.length);
+    importBlocks(blocks);
+  };
+}
+
 describe("a sync in rounds", () => {
-  it("follows a peer far ahead round by round, each twice the one before up to the limit, each next round's headers fetched from the last round's target", async () => {
-    const from = manualNode();
-    const to = manualNode();
-    const faults: unknown[] = [];
-    const served = await serveWithNetwork(from, { faults });
-    try {
-      for (let height = 1; height <= 12; height++) {
-        for (const chain of from.chains) from.producer.ensureHeight(chain.chainId, height);
-      }
-      const peer = new PeerClient(served.address, "development");
+  it("follows a peer far ahead round by round, each twice the one before up to the limit, each next round's headers fetched from the last round's target", () =>
+    withPeerAhead(12, async (to, peer, from) => {
       const asked: string[] = [];
       const call = peer.call.bind(peer);
       peer.call = (endpoint, request) => {
         if (endpoint === "getCut") asked.push(`getCut ${request?.query?.maxheight}`);
         return call(endpoint, request);
       };
-      const sync = to.ports.sync as { importBlocks: typeof to.ports.sync.importBlocks };
-      const importBlocks = sync.importBlocks;
-      sync.importBlocks = (blocks) => {
-        asked.push("import");
-        importBlocks(blocks);
-      };
-      const cut = decodeCutHashes(await peer.call("getCut"), 20);
-      assert.ok(typeof cut !== "string", cut as string);
+      watchImports(to, () => asked.push("import"));
+      const cut = await cutOf(peer);
       const outcome = await new CutSync(to.ports, { first: 40, most: 100 }).syncTo(peer, cut);
       assert.equal(outcome.blocks, 240);
       assert.deepEqual(cutId(to.ports.heads.cut()), cutId(from.ports.heads.cut()));
@@ -151,23 +180,10 @@ describe("a sync in rounds", () => {
         ],
         "each next round asked for before the round before is imported",
       );
-    } finally {
-      await served.server.close();
-      from.close();
-      to.close();
-      assert.deepEqual(faults, []);
-    }
-  });
-  it("asks its own database for no payload of a block above its chain's highest stored one", async () => {
-    const from = manualNode();
-    const to = manualNode();
-    const faults: unknown[] = [];
-    const served = await serveWithNetwork(from, { faults });
-    try {
-      for (let height = 1; height <= 3; height++) {
-        for (const chain of from.chains) from.producer.ensureHeight(chain.chainId, height);
-      }
-      const peer = new PeerClient(served.address, "development");
+    }));
+
+  it("asks its own database for no payload of a block above its chain's highest stored one", () =>
+    withPeerAhead(3, async (to, peer) => {
       const looked: string[] = [];
       const blocks = to.ports.blocks as { payload: typeof to.ports.blocks.payload };
       const payload = blocks.payload.bind(blocks);
@@ -175,47 +191,18 @@ describe("a sync in rounds", () => {
         looked.push(encodeBase64Url(hash));
         return payload(hash);
       };
-      const cut = decodeCutHashes(await peer.call("getCut"), 20);
-      assert.ok(typeof cut !== "string", cut as string);
-      assert.equal((await new CutSync(to.ports).syncTo(peer, cut)).blocks, 60);
+      assert.equal((await new CutSync(to.ports).syncTo(peer, await cutOf(peer))).blocks, 60);
       assert.deepEqual(looked, []);
-    } finally {
-      await served.server.close();
-      from.close();
-      to.close();
-      assert.deepEqual(faults, []);
-    }
-  });
+    }));
 
-  it("hands each stretch of payloads to the import pipeline whole: the first 200 blocks of a round, then up to 1,000 at a time", async () => {
-    const from = manualNode();
-    const to = manualNode();
-    const faults: unknown[] = [];
-    const served = await serveWithNetwork(from, { faults });
-    try {
-      for (let height = 1; height <= 61; height++) {
-        for (const chain of from.chains) from.producer.ensureHeight(chain.chainId, height);
-      }
-      const peer = new PeerClient(served.address, "development");
+  it("hands each stretch of payloads to the import pipeline whole: the first 200 blocks of a round, then up to 1,000 at a time", () =>
+    withPeerAhead(61, async (to, peer, from) => {
       const batches: number[] = [];
-      const sync = to.ports.sync as { importBlocks: typeof to.ports.sync.importBlocks };
-      const importBlocks = sync.importBlocks;
-      sync.importBlocks = (blocks) => {
-        batches.push(blocks.length);
-        importBlocks(blocks);
-      };
-      const cut = decodeCutHashes(await peer.call("getCut"), 20);
-      assert.ok(typeof cut !== "string", cut as string);
-      const outcome = await new CutSync(to.ports).syncTo(peer, cut);
+      watchImports(to, (blocks) => batches.push(blocks));
+      const outcome = await new CutSync(to.ports).syncTo(peer, await cutOf(peer));
       assert.equal(outcome.blocks, 1_220);
       assert.deepEqual(cutId(to.ports.heads.cut()), cutId(from.ports.heads.cut()));
       // Rounds of 1,000 and 220 blocks, each a first stretch of 200 and the rest.
       assert.deepEqual(batches, [200, 800, 200, 20]);
-    } finally {
-      await served.server.close();
-      from.close();
-      to.close();
-      assert.deepEqual(faults, []);
-    }
-  });
+    }));
 });
