@@ -3,8 +3,8 @@
  * of the 20 chains (as `DevControls.mine` makes them), then a fresh node on SQLite files in a
  * temporary data directory imports them as the P2P sync hands them over — headers with payloads
  * without outputs (`PayloadData`), heights in order and the chains in order within a height, in
- * batches of `IMPORT_BATCH_BLOCKS` through `ports.sync.importBlocks`, a turn of the event loop
- * between batches (where the contract states' flush timer may run). Only the import is timed;
+ * stretches of `PAYLOAD_FETCH_BLOCKS` through `ports.sync.importBlocks`, a turn of the event loop
+ * between stretches (where the contract states' flush timer may run). Only the import is timed;
  * nothing travels over HTTP. The fast path's whole cost per block: header validated, payload
  * hashes checked, the block executed (its coinbase) and compared, stored, the state committed,
  * the block announced.
@@ -24,7 +24,7 @@ import { makeLogger } from "../src/node/logger.ts";
 import { BraidNode } from "../src/node/node.ts";
 import { resolveNodeOptions } from "../src/node/options.ts";
 import { blocksAfterGenesis } from "../src/node/test-support/dev-node.ts";
-import { IMPORT_BATCH_BLOCKS } from "../src/p2p/cut-sync.ts";
+import { PAYLOAD_FETCH_BLOCKS } from "../src/p2p/cut-sync.ts";
 
 const HEIGHTS = Number(process.argv[2] ?? 500);
 
@@ -55,12 +55,12 @@ try {
     makeLogger("error"),
   );
   try {
-    const half = Math.floor(blocks.length / IMPORT_BATCH_BLOCKS / 2) * IMPORT_BATCH_BLOCKS;
+    const half = Math.floor(blocks.length / PAYLOAD_FETCH_BLOCKS / 2) * PAYLOAD_FETCH_BLOCKS;
     let importing = 0;
     let secondHalf = 0;
     const cpuBefore = process.cpuUsage();
-    for (let start = 0; start < blocks.length; start += IMPORT_BATCH_BLOCKS) {
-      const batch = blocks.slice(start, start + IMPORT_BATCH_BLOCKS);
+    for (let start = 0; start < blocks.length; start += PAYLOAD_FETCH_BLOCKS) {
+      const batch = blocks.slice(start, start + PAYLOAD_FETCH_BLOCKS);
       const t0 = performance.now();
       node.ports.sync.importBlocks(batch);
       const ms = performance.now() - t0;
