@@ -26,7 +26,7 @@ import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payloa
 import type { ChainwebVersion } from "../chain/version/version.ts";
 import { type ParsedCommand, parseCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
-import type { PactDb, VersionedPactDb } from "../pact/db/index.ts";
+import type { BlockRecord, PactDb, VersionedPactDb } from "../pact/db/index.ts";
 import { type Decimal, jsonString } from "../pact/values/index.ts";
 import {
   type BlockEnvironment,
@@ -309,7 +309,9 @@ export class NodeChain {
    * the stored blocks after it (`adoptCut`).
    */
   recoverState(): void {
-    const latest = this.state.recover();
+    const recovered = this.state.recover();
+    const latest = this.storedBlockAtOrBelow(recovered);
+    if (latest !== recovered && latest !== null) this.state.rewindTo(latest.height);
     if (latest === null) {
       // It lost its genesis block too (a failure before the first flush).
       const genesis = genesisHeader(this.context.version, this.chainId);
@@ -319,14 +321,25 @@ export class NodeChain {
       return;
     }
     if (equalBytes(latest.hash, this.current.hash)) return;
-    const header = this.context.chainDb.header(latest.hash);
-    if (header === undefined) {
-      throw new Error(
-        `chain ${this.chainId}: the contract state is at a block the chain database does not hold`,
-      );
-    }
-    this.current = header;
+    this.current = this.context.chainDb.header(latest.hash)!;
     this.parentOfHead = undefined;
+  }
+
+  /**
+   * The highest block of the state, from `latest` down, that the chain database holds. The state
+   * can hold more: blocks from elsewhere are committed on their states inside one chain-database
+   * transaction, and when that transaction fails (a full disk) the chain database loses them
+   * while the states, other files, keep them.
+   */
+  private storedBlockAtOrBelow(latest: BlockRecord | null): BlockRecord | null {
+    let block = latest;
+    while (block !== null && !this.context.chainDb.has(block.hash)) {
+      block = block.height === 0 ? null : this.state.blockAt(block.height - 1);
+      if (block === null) {
+        throw new Error(`chain ${this.chainId}: the chain database holds no block of the state`);
+      }
+    }
+    return block;
   }
 
   /**

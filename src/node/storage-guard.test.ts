@@ -11,11 +11,21 @@ import { makeLogger } from "./logger.ts";
 import { BraidNode } from "./node.ts";
 import { resolveNodeOptions } from "./options.ts";
 import { STORAGE_RETRY_MS } from "./storage-guard.ts";
-import { cap, devCommand, GAS_CAP } from "./test-support/dev-node.ts";
+import {
+  blocksAfterGenesis,
+  cap,
+  devCommand,
+  GAS_CAP,
+  manualNode,
+} from "./test-support/dev-node.ts";
 
 /** The connection under a chain's state: to do what SQLite does after a failed write. */
 const connectionOf = (state: VersionedPactDb) =>
   (state as unknown as { versions: { db: Database.Database } }).versions.db;
+
+/** The chain database's connection: to give it no room to grow, as a full disk would. */
+const chainDbConnection = (node: BraidNode) =>
+  (node.chainDb as unknown as { db: Database.Database }).db;
 
 const transfer = (nonce: string) =>
   devCommand({
@@ -72,5 +82,37 @@ describe("the storage guard", () => {
     assert.equal(reopened.chains[0]!.head.height, head.height + 1);
     assert.notEqual(reopened.commands.result(0, decodeBase64Url(second.hash)), null);
     await reopened.close();
+  });
+
+  it("gives up the blocks a failed chain-database transaction lost, though the states took them", async () => {
+    const source = manualNode();
+    for (let i = 0; i < 30; i++) source.producer.mine(i % 20);
+    const blocks = blocksAfterGenesis(source);
+    const node = BraidNode.open(
+      resolveNodeOptions({ dataDir: join(dir, "lost-batch"), mining: "none" }, {}),
+      makeLogger("error", { write: () => {}, isTTY: false }),
+    );
+    const connection = chainDbConnection(node);
+    const pages = connection.pragma("page_count", { simple: true }) as number;
+    // A disk with room for a few more pages: the import's transaction fails part of the way.
+    connection.pragma(`max_page_count = ${pages + 2}`);
+    assert.throws(() => node.insertBlocks(blocks), { name: "StorageUnavailable" });
+    await new Promise((resolve) => setImmediate(resolve));
+    const stored = node.chains.filter((c) => c.head.height > 0).length;
+    for (const chain of node.chains) {
+      assert.ok(node.chainDb.has(chain.head.hash), `chain ${chain.chainId}'s head is stored`);
+      assert.equal(chain.state.latestBlock()!.height, chain.head.height);
+    }
+    connection.pragma("max_page_count = 1073741823");
+    await new Promise((resolve) => setTimeout(resolve, STORAGE_RETRY_MS + 200));
+    assert.equal(node.storage.failed, false);
+    node.insertBlocks(blocks);
+    assert.deepEqual(
+      node.chains.map((c) => c.head.hash),
+      source.chains.map((c) => c.head.hash),
+    );
+    assert.ok(stored < 20, "the failure came before every chain had moved");
+    await node.close();
+    await source.close();
   });
 });

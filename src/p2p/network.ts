@@ -82,6 +82,8 @@ export class P2PNetwork {
   /** The newest cut each peer offered that has blocks this node lacks. */
   private readonly offered = new Map<string, CutHashes>();
   private syncing = false;
+  /** Why the last sync stopped when it was not the peer's doing; null once a sync succeeds. */
+  private lastSyncStop: string | null = null;
   private gossipQueued = false;
   /** Cuts sent to peers, one send per peer at a time, the newest cut after it when it moved. */
   private readonly gossips = new OneAtATime(() => this.closed);
@@ -284,6 +286,7 @@ export class P2PNetwork {
         );
       });
       this.peers.succeeded(entry);
+      this.lastSyncStop = null;
       if (logged || outcome.blocks >= SYNC_PROGRESS_MIN_BLOCKS) {
         this.log.info(
           `sync from ${entry.key}: ${outcome.blocks} blocks in ${(outcome.millis / 1000).toFixed(1)} s (${Math.round((outcome.blocks * 1000) / Math.max(1, outcome.millis))} blocks/s)`,
@@ -310,10 +313,15 @@ export class P2PNetwork {
       this.log.warn(`peer ${entry.key}: ${reason}; not asked for a while`);
       this.peers.penalize(entry, reason);
     } else {
-      // Not the peer's doing (the disk failed under an import, …): said, and the peer kept.
-      this.log.error(
-        `sync from ${entry.key} stopped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
-      );
+      // Not the peer's doing (the disk failed under an import, …): the peer is kept, and the
+      // reason said once while syncs keep stopping for it (a full disk stops one every poll).
+      const reason = e instanceof Error ? e.message : String(e);
+      if (reason !== this.lastSyncStop) {
+        this.log.error(
+          `sync from ${entry.key} stopped: ${e instanceof Error ? (e.stack ?? e.message) : reason}`,
+        );
+      }
+      this.lastSyncStop = reason;
     }
   }
 

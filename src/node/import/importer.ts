@@ -23,6 +23,7 @@ import type { BlockHeader } from "../../chain/header/types.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
+import { StorageUnavailable } from "../../pact/db/index.ts";
 import type { NodeEvents } from "../events.ts";
 import type { NodeLogger } from "../logger.ts";
 import { cutOf, type NodeChain, type PreparedBlock, type StoredBlock } from "../node-chain.ts";
@@ -181,8 +182,8 @@ export class BlockImporter {
     while (more && failure === undefined && extended < blocks.length) {
       const started = performance.now();
       const done: StoredBlock[] = [];
-      // A failure of the disk at the commit is the storage guard's to handle (it reloads the
-      // states, which then hold no block the database lost).
+      // A failure of the disk in the transaction or at its commit is the storage guard's to
+      // handle (it reloads the states and rewinds them to the blocks the database holds).
       this.parts.storage.write(() =>
         this.parts.chainDb.inOneTransaction(() => {
           try {
@@ -196,6 +197,9 @@ export class BlockImporter {
               if (performance.now() - started >= window) break;
             }
           } catch (error) {
+            // The disk failed: SQLite may have thrown the whole transaction away, so none of it
+            // is committed (the storage guard gives the states the blocks they lost back).
+            if (error instanceof StorageUnavailable) throw error;
             failure = { error };
           }
         }),
