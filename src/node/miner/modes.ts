@@ -78,8 +78,10 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
       gatheringSince.delete(chainId);
       try {
         const block = producer.mine(chainId);
-        // A full block leaves commands behind: they get the next one.
-        if (block.requestKeys.length > 0 && producer.pending(chainId) > 0) waiting.add(chainId);
+        // A block that took or left out commands but not all of them (it was full, or its time
+        // budget was spent on one that timed out) leaves the rest for the next one.
+        const progressed = block.requestKeys.length > 0 || block.rejected.length > 0;
+        if (progressed && producer.pending(chainId) > 0) waiting.add(chainId);
       } catch (e) {
         reportFailure(log, `mining chain ${chainId}`, e);
       }
