@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { encodeHex, keyPairFromSeed } from "../crypto/index.ts";
+import { decodeHex, encodeBase64Url, encodeHex, keyPairFromSeed, verify } from "../crypto/index.ts";
 import { CommandInputError } from "./errors.ts";
 import { formatKeyPair, parseKeyFile, type SigningKey } from "./key-file.ts";
 import {
@@ -12,7 +12,7 @@ import {
   formatSignatures,
   parseSigData,
   type SigData,
-  signHash,
+  signData,
   unsignedSigData,
 } from "./sig-data.ts";
 import { parseCommand } from "./verify.ts";
@@ -261,13 +261,20 @@ describe("combining signing data", () => {
 
 describe("sign", () => {
   it("signs a base64url hash read from standard input", () => {
-    const signatures = signHash(`  ${HASH}\n`, [alice, bob]);
+    const signatures = signData(`  ${HASH}\n`, [alice, bob]);
     assert.equal(formatSignatures(signatures), `${ALICE}: ${ALICE_SIG}\n${BOB}: ${BOB_SIG}\n`);
   });
 
-  it("refuses input that is not a 32-byte base64url hash", () => {
-    assert.throws(() => signHash(ALICE, [alice]), {
-      message: `standard input: hash "${ALICE}" must be 32 bytes of base64url, got 48`,
+  it("signs base64url data of any length, as Pact's sign does", () => {
+    const data = encodeBase64Url(new TextEncoder().encode("any data at all, not a hash"));
+    const signature = signData(data, [alice]).get(ALICE)!;
+    const message = new TextEncoder().encode("any data at all, not a hash");
+    assert.equal(verify(message, decodeHex(signature), decodeHex(ALICE)), true);
+  });
+
+  it("refuses input that is not base64url", () => {
+    assert.throws(() => signData("not base64url!", [alice]), {
+      message: /^standard input: data "not base64url!" is not base64url: /,
     });
   });
 });

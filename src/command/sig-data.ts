@@ -235,10 +235,13 @@ function invalid(problems: readonly string[]): SigDataOutcome {
   return { kind: "invalid", problems };
 }
 
-/** Signs a base64url command hash (what `braid sign` reads) with each key: `{public key: sig}`. */
-export function signHash(hashText: string, keys: readonly SigningKey[]): Map<string, string> {
-  const hash = hashBytes(hashText.trim(), "standard input");
-  return new Map(keys.map((key) => [key.publicHex, encodeHex(sign(hash, key.secretKey))]));
+/**
+ * Signs base64url data of any length (what `braid sign` reads: a command hash, or anything else,
+ * as Pact's `sign` does) with each key: `{public key: sig}`.
+ */
+export function signData(text: string, keys: readonly SigningKey[]): Map<string, string> {
+  const data = base64UrlBytes(text.trim(), "standard input", "data");
+  return new Map(keys.map((key) => [key.publicHex, encodeHex(sign(data, key.secretKey))]));
 }
 
 /** The `sign` output: one `<public key>: <signature>` line per key. */
@@ -246,16 +249,19 @@ export function formatSignatures(signatures: ReadonlyMap<string, string>): strin
   return stringify(signatures, { lineWidth: 0 });
 }
 
-function hashBytes(hash: string, source: string): Uint8Array {
-  let bytes: Uint8Array;
+function base64UrlBytes(text: string, source: string, what: string): Uint8Array {
   try {
-    bytes = decodeBase64Url(hash);
+    return decodeBase64Url(text);
   } catch (err) {
     if (!(err instanceof Base64UrlError)) throw err;
     throw new CommandInputError(
-      `${source}: hash ${JSON.stringify(abbreviate(hash))} is not base64url: ${err.message}`,
+      `${source}: ${what} ${JSON.stringify(abbreviate(text))} is not base64url: ${err.message}`,
     );
   }
+}
+
+function hashBytes(hash: string, source: string): Uint8Array {
+  const bytes = base64UrlBytes(hash, source, "hash");
   if (bytes.length !== COMMAND_HASH_BYTES) {
     throw new CommandInputError(
       `${source}: hash ${JSON.stringify(abbreviate(hash))} must be ${COMMAND_HASH_BYTES} bytes of base64url, got ${bytes.length}`,
