@@ -56,8 +56,6 @@ export class BraidNode {
   readonly producer: BlockProducer;
   /** The mempool's admission, `local`, results and SPV proofs (the `commands` port). */
   readonly commands: NodeCommandService;
-  /** The node's clock: the system's, moved forward by `braid dev time`. */
-  readonly clock: NodeClock;
   private mining: MiningControl | null = null;
   private portsMade: NodePorts | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -80,8 +78,9 @@ export class BraidNode {
     readonly storage: StorageGuard,
     /** The data directory this process holds (null in memory). */
     private readonly claim: DataDirClaim | null,
+    /** The node's clock: the system's, moved forward by `braid dev time`. */
+    readonly clock: NodeClock,
   ) {
-    this.clock = new NodeClock(chainDb);
     this.producer = new BlockProducer({
       version,
       chains,
@@ -166,6 +165,7 @@ export class BraidNode {
       const chains = states.map((state, chainId) => openChain(chainId, state, context));
       const events = new NodeEvents();
       const powRequired = options.p2p.requirePow;
+      const clock = new NodeClock(chainDb);
       const importer = new BlockImporter({
         version,
         chainDb,
@@ -174,6 +174,7 @@ export class BraidNode {
         events,
         storage,
         powRequired,
+        nowMicros: () => clock.nowMicros(),
       });
       replayToCut(importer, chainDb, chains, log);
       node = new BraidNode(
@@ -188,6 +189,7 @@ export class BraidNode {
         explorer,
         storage,
         claim,
+        clock,
       );
       node.mining = startMining(options.mining, node.producer, log);
       node.flushTimer = setInterval(() => node!.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();

@@ -11,7 +11,11 @@ import { Random } from "../test-support/random.ts";
 import { TRANSITION_TEST_VERSION } from "../test-support/test-versions.ts";
 import { DEVELOPMENT } from "../version/known-versions.ts";
 import type { ChainwebVersion } from "../version/version.ts";
-import { type HeaderValidationInput, validateHeader } from "./validate.ts";
+import {
+  BLOCK_TIME_ALLOWANCE_MICROS,
+  type HeaderValidationInput,
+  validateHeader,
+} from "./validate.ts";
 
 const b64 = encodeBase64Url;
 const rehash = (h: BlockHeader): BlockHeader => ({ ...h, hash: computeBlockHash(h) });
@@ -108,10 +112,14 @@ describe("each validation failure", () => {
       "chain 25 does not exist in development",
     ]);
   });
-  it("BlockInTheFuture", () => {
-    assert.deepEqual(messages({ ...base, now: header.creationTime - 1 }), [
-      `creation time ${header.creationTime} µs is after the current time ${header.creationTime - 1} µs`,
+  it("BlockInTheFuture: accepted exactly at the allowance ahead of the clock, refused 1 µs beyond", () => {
+    const atAllowance = header.creationTime - BLOCK_TIME_ALLOWANCE_MICROS;
+    assert.equal(BLOCK_TIME_ALLOWANCE_MICROS, 999);
+    assert.deepEqual(kinds({ ...base, now: atAllowance }), []);
+    assert.deepEqual(messages({ ...base, now: atAllowance - 1 }), [
+      `creation time ${header.creationTime} µs is ahead of this node's clock by more than 999 µs`,
     ]);
+    assert.deepEqual(kinds({ ...base, now: header.creationTime + 86_400_000_000 }), []);
   });
   it("AdjacentChainMismatch", () => {
     const adjacents = new Map(header.adjacents);

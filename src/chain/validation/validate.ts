@@ -25,6 +25,17 @@ import {
 } from "../version/version.ts";
 import { word256Hex } from "../word256.ts";
 
+/**
+ * How far ahead of the validating node's clock a block's creation time may be, in µs. chainweb-node
+ * allows nothing beyond its clock (src/Chainweb/BlockHeader/Validation.hs, `BlockInTheFuture`; the
+ * clock is read at each validation, by Sync/WebBlockHeaderStore.hs and WebBlockHeaderDB.hs, for
+ * peers' headers and mined ones alike), and its clock reads microseconds. A Braid node's clock
+ * reads whole milliseconds (`Date.now`), so it lags the true time by up to 999 µs: exactly that is
+ * allowed, so a block made a moment ago (its creation time taken from a finer clock, or a step of
+ * 1 µs past its parent's) is not refused for a reading rounded down.
+ */
+export const BLOCK_TIME_ALLOWANCE_MICROS = 999;
+
 export type FailureKind =
   | "WrongVersion"
   | "UnknownChain"
@@ -68,7 +79,10 @@ export interface HeaderValidationInput {
   readonly parent: BlockHeader | undefined;
   /** The known headers the header's adjacent hashes point to, by chain id. */
   readonly adjacentParents: ReadonlyMap<number, BlockHeader>;
-  /** The current time in µs; when given, blocks from the future are rejected. */
+  /**
+   * The validating node's clock in µs; when given, a block created more than
+   * {@link BLOCK_TIME_ALLOWANCE_MICROS} after it is refused (`BlockInTheFuture`).
+   */
   readonly now?: number;
   /**
    * The caller computed the header's `hash` from these very fields (a block the node made with
@@ -139,10 +153,11 @@ function checkIntrinsic(
       );
     }
   }
-  if (now !== undefined && header.creationTime > now) {
+  if (now !== undefined && header.creationTime > now + BLOCK_TIME_ALLOWANCE_MICROS) {
+    // The message names no reading of the clock: the same block is refused in the same words.
     fail(
       "BlockInTheFuture",
-      `creation time ${header.creationTime} µs is after the current time ${now} µs`,
+      `creation time ${header.creationTime} µs is ahead of this node's clock by more than ${BLOCK_TIME_ALLOWANCE_MICROS} µs`,
     );
   }
   const graph = graphForHeader(version, header.chainId, header.height);

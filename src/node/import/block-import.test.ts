@@ -44,15 +44,20 @@ function withOtherOutput(source: BraidNode, block: Block, from: string, to: stri
   return { header: reheader(source, header, remade.payloadHash), payload: remade };
 }
 
-/** A valid header like `header`, for another payload. */
-function reheader(source: BraidNode, header: BlockHeader, payloadHash: Uint8Array): BlockHeader {
+/** A valid header like `header`, for another payload (and creation time). */
+function reheader(
+  source: BraidNode,
+  header: BlockHeader,
+  payloadHash: Uint8Array,
+  creationTime = header.creationTime,
+): BlockHeader {
   const db = source.chainDb;
   return makeBlockHeader({
     version: source.version,
     parent: db.header(header.parent)!,
     adjacentParents: new Map([...header.adjacents].map(([c, hash]) => [c, db.header(hash)!])),
     payloadHash,
-    creationTime: header.creationTime,
+    creationTime,
   });
 }
 
@@ -172,6 +177,41 @@ describe("importing blocks", () => {
       assert.equal(node.chains[0]!.head.height, transfer.header.height - 1);
     } finally {
       node.close();
+    }
+  });
+
+  it("refuses a block created after the node's clock, whether it extends the head or forks, and takes it once the clock passed its time", () => {
+    const day = 86_400;
+    const first = needed.find((b) => b.header.chainId === 0)!;
+    assert.equal(first.header.height, 1);
+    const extending = manualNode();
+    const forking = manualNode();
+    try {
+      const creationTime = extending.clock.nowMicros() + day * 1_000_000;
+      const postdated = {
+        ...first,
+        header: reheader(source, first.header, first.header.payloadHash, creationTime),
+      };
+      const reason = `creation time ${creationTime} µs is ahead of this node's clock by more than 999 µs`;
+      // On top of the head (each block stored as it is checked) …
+      assert.deepEqual(refusal(extending, [postdated]), ["block-in-the-future", reason]);
+      assert.equal(extending.chainDb.header(postdated.header.hash), undefined);
+      assert.equal(extending.chains[0]!.head.height, 0);
+      // … and on a fork (checked whole before anything is stored).
+      const own = forking.producer.mine(0).header;
+      assert.deepEqual(refusal(forking, [postdated]), ["block-in-the-future", reason]);
+      assert.equal(forking.chainDb.header(postdated.header.hash), undefined);
+      assert.deepEqual(forking.chains[0]!.head.hash, own.hash);
+      // The node's clock is the one read, the development offset included: a day and a minute
+      // later the same block is valid.
+      for (const node of [extending, forking]) node.clock.advance(day + 60);
+      extending.insertBlocks([postdated]);
+      assert.deepEqual(extending.chains[0]!.head.hash, postdated.header.hash);
+      forking.insertBlocks([postdated]);
+      assert.notEqual(forking.chainDb.header(postdated.header.hash), undefined);
+    } finally {
+      extending.close();
+      forking.close();
     }
   });
 

@@ -26,6 +26,8 @@ export interface ImportContext {
   readonly powRequired: boolean;
   readonly chainDb: ChainDatabase;
   readonly chains: readonly NodeChain[];
+  /** The node's clock (µs, `braid dev time` included) when the import started. */
+  readonly now: number;
 }
 
 /** Checks and stores `blocks`; returns them as stored, with their transaction index entries. */
@@ -41,6 +43,7 @@ export function importBlocks(
   for (const block of blocks) {
     const parent = checkHeader(context.version, block.header, find, {
       powRequired: context.powRequired,
+      now: context.now,
     });
     checkPayload(block);
     const payload = execution.check(chains[block.header.chainId]!, block, parent);
@@ -57,17 +60,26 @@ export function importBlocks(
 /** The known header `hash` names on chain `chainId`, if any. */
 export type HeaderFinder = (chainId: number, hash: Uint8Array) => BlockHeader | undefined;
 
+/** How {@link checkHeader} checks a header beyond the chain core's rules. */
+export interface HeaderCheck {
+  /** The node made the header itself, so its hash is not computed again. */
+  readonly madeHere?: boolean;
+  /** Its proof of work is checked even on a development network (validate.ts). */
+  readonly powRequired?: boolean;
+  /** The node's clock (µs): a header from elsewhere created after it is refused. */
+  readonly now?: number;
+}
+
 /**
  * Validates the header with the chain core against the parent and adjacent parents `find`
- * gives; returns its parent, or throws an `invalid-header` {@link ImportError}. `madeHere`: the
- * node made the header itself, so its hash is not computed again; `powRequired`: its proof of
- * work is checked even on a development network (validate.ts).
+ * gives; returns its parent, or throws an {@link ImportError}: `block-in-the-future` when its
+ * creation time is all that is wrong with it, `invalid-header` otherwise.
  */
 export function checkHeader(
   version: ChainwebVersion,
   header: BlockHeader,
   find: HeaderFinder,
-  { madeHere = false, powRequired = false }: { madeHere?: boolean; powRequired?: boolean } = {},
+  { madeHere = false, powRequired = false, now }: HeaderCheck = {},
 ): BlockHeader {
   const adjacentParents = new Map<number, BlockHeader>();
   for (const [chainId, hash] of header.adjacents) {
@@ -82,10 +94,14 @@ export function checkHeader(
     adjacentParents,
     hashComputedHere: madeHere,
     powRequired,
+    now,
   });
   if (!result.ok || parent === undefined) {
-    const reasons = result.ok ? ["its parent is unknown"] : result.failures.map((f) => f.message);
-    throw new ImportError("invalid-header", header.chainId, header.hash, reasons.join("; "));
+    const failures = result.ok ? [] : result.failures;
+    const reasons = result.ok ? ["its parent is unknown"] : failures.map((f) => f.message);
+    const early = failures.length > 0 && failures.every((f) => f.kind === "BlockInTheFuture");
+    const code = early ? "block-in-the-future" : "invalid-header";
+    throw new ImportError(code, header.chainId, header.hash, reasons.join("; "));
   }
   return parent;
 }

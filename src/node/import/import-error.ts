@@ -7,6 +7,11 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 export type ImportErrorCode =
   /** The header fails a check of the chain core (its parent unknown, hash, braiding, weight …). */
   | "invalid-header"
+  /**
+   * The header fails no check but one: it was created after this node's clock (chain core's
+   * `BlockInTheFuture`, chainweb-node's rule). It may be valid later; nothing of it is kept.
+   */
+  | "block-in-the-future"
   /** The payload's hashes do not match its contents, or the header's `payloadHash`. */
   | "payload-mismatch"
   /** The payload's miner data is not a miner Braid can pay. */

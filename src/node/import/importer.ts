@@ -47,6 +47,8 @@ export interface ImporterParts {
   readonly events: NodeEvents;
   /** Whether writes work; told of every failed write. */
   readonly storage: StorageGuard;
+  /** The node's clock (clock.ts, in µs): blocks from elsewhere created after it are refused. */
+  readonly nowMicros: () => number;
 }
 
 /**
@@ -135,7 +137,9 @@ export class BlockImporter {
    * heavier.
    */
   importForeign(blocks: readonly ForeignBlock[]): void {
-    const { extended, failure } = this.extendHeads(blocks);
+    // Read once: every block of the call was made before it began.
+    const now = this.parts.nowMicros();
+    const { extended, failure } = this.extendHeads(blocks, now);
     if (extended > 0) {
       // The heads extended are braided, but another stored branch may make a heavier cut.
       this.adoptHeavier();
@@ -146,7 +150,7 @@ export class BlockImporter {
     const { version, chainDb, chains, storage, powRequired } = this.parts;
     const rest = blocks.slice(extended);
     const stored = storage.write(() =>
-      importBlocks({ version, chainDb, chains, powRequired }, rest),
+      importBlocks({ version, chainDb, chains, powRequired, now }, rest),
     );
     this.adoptHeavier();
     // Announced after the states moved, so a `listen` woken by them finds its result.
@@ -168,7 +172,10 @@ export class BlockImporter {
    * blocks they hold are stored. The first bad block's error is returned, to be thrown once the ones
    * before it are committed and announced.
    */
-  private extendHeads(blocks: readonly ForeignBlock[]): {
+  private extendHeads(
+    blocks: readonly ForeignBlock[],
+    now: number,
+  ): {
     readonly extended: number;
     readonly failure?: { readonly error: unknown };
   } {
@@ -188,7 +195,7 @@ export class BlockImporter {
         this.parts.chainDb.inOneTransaction(() => {
           try {
             while (extended + done.length < blocks.length) {
-              const stored = this.extendHead(blocks[extended + done.length]!);
+              const stored = this.extendHead(blocks[extended + done.length]!, now);
               if (stored === null) {
                 more = false;
                 break;
@@ -214,14 +221,14 @@ export class BlockImporter {
   }
 
   /** Imports one block if it extends its chain's head (extendHeads); null if it does not. */
-  private extendHead(block: ForeignBlock): StoredBlock | null {
+  private extendHead(block: ForeignBlock, now: number): StoredBlock | null {
     const { version, chainDb, chains, storage, powRequired } = this.parts;
     const { header } = block;
     const chain = chains[header.chainId];
     if (chain === undefined || !this.extendsCut(chain, block)) return null;
     if (chainDb.has(header.hash)) return null;
     storage.check();
-    checkHeader(version, header, this.nearHead, { powRequired });
+    checkHeader(version, header, this.nearHead, { powRequired, now });
     checkPayload(block);
     const parent = chain.head;
     const prepared = chain.prepareForeign(header, (state, parentHeader) =>

@@ -22,8 +22,6 @@ import type { BlockProducer, PowWork } from "./producer.ts";
 export const MAX_OPEN_WORK = 256;
 /** Bytes of a work answer: chain id, target, header without hash. */
 export const WORK_RESPONSE_BYTES = 4 + 32 + WORK_BYTES;
-/** How far in the future (µs) a solved block's creation time may be. */
-const FUTURE_SLACK_MICROS = 90_000_000;
 
 /** A solution the node refuses: the status and Chainweb's text. */
 export class SolvedWorkRefusal extends Error {
@@ -81,7 +79,9 @@ export class MiningCoordinator {
       header,
       parent: work.parent,
       adjacentParents: work.adjacentParents,
-      now: this.nowMicros() + FUTURE_SLACK_MICROS,
+      // A solved block is held to the rule of a peer's (BLOCK_TIME_ALLOWANCE_MICROS), as in
+      // chainweb-node, where it enters the same cut pipeline.
+      now: this.nowMicros(),
     });
     if (!checked.ok) throw invalid(checked.failures.map((f) => f.message).join("; "));
     const stored = this.producer.storeSolved(work, header.nonce, header.creationTime);

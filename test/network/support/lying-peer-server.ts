@@ -2,7 +2,9 @@
  * A lying peer, a process of its own inside a host of a test network (`lying-peer-process.ts`
  * starts it: `lying-peer-server.ts LIE ADDRESS PORT VICTIM_URL`). It builds the branch of LIE
  * (`lying-peer.ts`) and serves it on ADDRESS:PORT through the part of Chainweb's P2P API a Braid
- * node calls: `GET`/`PUT /cut`, `GET`/`PUT /cut/peer`, `POST header/branch`, `POST payload/batch`.
+ * node calls: `GET`/`PUT /cut`, `GET`/`PUT /cut/peer`, `POST header/branch`, `POST payload/batch`,
+ * and `POST mempool/getPending` (an empty mempool: the victim pulls its peers' mempools every
+ * 500 ms, and a refusal to answer is a failure of its own the victim would log).
  *
  * The first time it is asked for its branch (the victim polled its cut and is syncing it), it
  * first gossips that cut to VICTIM_URL (`PUT /cut`, itself as the origin): the victim is offered
@@ -22,6 +24,8 @@ import type { LiarReport } from "./lying-peer-process.ts";
 const NETWORK = "development";
 const BASE = `/chainweb/0.0/${NETWORK}`;
 const b64 = encodeBase64Url;
+/** A mempool's answer when it holds nothing (Chainweb's `getPending`). */
+const EMPTY_MEMPOOL = { hashes: [], highwaterMark: [0, 0] };
 
 const [lie, address, portText, victimUrl] = process.argv.slice(2);
 if (!LIES.includes(lie as Lie) || address === undefined || victimUrl === undefined) {
@@ -74,7 +78,9 @@ async function answer(request: IncomingMessage, response: ServerResponse, body: 
   if (route === "GET /cut") return send(200, cutJson(false));
   if (route === "PUT /cut" || route === "PUT /cut/peer") return send(204);
   if (route === "GET /cut/peer") return send(200, { limit: 0, items: [], next: null });
-  const chainRoute = /^POST \/chain\/(\d+)\/(header\/branch|payload\/batch)$/.exec(route);
+  const chainRoute =
+    /^POST \/chain\/(\d+)\/(header\/branch|payload\/batch|mempool\/getPending)$/.exec(route);
+  if (chainRoute?.[2] === "mempool/getPending") return send(200, EMPTY_MEMPOOL);
   if (chainRoute?.[2] === "header/branch") {
     gossip ??= gossipCut();
     await gossip;

@@ -7,6 +7,8 @@
  *   that requires it);
  * - `wrong-adjacent`: its chain-5 adjacent hash names another real block (a genesis block of a
  *   chain that is not adjacent), its own hash recomputed;
+ * - `from-the-future`: its creation time a day later, its hash recomputed (no proof of work on a
+ *   development network a node mines on demand, so nothing else tells);
  * - `payload-mismatch`: for a transfer's block (a payload no other node has, so the victim cannot
  *   find the true one elsewhere), `payload/batch` answers other transactions under its hashes;
  * - `outputs-mismatch`: a transfer whose output text was changed, the outputs hash, payload hash
@@ -44,8 +46,17 @@ import {
 } from "../../../src/node/test-support/dev-node.ts";
 import { JsonNumber } from "../../../src/pact/values/index.ts";
 
-export const LIES = ["bad-pow", "wrong-adjacent", "payload-mismatch", "outputs-mismatch"] as const;
+export const LIES = [
+  "bad-pow",
+  "wrong-adjacent",
+  "from-the-future",
+  "payload-mismatch",
+  "outputs-mismatch",
+] as const;
 export type Lie = (typeof LIES)[number];
+
+/** How far ahead the `from-the-future` block's creation time is: a day, in µs. */
+const DAY_MICROS = 86_400_000_000;
 
 const b64 = encodeBase64Url;
 const utf8 = new TextEncoder();
@@ -75,16 +86,19 @@ export interface LyingBranch {
 export function lyingBranch(lie: Lie): LyingBranch {
   const source = manualNode();
   try {
-    return lie === "bad-pow" || lie === "wrong-adjacent"
-      ? firstBlockLie(source, lie)
-      : transferLie(source, lie);
+    return lie === "payload-mismatch" || lie === "outputs-mismatch"
+      ? transferLie(source, lie)
+      : firstBlockLie(source, lie);
   } finally {
     source.close();
   }
 }
 
 /** One block on chain 0 at height 1 (its parents are genesis blocks every node has), changed. */
-function firstBlockLie(source: BraidNode, lie: "bad-pow" | "wrong-adjacent"): LyingBranch {
+function firstBlockLie(
+  source: BraidNode,
+  lie: "bad-pow" | "wrong-adjacent" | "from-the-future",
+): LyingBranch {
   const made = source.chainDb.block(source.producer.mine(0).header.hash)!;
   const honest = made.header;
   const payload = payloadDataOf(made.payload);
@@ -101,6 +115,16 @@ function firstBlockLie(source: BraidNode, lie: "bad-pow" | "wrong-adjacent"): Ly
       header,
       "invalid-header",
       `PoW hash ${pow} exceeds target ${word256Hex(header.target)}`,
+    );
+  }
+  if (lie === "from-the-future") {
+    const header = rehashed({ ...honest, creationTime: honest.creationTime + DAY_MICROS });
+    return branch(
+      lie,
+      [{ header, payload }],
+      header,
+      "block-in-the-future",
+      `creation time ${header.creationTime} µs is ahead of this node's clock by more than 999 µs`,
     );
   }
   // wrong-adjacent: the first adjacent slot names a genesis block of a chain not adjacent.
