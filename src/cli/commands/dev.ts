@@ -1,14 +1,16 @@
 /**
  * `braid dev …`: the development controls of a running node (docs/devtools.md), each one POST
- * to its `/braid/dev/…` endpoint (`--node`, default http://127.0.0.1:8080):
+ * to its `/braid/dev/…` endpoint (`--node`, else `BRAID_URL`, else http://127.0.0.1:8080):
  * `mine <blocks> [--chains 3,4]`, `time <+1d|3600|…>`, `snapshot`, `revert <id>`,
  * `fund <account> --keys k1,k2 [--pred keys-all] [--amount 1000] [--chains 0,1]`.
  */
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import { UserError } from "../errors.ts";
 import type { Subcommand } from "../registry.ts";
 
 export const DEFAULT_NODE_URL = "http://127.0.0.1:8080";
+/** The environment variable naming the node when `--node` is not given (the quick start's too). */
+export const NODE_URL_VARIABLE = "BRAID_URL";
 /** How long a control may take before the CLI gives up (a large `mine` takes a while). */
 export const DEV_REQUEST_TIMEOUT_MS = 600_000;
 
@@ -28,7 +30,11 @@ export const devCommand: Subcommand = {
       dev
         .command(name)
         .description(description)
-        .option("--node <url>", "the node to steer", DEFAULT_NODE_URL);
+        .addOption(
+          new Option("--node <url>", "the node to steer")
+            .env(NODE_URL_VARIABLE)
+            .default(DEFAULT_NODE_URL),
+        );
 
     control("mine", "mine blocks now on the given chains (their neighbours keep up)")
       .argument("<blocks>", "how many blocks on each chain")
