@@ -28,7 +28,7 @@ export const JOURNAL_WAL_LIMIT_BYTES = 4 * 1024 * 1024;
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS commands (
   seq INTEGER PRIMARY KEY,
-  hash TEXT NOT NULL UNIQUE,
+  hash TEXT NOT NULL,
   chain INTEGER NOT NULL,
   command TEXT NOT NULL
 );
@@ -49,25 +49,34 @@ export interface JournalContents {
 }
 
 export class MempoolJournal {
+  /**
+   * Each kept command's row, by request key: rows are found without an index on the file (an
+   * index would be a second page written by every `send`).
+   */
+  private readonly rows = new Map<string, number>();
   private readonly insert: Database.Statement<[string, number, string]>;
-  private readonly delete: Database.Statement<[string]>;
-  private readonly keepAll: (chainId: number, commands: readonly ParsedCommand[]) => void;
-  private readonly releaseAll: (hashes: readonly string[]) => void;
+  private readonly delete: Database.Statement<[number]>;
+  private readonly insertAll: (
+    chainId: number,
+    commands: readonly ParsedCommand[],
+  ) => [string, number][];
+  private readonly deleteAll: (rows: readonly number[]) => void;
 
   private constructor(
     private readonly db: Database.Database,
     /** Told of a release that failed (the command is then dropped at the next start). */
     private readonly onReleaseFailure: (error: unknown) => void,
   ) {
-    this.insert = db.prepare(
-      "INSERT OR IGNORE INTO commands (hash, chain, command) VALUES (?, ?, ?)",
+    this.insert = db.prepare("INSERT INTO commands (hash, chain, command) VALUES (?, ?, ?)");
+    this.delete = db.prepare("DELETE FROM commands WHERE seq = ?");
+    this.insertAll = db.transaction((chainId: number, commands: readonly ParsedCommand[]) =>
+      commands.map((c): [string, number] => [
+        c.hash,
+        Number(this.insert.run(c.hash, chainId, transactionText(c)).lastInsertRowid),
+      ]),
     );
-    this.delete = db.prepare("DELETE FROM commands WHERE hash = ?");
-    this.keepAll = db.transaction((chainId: number, commands: readonly ParsedCommand[]) => {
-      for (const c of commands) this.insert.run(c.hash, chainId, transactionText(c));
-    });
-    this.releaseAll = db.transaction((hashes: readonly string[]) => {
-      for (const hash of hashes) this.delete.run(hash);
+    this.deleteAll = db.transaction((rows: readonly number[]) => {
+      for (const row of rows) this.delete.run(row);
     });
   }
 
@@ -113,6 +122,9 @@ export class MempoolJournal {
     try {
       // Before the first table: a new file gives back the pages of deleted rows at each commit.
       db.pragma("auto_vacuum = FULL");
+      // The data directory is this process's alone (data-dir.ts): no shared-memory index and
+      // its locks on every commit.
+      db.pragma("locking_mode = EXCLUSIVE");
       db.pragma("journal_mode = WAL");
       db.pragma(`synchronous = ${synchronous}`);
       db.pragma(`journal_size_limit = ${JOURNAL_WAL_LIMIT_BYTES}`);
@@ -128,25 +140,36 @@ export class MempoolJournal {
   /** Every command held, in the order accepted; rows that do not parse are removed and counted. */
   private read(): JournalContents {
     const rows = this.db
-      .prepare("SELECT hash, chain, command FROM commands ORDER BY seq")
-      .all() as { hash: string; chain: number; command: string }[];
+      .prepare("SELECT seq, hash, chain, command FROM commands ORDER BY seq")
+      .all() as { seq: number; hash: string; chain: number; command: string }[];
     const entries: JournalEntry[] = [];
-    const bad: string[] = [];
+    const bad: number[] = [];
     for (const row of rows) {
       const command = journalledCommand(row.command);
-      if (command === null || command.hash !== row.hash) bad.push(row.hash);
-      else entries.push({ chainId: row.chain, command });
+      if (command === null || command.hash !== row.hash || this.rows.has(row.hash)) {
+        bad.push(row.seq);
+        continue;
+      }
+      entries.push({ chainId: row.chain, command });
+      this.rows.set(row.hash, row.seq);
     }
-    if (bad.length > 0) this.releaseAll(bad);
+    if (bad.length > 0) this.deleteAll(bad);
     return { entries, unreadable: bad.length };
   }
 
   /** The keeper of one chain's mempool. */
   keeperOf(chainId: number): MempoolKeeper {
     return {
-      keep: (commands) => this.keepAll(chainId, commands),
+      keep: (commands) => this.keep(chainId, commands),
       release: (hashes) => this.release(hashes),
     };
+  }
+
+  /** Keeps the commands not kept yet, in one transaction; throws when it cannot. */
+  private keep(chainId: number, commands: readonly ParsedCommand[]): void {
+    const fresh = commands.filter((c) => !this.rows.has(c.hash));
+    if (fresh.length === 0) return;
+    for (const [hash, row] of this.insertAll(chainId, fresh)) this.rows.set(hash, row);
   }
 
   /**
@@ -154,14 +177,17 @@ export class MempoolJournal {
    * and the next start drops it when admission refuses it again.
    */
   release(hashes: readonly string[]): void {
+    const kept = hashes.filter((hash) => this.rows.has(hash));
+    if (kept.length === 0) return;
     try {
-      this.releaseAll(hashes);
+      this.deleteAll(kept.map((hash) => this.rows.get(hash)!));
+      for (const hash of kept) this.rows.delete(hash);
     } catch (e) {
       this.onReleaseFailure(e);
     }
   }
 
-  /** How many commands it holds. */
+  /** How many commands its file holds. */
   get size(): number {
     return (this.db.prepare("SELECT count(*) AS n FROM commands").get() as { n: number }).n;
   }

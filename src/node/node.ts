@@ -295,7 +295,9 @@ export class BraidNode {
     if (entries.length === 0 && unreadable === 0) return;
     const byChain = new Map<number, ParsedCommand[]>();
     for (const { chainId, command } of entries) {
-      byChain.set(chainId, [...(byChain.get(chainId) ?? []), command]);
+      const commands = byChain.get(chainId);
+      if (commands === undefined) byChain.set(chainId, [command]);
+      else commands.push(command);
     }
     let back = 0;
     for (const [chainId, commands] of byChain) {
