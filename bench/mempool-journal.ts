@@ -8,7 +8,8 @@
  * - commands/s through `send`s of 100 commands: 40 of them;
  * each on a fresh data directory, the best of 3 rounds. Then the journal's write alone (a batch of
  * 1 and of 100 commands) with SQLite's `synchronous = NORMAL` (what the node uses) and `FULL`.
- * Run it on a commit before the journal for the figures without it (the second part needs it).
+ * The figures without the journal: the first part on a commit before it (docs/node.md § The
+ * mempool across a restart has both, their runs alternated).
  * Usage: npm run bench -- mempool-journal
  */
 import { mkdtempSync, rmSync } from "node:fs";

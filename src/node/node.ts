@@ -207,7 +207,7 @@ export class BraidNode {
         journal,
       );
       node.mining = startMining(options.mining, node.producer, log);
-      if (opened != null) node.takeBack(opened.contents);
+      if (opened !== null) node.takeBack(opened.contents);
       node.flushTimer = setInterval(() => node!.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();
       node.expiryTimer = setInterval(() => node!.dropExpired(), MEMPOOL_EXPIRY_SWEEP_MS).unref();
       return node;
@@ -300,9 +300,17 @@ export class BraidNode {
       else commands.push(command);
     }
     let back = 0;
-    for (const [chainId, commands] of byChain) {
-      if (this.chains[chainId] === undefined) continue;
-      back += this.commands.readmit(chainId, commands).added.length;
+    try {
+      for (const [chainId, commands] of byChain) {
+        if (this.chains[chainId] === undefined) continue;
+        back += this.commands.readmit(chainId, commands).added.length;
+      }
+    } catch (e) {
+      // Writes fail (storage-guard.ts): the journal keeps them all for the next start.
+      this.log.error(
+        `mempool journal: taking back its ${entries.length} commands stopped (${back} back); they all stay in the journal for the next start: ${e instanceof Error ? e.message : String(e)}`,
+      );
+      return;
     }
     const gone = entries
       .filter(({ chainId, command }) => this.chains[chainId]?.mempool.has(command.hash) !== true)
