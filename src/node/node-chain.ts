@@ -38,6 +38,7 @@ import {
 import { executeGenesis } from "./genesis/genesis.ts";
 import { ImportError } from "./import/import-error.ts";
 import { Mempool } from "./mempool/mempool.ts";
+import type { MempoolJournal } from "./mempool-journal.ts";
 import type { MinerAccount } from "./options.ts";
 import { continuationVerifier, type ProofAncestry, spvVerifier } from "./spv.ts";
 import type { StorageGuard } from "./storage-guard.ts";
@@ -63,6 +64,8 @@ export interface ChainContext {
    * private command only when one of them signed it, as this node's own `private` requires.
    */
   readonly entityKeys: readonly string[];
+  /** Where the mempools' commands are kept across restarts (null: nowhere, a node in memory). */
+  readonly journal: MempoolJournal | null;
 }
 
 /** A block this chain stored: what the node announces. */
@@ -86,7 +89,7 @@ export function cutOf(chains: readonly NodeChain[]): Cut {
 }
 
 export class NodeChain {
-  readonly mempool = new Mempool();
+  readonly mempool: Mempool;
   /** The block the state is at. */
   private current: BlockHeader;
   /**
@@ -103,6 +106,7 @@ export class NodeChain {
     head: BlockHeader,
   ) {
     this.current = head;
+    this.mempool = new Mempool(context.journal?.keeperOf(chainId) ?? null);
   }
 
   get head(): BlockHeader {

@@ -12,6 +12,7 @@ import { genesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { findVersionByName } from "../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
+import type { ParsedCommand } from "../command/index.ts";
 import {
   openMemoryPactDb,
   openSqlitePactDb,
@@ -28,6 +29,7 @@ import type { ForeignBlock } from "./import/block-import.ts";
 import { createGenesis, storedVersion } from "./import/genesis-blocks.ts";
 import { BlockImporter } from "./import/importer.ts";
 import type { NodeLogger } from "./logger.ts";
+import { JOURNAL_FILE, type JournalContents, MempoolJournal } from "./mempool-journal.ts";
 import type { MiningControl } from "./miner/control.ts";
 import { MiningCoordinator } from "./miner/coordination.ts";
 import { startMining } from "./miner/modes.ts";
@@ -52,6 +54,13 @@ export const stateFile = (chainId: number) => `state-${chainId}.sqlite`;
  */
 export const STATE_FLUSH_INTERVAL_MS = 200;
 
+/**
+ * How often the mempools drop the commands whose time to live ended. A node that makes blocks
+ * drops them as it selects a block's commands; one that makes none (`--mining none`) would keep
+ * them, in memory and in its journal, until it restarts.
+ */
+export const MEMPOOL_EXPIRY_SWEEP_MS = 60_000;
+
 export class BraidNode {
   readonly producer: BlockProducer;
   /** The mempool's admission, `local`, results and SPV proofs (the `commands` port). */
@@ -59,6 +68,7 @@ export class BraidNode {
   private mining: MiningControl | null = null;
   private portsMade: NodePorts | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
+  private expiryTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly options: NodeOptions,
@@ -80,6 +90,8 @@ export class BraidNode {
     private readonly claim: DataDirClaim | null,
     /** The node's clock: the system's, moved forward by `braid dev time`. */
     readonly clock: NodeClock,
+    /** The mempools' journal in the data directory (null in memory). */
+    private readonly journal: MempoolJournal | null,
   ) {
     this.producer = new BlockProducer({
       version,
@@ -121,6 +133,7 @@ export class BraidNode {
     const states: VersionedPactDb[] = [];
     let chainDb: ChainDatabase | null = null;
     let storage: StorageGuard | null = null;
+    let journal: MempoolJournal | null = null;
     try {
       if (dir !== null) checkChainFile(dir);
       chainDb = new ChainDatabase(path(CHAIN_DB_FILE), base, {
@@ -135,6 +148,8 @@ export class BraidNode {
             : openSqlitePactDb(path(stateFile(chainId)), { batchCommits: true }),
         );
       }
+      const opened = dir === null ? null : openJournal(path(JOURNAL_FILE), log);
+      journal = opened?.journal ?? null;
       const fresh = chainDb.chainIds().length === 0;
       if (fresh) checkNoStateBlocks(states);
       const version = fresh ? createGenesis(chainDb, states, base) : storedVersion(chainDb, base);
@@ -161,6 +176,7 @@ export class BraidNode {
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
         storage,
         entityKeys: options.mempool.entityKeys,
+        journal,
       };
       const chains = states.map((state, chainId) => openChain(chainId, state, context));
       const events = new NodeEvents();
@@ -190,11 +206,15 @@ export class BraidNode {
         storage,
         claim,
         clock,
+        journal,
       );
       node.mining = startMining(options.mining, node.producer, log);
+      if (opened !== null) node.takeBack(opened.contents);
       node.flushTimer = setInterval(() => node!.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();
+      node.expiryTimer = setInterval(() => node!.dropExpired(), MEMPOOL_EXPIRY_SWEEP_MS).unref();
       return node;
     } catch (e) {
+      journal?.close();
       storage?.close();
       for (const state of states) state.close();
       chainDb?.close();
@@ -211,6 +231,7 @@ export class BraidNode {
    */
   close(): Promise<void> {
     clearInterval(this.flushTimer);
+    clearInterval(this.expiryTimer);
     this.storage.close();
     this.mining?.stop();
     this.producer.close();
@@ -220,6 +241,7 @@ export class BraidNode {
       const closings = [
         ...this.chains.map((chain) => () => chain.state.close()),
         () => this.chainDb.close(),
+        () => this.journal?.close(),
         () => this.claim?.release(),
       ];
       for (const close of closings) {
@@ -263,6 +285,50 @@ export class BraidNode {
         );
       }
     }
+  }
+
+  /**
+   * On start: the commands of the journal go back into their mempools through admission on the
+   * current state (so to peers, and into blocks, again); those admission refuses now (in a block,
+   * expired, their gas no longer payable) or that find the mempool full leave the journal.
+   */
+  private takeBack(contents: JournalContents): void {
+    const { entries, unreadable } = contents;
+    if (entries.length === 0 && unreadable === 0) return;
+    const byChain = new Map<number, ParsedCommand[]>();
+    for (const { chainId, command } of entries) {
+      const commands = byChain.get(chainId);
+      if (commands === undefined) byChain.set(chainId, [command]);
+      else commands.push(command);
+    }
+    let back = 0;
+    try {
+      for (const [chainId, commands] of byChain) {
+        if (this.chains[chainId] === undefined) continue;
+        back += this.commands.readmit(chainId, commands).added.length;
+      }
+    } catch (e) {
+      // Writes fail (storage-guard.ts): the journal keeps them all for the next start.
+      this.log.error(
+        `mempool journal: taking back its ${entries.length} commands stopped (${back} back); they all stay in the journal for the next start: ${e instanceof Error ? e.message : String(e)}`,
+      );
+      return;
+    }
+    const gone = entries
+      .filter(({ chainId, command }) => this.chains[chainId]?.mempool.has(command.hash) !== true)
+      .map(({ command }) => command.hash);
+    this.journal!.release(gone);
+    this.log.info(
+      `mempool journal: ${back} commands back in the mempools, ${gone.length} dropped (in a block, expired or refused now)${unreadable > 0 ? `, ${unreadable} unreadable` : ""}`,
+    );
+  }
+
+  /** Drops the commands whose time to live ended from every mempool (and so from the journal). */
+  private dropExpired(): void {
+    const now = this.clock.nowSeconds();
+    let dropped = 0;
+    for (const chain of this.chains) dropped += chain.mempool.removeExpired(now).length;
+    if (dropped > 0) this.log.info(`mempools: ${dropped} expired commands dropped`);
   }
 
   /** Once writes work again: the commands that waited are mined, the chains caught up. */
@@ -330,6 +396,17 @@ export class BraidNode {
   insertBlocks(blocks: readonly ForeignBlock[]): void {
     this.importer.importForeign(blocks);
   }
+}
+
+/** The data directory's mempool journal; an unreadable one is replaced, with an error logged. */
+function openJournal(file: string, log: NodeLogger) {
+  return MempoolJournal.open(file, {
+    onUnreadable: (message) => log.error(message),
+    onReleaseFailure: (e) =>
+      log.warn(
+        `the mempool journal could not forget commands (they are dropped at the next start): ${e instanceof Error ? e.message : String(e)}`,
+      ),
+  });
 }
 
 /**

@@ -67,3 +67,60 @@ describe("Mempool.pendingSince", () => {
     assert.equal(mempool.publicCommand(open!.hash), open);
   });
 });
+
+describe("Mempool's keeper", () => {
+  /** A keeper that records what it is told, refusing to keep when `full`. */
+  function recorder() {
+    const told: string[] = [];
+    const keeper = {
+      full: false,
+      keep(kept: readonly { hash: string }[]) {
+        if (keeper.full) throw new Error("no room");
+        told.push(`keep ${kept.map((c) => c.hash).join(",")}`);
+      },
+      release(hashes: readonly string[]) {
+        told.push(`release ${hashes.join(",")}`);
+      },
+    };
+    return { keeper, told };
+  }
+
+  it("is told of each new command before it is added, and of each that leaves", () => {
+    const { keeper, told } = recorder();
+    const mempool = new Mempool(keeper);
+    const [a, b, c] = commands(3, "keeper");
+    mempool.add([a!, b!, a!]);
+    mempool.add([b!, c!]);
+    mempool.add([c!]);
+    mempool.remove([a!.hash, "not-pending"]);
+    mempool.remove(["not-pending"]);
+    assert.deepEqual(told, [`keep ${a!.hash},${b!.hash}`, `keep ${c!.hash}`, `release ${a!.hash}`]);
+  });
+
+  it("adds nothing when the keeper cannot keep", () => {
+    const { keeper } = recorder();
+    const mempool = new Mempool(keeper);
+    keeper.full = true;
+    assert.throws(() => mempool.add(commands(2, "full")), /no room/);
+    assert.equal(mempool.size, 0);
+    assert.deepEqual(mempool.pendingSince().next, 0);
+  });
+});
+
+describe("Mempool.removeExpired", () => {
+  it("removes the public commands whose time to live ended, and tells the keeper", () => {
+    const released: string[] = [];
+    const mempool = new Mempool({ keep: () => {}, release: (h) => released.push(...h) });
+    // Created at 1,000 and 2,000 with an hour to live: over at 4,600 and 5,600.
+    const early = devCommand({ code: "(+ 1 2)", nonce: "early", creationTime: 1_000 });
+    const late = devCommand({ code: "(+ 1 2)", nonce: "late", creationTime: 2_000 });
+    mempool.add([early, late]);
+    assert.deepEqual(mempool.removeExpired(4_599), []);
+    assert.deepEqual(mempool.removeExpired(4_600), [early.hash]);
+    assert.deepEqual(released, [early.hash]);
+    assert.deepEqual(
+      mempool.commands().map((c) => c.hash),
+      [late.hash],
+    );
+  });
+});

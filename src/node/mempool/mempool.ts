@@ -8,6 +8,10 @@
  * the mempool remembers the latest additions: a peer that holds a high-water mark `[nonce, since]`
  * is told only the commands added since. The nonce is drawn at random when the mempool is made,
  * so a mark from before a restart is never taken for one of this run.
+ *
+ * What the mempool holds may be kept elsewhere too (a {@link MempoolKeeper}: the node's journal
+ * in the data directory, mempool-journal.ts): told of each command before it is added, so that a
+ * command is never pending here without being kept, and of each one that leaves.
  */
 import { randomBytes } from "node:crypto";
 import type { ParsedCommand } from "../../command/index.ts";
@@ -37,6 +41,14 @@ export interface PendingSince {
   readonly next: number;
 }
 
+/** Keeps what a mempool holds (its storage lies outside the mempool). */
+export interface MempoolKeeper {
+  /** Keeps commands about to be added; throws when they cannot be kept (nothing is added then). */
+  keep(commands: readonly ParsedCommand[]): void;
+  /** Forgets commands that left the mempool (in a block, expired, left out, replaced). */
+  release(hashes: readonly string[]): void;
+}
+
 interface Pending {
   readonly command: ParsedCommand;
   readonly price: Decimal;
@@ -52,6 +64,8 @@ export class Mempool {
   /** This run's nonce: a random signed 64-bit integer (Chainweb's `ServerNonce`). */
   readonly nonce: bigint = randomBytes(8).readBigInt64LE();
 
+  constructor(private readonly keeper: MempoolKeeper | null = null) {}
+
   get size(): number {
     return this.pending.size;
   }
@@ -65,10 +79,19 @@ export class Mempool {
     return this.pending.size + count <= MAX_PENDING_COMMANDS;
   }
 
-  /** Adds admitted commands; one already pending stays as it was. */
+  /**
+   * Adds admitted commands; one already pending stays as it was. The new ones are kept first:
+   * when the keeper throws, nothing is added.
+   */
   add(commands: readonly ParsedCommand[]): void {
-    for (const command of commands) {
-      if (this.pending.has(command.hash)) continue;
+    const seen = new Set<string>();
+    const fresh = commands.filter((c) => {
+      if (this.pending.has(c.hash) || seen.has(c.hash)) return false;
+      seen.add(c.hash);
+      return true;
+    });
+    if (fresh.length > 0) this.keeper?.keep(fresh);
+    for (const command of fresh) {
       const meta = command.payload.meta;
       this.pending.set(command.hash, {
         command,
@@ -133,7 +156,26 @@ export class Mempool {
   }
 
   remove(hashes: Iterable<string>): void {
-    for (const hash of hashes) this.pending.delete(hash);
+    const removed: string[] = [];
+    for (const hash of hashes) if (this.pending.delete(hash)) removed.push(hash);
+    if (removed.length > 0) this.keeper?.release(removed);
+  }
+
+  /**
+   * Removes the public commands whose time to live ended by `nowSeconds` (a node that makes no
+   * blocks would otherwise keep them until it restarts); their request keys.
+   */
+  removeExpired(nowSeconds: number): string[] {
+    const hashes: string[] = [];
+    for (const { command } of this.pending.values()) {
+      const meta = command.payload.meta;
+      // Expired as admission sees it (Chainweb's `txTTLCheck`): no longer `now < expiry`.
+      if (meta.kind === "public" && meta.creationTime + meta.ttl <= nowSeconds) {
+        hashes.push(command.hash);
+      }
+    }
+    this.remove(hashes);
+    return hashes;
   }
 
   /** How many more commands fit. */

@@ -164,9 +164,25 @@ export class NodeCommandService implements CommandService {
    * `StorageUnavailable` (a 503) while writes fail.
    */
   insertEach(chainId: number, commands: readonly ParsedCommand[]): InsertOutcome {
+    return this.admitEach(chainId, commands, false);
+  }
+
+  /**
+   * Admits again, each on its own, commands this node accepted before it restarted (its mempool
+   * journal): as {@link insertEach}, but private commands are admitted as `private` admits them.
+   */
+  readmit(chainId: number, commands: readonly ParsedCommand[]): InsertOutcome {
+    return this.admitEach(chainId, commands, true);
+  }
+
+  private admitEach(
+    chainId: number,
+    commands: readonly ParsedCommand[],
+    privateAllowed: boolean,
+  ): InsertOutcome {
     return this.parts.storage.write(() => {
       const chain = this.parts.chains[chainId]!;
-      const refusalOf = this.refusals(chain, false);
+      const refusalOf = this.refusals(chain, privateAllowed);
       const added: ParsedCommand[] = [];
       const refused: { hash: string; reason: string }[] = [];
       let alreadyPending = 0;
