@@ -3,20 +3,27 @@
  * (src/api/http/connections.ts). Clients that send their headers a line at a time are cut off
  * with a 408 once the header deadline passes, while a well-behaved client keeps getting answers;
  * one address cannot open more than its share of connections; and in process, with the total
- * lowered, connections beyond it are closed at once. The attackers connect from other loopback
- * addresses (127.0.0.2, 127.0.0.3) than the well-behaved client (127.0.0.1), as remote clients
- * would.
+ * lowered, connections beyond it are closed at once. Issue 33, item 4: half-sent requests from
+ * 40 addresses, each at its per-address limit, more than the total in all, do not keep out a
+ * client with few connections. The attackers connect from other loopback addresses (127.0.0.2
+ * and up) than the well-behaved client (127.0.0.1), as remote clients would.
  */
 import assert from "node:assert/strict";
+import http from "node:http";
 import net from "node:net";
 import { after, before, describe, it } from "node:test";
 import {
   defaultConnectionLimits,
   HEADERS_TIMEOUT_MS,
+  MAX_CONNECTIONS,
   MAX_CONNECTIONS_PER_CLIENT,
+  openFileLimit,
+  REQUEST_TIMEOUT_MS,
 } from "../../src/api/http/connections.ts";
 import { startNodeServer } from "../../src/api/service/server.ts";
+import { encodeSubmitBatch } from "../../src/command/index.ts";
 import { manualNode } from "../../src/node/test-support/dev-node.ts";
+import { transferCommand } from "../crash/support/requests.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
 
 interface RawClient {
@@ -121,6 +128,96 @@ describe("connections to a node process", () => {
     }
   });
 });
+
+/** The attacking addresses: 127.0.0.2 and the next 39, enough to hold more than the total. */
+const ATTACKERS = Array.from({ length: 40 }, (_, i) => `127.0.0.${i + 2}`);
+
+/**
+ * A request whose body never comes whole: held until the request deadline (60 s), longer than
+ * headers sent a line at a time (10 s), so that the attack outlasts its own setting up.
+ */
+const HALF_SENT =
+  "POST /chainweb/0.0/development/chain/0/pact/api/v1/send HTTP/1.1\r\nhost: 127.0.0.1\r\n" +
+  'content-type: application/json\r\ncontent-length: 1000\r\n\r\n{"cmds":[';
+
+/** POSTs `body` to `url` on a connection of its own from 127.0.0.1; the status, or the error. */
+function postAlone(url: string, body: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = http.request(url, {
+      method: "POST",
+      agent: false,
+      localAddress: "127.0.0.1",
+      headers: { "content-type": "application/json" },
+    });
+    request.on("response", (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode ?? 0));
+    });
+    request.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    request.end(body);
+  });
+}
+
+describe("connections from many slow addresses", () => {
+  let node: NodeProcess;
+  before(async () => {
+    node = await startNode();
+  });
+  after(() => node.stop());
+
+  it("do not keep out a client with few connections", async () => {
+    const attack = ATTACKERS.length * MAX_CONNECTIONS_PER_CLIENT;
+    assert.ok(attack > MAX_CONNECTIONS, "the attack holds more than the total");
+    const files = openFileLimit();
+    assert.ok(files === null || files > attack + 256, `open-file limit ${files}: too low`);
+    const started = Date.now();
+    const slow: RawClient[] = [];
+    try {
+      for (const address of ATTACKERS) {
+        const batch = await Promise.all(
+          Array.from({ length: MAX_CONNECTIONS_PER_CLIENT }, () =>
+            connect(port(node), address, started),
+          ),
+        );
+        for (const c of batch) c.socket.write(HALF_SENT);
+        slow.push(...batch);
+      }
+      const opened = Date.now() - started;
+      // Give the server time to take the last of them.
+      await new Promise((r) => setTimeout(r, 500));
+      const sends = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          postAlone(
+            `${node.api(0)}/send`,
+            encodeSubmitBatch([transferCommand(0, 1, "1.0", 0, `fair ${i}`)]),
+          ),
+        ),
+      );
+      const elapsed = Date.now() - started;
+      assert.ok(
+        elapsed < REQUEST_TIMEOUT_MS,
+        `the sends came before the request deadline (${elapsed} ms)`,
+      );
+      assert.deepEqual(sends, Array(30).fill(200));
+      // Each send took the place of a slow connection, as did each beyond the total; the closes
+      // may reach this process after the answers.
+      const closed = () => slow.filter((c) => c.closedAt !== null).length;
+      const until = Date.now() + 2_000;
+      while (closed() < attack - MAX_CONNECTIONS + 30 && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const displaced = closed();
+      assert.ok(displaced >= attack - MAX_CONNECTIONS + 30, `${displaced} slow connections closed`);
+      console.log(
+        `slowloris: ${slow.length} half-sent requests from ${ATTACKERS.length} addresses opened in ${opened} ms, ${displaced} of them closed; 30 of 30 sends answered 200 after ${elapsed} ms`,
+      );
+    } finally {
+      for (const c of slow) c.socket.destroy();
+    }
+  });
+});
+
+const port = (node: NodeProcess) => Number(new URL(node.url).port);
 
 describe("the total of connections", () => {
   it("closes connections beyond it at once and serves again once some close", async () => {
