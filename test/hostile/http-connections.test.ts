@@ -250,3 +250,56 @@ describe("the total of connections", () => {
     }
   });
 });
+
+describe("making room at the total", () => {
+  it("closes the oldest unanswered connection of the most-connected address, never one being answered", async () => {
+    const node = manualNode();
+    const server = await startNodeServer(node.ports, {
+      host: "127.0.0.1",
+      port: 0,
+      bodyLimit: 1 << 20,
+      listenTimeoutSeconds: 5,
+      connections: { ...defaultConnectionLimits(), maxConnections: 8 },
+      onFault: (e) => assert.fail(String(e)),
+    });
+    const started = Date.now();
+    const held: RawClient[] = [];
+    try {
+      // The oldest connection of 127.0.0.2 waits on a `listen`: a whole request, being answered.
+      const listening = await connect(server.port, "127.0.0.2", started);
+      const body = JSON.stringify({ listen: "A".repeat(43) });
+      listening.socket.write(
+        `POST /chainweb/0.0/development/chain/0/pact/api/v1/listen HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      held.push(listening);
+      for (let i = 0; i < 7; i++) {
+        const slow = await connect(server.port, "127.0.0.2", started);
+        slow.socket.write("GET /info HTTP/1.1\r\n");
+        held.push(slow);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      const answer = await fetch(`${server.url}/info`, { signal: AbortSignal.timeout(5_000) });
+      assert.equal(answer.status, 200);
+      await answer.text();
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(
+        held.map((c) => c.closedAt !== null),
+        [false, true, false, false, false, false, false, false],
+      );
+      // Another address gets in too, in place of the next oldest unanswered one.
+      const third = await connect(server.port, "127.0.0.3", started);
+      held.push(third);
+      third.socket.write("GET /info HTTP/1.1\r\n");
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(
+        held.map((c) => c.closedAt !== null),
+        [false, true, true, false, false, false, false, false, false],
+      );
+    } finally {
+      for (const c of held) c.socket.destroy();
+      await server.close();
+      node.close();
+    }
+  });
+});
