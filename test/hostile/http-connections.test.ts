@@ -199,15 +199,15 @@ describe("connections from many slow addresses", () => {
         `the sends came before the request deadline (${elapsed} ms)`,
       );
       assert.deepEqual(sends, Array(30).fill(200));
-      // Each send took the place of a slow connection, as did each beyond the total; the closes
-      // may reach this process after the answers.
+      // Those beyond the total were closed, at once or to make room (the sends', once answered and
+      // closed, may have let late ones in); the closes may reach this process after the answers.
       const closed = () => slow.filter((c) => c.closedAt !== null).length;
       const until = Date.now() + 2_000;
-      while (closed() < attack - MAX_CONNECTIONS + 30 && Date.now() < until) {
+      while (closed() < attack - MAX_CONNECTIONS && Date.now() < until) {
         await new Promise((r) => setTimeout(r, 10));
       }
       const displaced = closed();
-      assert.ok(displaced >= attack - MAX_CONNECTIONS + 30, `${displaced} slow connections closed`);
+      assert.ok(displaced >= attack - MAX_CONNECTIONS, `${displaced} slow connections closed`);
       console.log(
         `slowloris: ${slow.length} half-sent requests from ${ATTACKERS.length} addresses opened in ${opened} ms, ${displaced} of them closed; 30 of 30 sends answered 200 after ${elapsed} ms`,
       );
