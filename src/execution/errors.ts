@@ -4,6 +4,7 @@
  */
 import { DbError } from "../pact/db/index.ts";
 import { onChainErrorType, PactError, PactSyntaxError } from "../pact/index.ts";
+import { JsonDepthError } from "../pact/values/index.ts";
 import type { OnChainError } from "./types.ts";
 import { VerifierError } from "./verifiers.ts";
 
@@ -38,6 +39,7 @@ export function onChainError(e: unknown): OnChainError {
   if (e instanceof DbError) {
     return errorObject("EvalError", e.onChainMessage, TOPLEVEL_ORIGIN, 0);
   }
+  if (e instanceof JsonDepthError) return errorObject("EvalError", e.message, TOPLEVEL_ORIGIN, 0);
   // The JavaScript engine's own limits, in Pact's words rather than the engine's.
   if (e instanceof RangeError) {
     const message = ENGINE_LIMITS.find(([pattern]) => pattern.test(e.message))?.[1];

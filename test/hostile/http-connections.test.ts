@@ -3,20 +3,27 @@
  * (src/api/http/connections.ts). Clients that send their headers a line at a time are cut off
  * with a 408 once the header deadline passes, while a well-behaved client keeps getting answers;
  * one address cannot open more than its share of connections; and in process, with the total
- * lowered, connections beyond it are closed at once. The attackers connect from other loopback
- * addresses (127.0.0.2, 127.0.0.3) than the well-behaved client (127.0.0.1), as remote clients
- * would.
+ * lowered, connections beyond it are closed at once. Issue 33, item 4: half-sent requests from
+ * 40 addresses, each at its per-address limit, more than the total in all, do not keep out a
+ * client with few connections. The attackers connect from other loopback addresses (127.0.0.2
+ * and up) than the well-behaved client (127.0.0.1), as remote clients would.
  */
 import assert from "node:assert/strict";
+import http from "node:http";
 import net from "node:net";
 import { after, before, describe, it } from "node:test";
 import {
   defaultConnectionLimits,
   HEADERS_TIMEOUT_MS,
+  MAX_CONNECTIONS,
   MAX_CONNECTIONS_PER_CLIENT,
+  openFileLimit,
+  REQUEST_TIMEOUT_MS,
 } from "../../src/api/http/connections.ts";
 import { startNodeServer } from "../../src/api/service/server.ts";
+import { encodeSubmitBatch } from "../../src/command/index.ts";
 import { manualNode } from "../../src/node/test-support/dev-node.ts";
+import { transferCommand } from "../crash/support/requests.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
 
 interface RawClient {
@@ -122,6 +129,96 @@ describe("connections to a node process", () => {
   });
 });
 
+/** The attacking addresses: 127.0.0.2 and the next 39, enough to hold more than the total. */
+const ATTACKERS = Array.from({ length: 40 }, (_, i) => `127.0.0.${i + 2}`);
+
+/**
+ * A request whose body never comes whole: held until the request deadline (60 s), longer than
+ * headers sent a line at a time (10 s), so that the attack outlasts its own setting up.
+ */
+const HALF_SENT =
+  "POST /chainweb/0.0/development/chain/0/pact/api/v1/send HTTP/1.1\r\nhost: 127.0.0.1\r\n" +
+  'content-type: application/json\r\ncontent-length: 1000\r\n\r\n{"cmds":[';
+
+/** POSTs `body` to `url` on a connection of its own from 127.0.0.1; the status, or the error. */
+function postAlone(url: string, body: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = http.request(url, {
+      method: "POST",
+      agent: false,
+      localAddress: "127.0.0.1",
+      headers: { "content-type": "application/json" },
+    });
+    request.on("response", (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode ?? 0));
+    });
+    request.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    request.end(body);
+  });
+}
+
+describe("connections from many slow addresses", () => {
+  let node: NodeProcess;
+  before(async () => {
+    node = await startNode();
+  });
+  after(() => node.stop());
+
+  it("do not keep out a client with few connections", async () => {
+    const attack = ATTACKERS.length * MAX_CONNECTIONS_PER_CLIENT;
+    assert.ok(attack > MAX_CONNECTIONS, "the attack holds more than the total");
+    const files = openFileLimit();
+    assert.ok(files === null || files > attack + 256, `open-file limit ${files}: too low`);
+    const started = Date.now();
+    const slow: RawClient[] = [];
+    try {
+      for (const address of ATTACKERS) {
+        const batch = await Promise.all(
+          Array.from({ length: MAX_CONNECTIONS_PER_CLIENT }, () =>
+            connect(port(node), address, started),
+          ),
+        );
+        for (const c of batch) c.socket.write(HALF_SENT);
+        slow.push(...batch);
+      }
+      const opened = Date.now() - started;
+      // Give the server time to take the last of them.
+      await new Promise((r) => setTimeout(r, 500));
+      const sends = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          postAlone(
+            `${node.api(0)}/send`,
+            encodeSubmitBatch([transferCommand(0, 1, "1.0", 0, `fair ${i}`)]),
+          ),
+        ),
+      );
+      const elapsed = Date.now() - started;
+      assert.ok(
+        elapsed < REQUEST_TIMEOUT_MS,
+        `the sends came before the request deadline (${elapsed} ms)`,
+      );
+      assert.deepEqual(sends, Array(30).fill(200));
+      // Those beyond the total were closed, at once or to make room (the sends', once answered and
+      // closed, may have let late ones in); the closes may reach this process after the answers.
+      const closed = () => slow.filter((c) => c.closedAt !== null).length;
+      const until = Date.now() + 2_000;
+      while (closed() < attack - MAX_CONNECTIONS && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const displaced = closed();
+      assert.ok(displaced >= attack - MAX_CONNECTIONS, `${displaced} slow connections closed`);
+      console.log(
+        `slowloris: ${slow.length} half-sent requests from ${ATTACKERS.length} addresses opened in ${opened} ms, ${displaced} of them closed; 30 of 30 sends answered 200 after ${elapsed} ms`,
+      );
+    } finally {
+      for (const c of slow) c.socket.destroy();
+    }
+  });
+});
+
+const port = (node: NodeProcess) => Number(new URL(node.url).port);
+
 describe("the total of connections", () => {
   it("closes connections beyond it at once and serves again once some close", async () => {
     const node = manualNode();
@@ -148,6 +245,59 @@ describe("the total of connections", () => {
       await new Promise((r) => setTimeout(r, 50));
       assert.equal((await fetch(`${server.url}/info`)).status, 200);
     } finally {
+      await server.close();
+      node.close();
+    }
+  });
+});
+
+describe("making room at the total", () => {
+  it("closes the oldest unanswered connection of the most-connected address, never one being answered", async () => {
+    const node = manualNode();
+    const server = await startNodeServer(node.ports, {
+      host: "127.0.0.1",
+      port: 0,
+      bodyLimit: 1 << 20,
+      listenTimeoutSeconds: 5,
+      connections: { ...defaultConnectionLimits(), maxConnections: 8 },
+      onFault: (e) => assert.fail(String(e)),
+    });
+    const started = Date.now();
+    const held: RawClient[] = [];
+    try {
+      // The oldest connection of 127.0.0.2 waits on a `listen`: a whole request, being answered.
+      const listening = await connect(server.port, "127.0.0.2", started);
+      const body = JSON.stringify({ listen: "A".repeat(43) });
+      listening.socket.write(
+        `POST /chainweb/0.0/development/chain/0/pact/api/v1/listen HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      held.push(listening);
+      for (let i = 0; i < 7; i++) {
+        const slow = await connect(server.port, "127.0.0.2", started);
+        slow.socket.write("GET /info HTTP/1.1\r\n");
+        held.push(slow);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      const answer = await fetch(`${server.url}/info`, { signal: AbortSignal.timeout(5_000) });
+      assert.equal(answer.status, 200);
+      await answer.text();
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(
+        held.map((c) => c.closedAt !== null),
+        [false, true, false, false, false, false, false, false],
+      );
+      // Another address gets in too, in place of the next oldest unanswered one.
+      const third = await connect(server.port, "127.0.0.3", started);
+      held.push(third);
+      third.socket.write("GET /info HTTP/1.1\r\n");
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(
+        held.map((c) => c.closedAt !== null),
+        [false, true, true, false, false, false, false, false, false],
+      );
+    } finally {
+      for (const c of held) c.socket.destroy();
       await server.close();
       node.close();
     }

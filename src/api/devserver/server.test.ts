@@ -319,13 +319,15 @@ describe("the development server's refusals", () => {
     assert.equal(poll.text, "{}");
   });
 
-  it("answers unknown paths with 404", async () => {
+  it("answers unknown paths with 404, a known one's wrong method with 405", async () => {
     assert.deepEqual(
       await post(server, "/api/v1/nothing", "{}"),
       plain(404, "no such endpoint: POST /api/v1/nothing"),
     );
     const get = await fetch(`${server.url}/api/v1/send`);
-    assert.equal(get.status, 404);
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get("allow"), "POST");
+    assert.equal(await get.text(), "method GET is not allowed on /api/v1/send; it takes POST");
   });
 });
 

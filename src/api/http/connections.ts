@@ -3,10 +3,12 @@
  * others or use up the process's file descriptors (which the node needs for its own files):
  * deadlines for a request's headers and for the whole request, an idle keep-alive time, a limit
  * of open connections per remote address (a further one is answered 503 and closed) and one in
- * all, kept below the process's file-descriptor limit (a further one is closed at once by Node).
+ * all, kept below the process's file-descriptor limit. At the total, a connection from an address
+ * holding fewer than the most-connected one takes the place of that address's oldest connection
+ * that is not being answered; otherwise it is closed at once.
  */
 import { readFileSync } from "node:fs";
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { plainRawResponse } from "./plain-errors.ts";
 
@@ -89,23 +91,28 @@ export function deadlineOptions(limits: ConnectionLimits) {
 }
 
 /**
- * Holds `server` to the connection limits: beyond the total Node closes a new connection at once;
- * beyond the per-client limit it gets a 503 with `headers(socket)` and a plain-text reason, and
- * never reaches the HTTP parser.
+ * Holds `server` to the connection limits: beyond the per-client limit a new connection gets a 503
+ * with `headers(socket)` and a plain-text reason, and never reaches the HTTP parser; at the total,
+ * it takes the place of another connection (see {@link OpenConnections.makeRoom}) or is closed
+ * at once.
  */
 export function limitConnections(
   server: Server,
   limits: ConnectionLimits,
   headers: (socket: Socket) => Record<string, string> = () => ({}),
 ): void {
-  server.maxConnections = limits.maxConnections;
-  const open = new Map<string, number>();
+  // Node's own limit only as a backstop: one above the total, so that a connection beyond the
+  // total reaches the handler below, which may make room for it.
+  server.maxConnections = limits.maxConnections + 1;
+  const open = new OpenConnections();
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    open.answering(request, response);
+  });
   const serve = server.listeners("connection") as ((socket: Socket) => void)[];
   server.removeAllListeners("connection");
   server.on("connection", (socket: Socket) => {
     const address = socket.remoteAddress ?? "";
-    const count = open.get(address) ?? 0;
-    if (count >= limits.maxConnectionsPerClient) {
+    if (open.count(address) >= limits.maxConnectionsPerClient) {
       refuse(
         socket,
         plainRawResponse(
@@ -116,14 +123,87 @@ export function limitConnections(
       );
       return;
     }
-    open.set(address, count + 1);
-    socket.once("close", () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left === 0) open.delete(address);
-      else open.set(address, left);
-    });
+    if (open.total >= limits.maxConnections && !open.makeRoom(address)) {
+      socket.destroy();
+      return;
+    }
+    open.add(address, socket);
     for (const listener of serve) listener.call(server, socket);
   });
+}
+
+/**
+ * The open connections of a server by remote address, oldest first, and the request each is
+ * being answered for.
+ *
+ * Fairness at the total: many addresses each holding connections that never finish a request
+ * (slowloris) would otherwise keep every newcomer out, however low the per-address limit, as
+ * long as there are enough addresses. So a connection from an address holding fewer connections
+ * than the most-connected address, less one, closes that address's oldest connection that has
+ * not sent a whole request (or is idle between requests), and takes its place. Connections
+ * being answered (a request received whole, a header stream, a `listen`) are never closed, and
+ * an address at or within one of the most connections makes no room: addresses converge to
+ * equal shares, and a client with few connections always gets in.
+ */
+class OpenConnections {
+  private readonly byAddress = new Map<string, Set<Socket>>();
+  /** The request a connection is being answered for, by the connection's TCP socket. */
+  private readonly requests = new WeakMap<Socket, IncomingMessage>();
+  total = 0;
+
+  count(address: string): number {
+    return this.byAddress.get(address)?.size ?? 0;
+  }
+
+  add(address: string, socket: Socket): void {
+    let sockets = this.byAddress.get(address);
+    if (sockets === undefined) {
+      sockets = new Set();
+      this.byAddress.set(address, sockets);
+    }
+    sockets.add(socket);
+    this.total++;
+    socket.once("close", () => this.remove(address, socket));
+  }
+
+  /** Notes that `request` is being answered on its connection, until `response` ends. */
+  answering(request: IncomingMessage, response: ServerResponse): void {
+    // Over HTTPS the request's socket is the TLS socket around the TCP one the server counted.
+    const tls = request.socket as Socket & { _parent?: Socket };
+    const socket = tls._parent ?? tls;
+    this.requests.set(socket, request);
+    response.once("close", () => {
+      if (this.requests.get(socket) === request) this.requests.delete(socket);
+    });
+  }
+
+  /**
+   * Closes the oldest unanswered connection of the most-connected address if `address` holds
+   * fewer than it less one; whether it did.
+   */
+  makeRoom(address: string): boolean {
+    const own = this.count(address);
+    const heaviest = [...this.byAddress.entries()]
+      .filter(([, sockets]) => sockets.size > own + 1)
+      .sort((a, b) => b[1].size - a[1].size);
+    for (const [other, sockets] of heaviest) {
+      for (const socket of sockets) {
+        const request = this.requests.get(socket);
+        if (request?.complete === true) continue;
+        this.remove(other, socket);
+        socket.destroy();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private remove(address: string, socket: Socket): void {
+    const sockets = this.byAddress.get(address);
+    if (sockets === undefined || !sockets.delete(socket)) return;
+    this.total--;
+    if (sockets.size === 0) this.byAddress.delete(address);
+  }
 }
 
 /**

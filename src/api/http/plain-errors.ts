@@ -1,6 +1,7 @@
 /**
  * Every refusal is a plain-text reason: our own `HttpError`s, fastify's own errors (an oversize
- * body, a bad content length) mapped to 400, unknown paths to 404; a failing disk is a 503
+ * body, a bad content length) mapped to 400, unknown paths to 404, a known path asked with a
+ * method it does not take to 405 with `Allow` naming those it does; a failing disk is a 503
  * naming the reason (`disk full: …`), stored bytes found damaged a 500 that says so (the node
  * logged it when it found them). Anything else is a fault of the server: 500, logged.
  */
@@ -56,12 +57,42 @@ export function sendPlainErrors(
       .type(TEXT)
       .send(`internal error while handling ${request.method} ${cutText(request.url)}`);
   });
+  const routeMethods = new Set<string>();
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) routeMethods.add(method);
+  });
+  // Before the body is read, so that a body the path would refuse does not hide the 405; a CORS
+  // preflight (OPTIONS) is left to the CORS hook, which answers it on any path.
+  app.addHook("onRequest", (request, reply, done) => {
+    const allowed =
+      request.is404 && request.method !== "OPTIONS"
+        ? methodsTaken(app, routeMethods, request.url)
+        : [];
+    if (allowed.length === 0) {
+      done();
+      return;
+    }
+    reply
+      .code(405)
+      .header("allow", allowed.join(", "))
+      .type(TEXT)
+      .send(
+        `method ${request.method} is not allowed on ${cutText(request.url)}; it takes ${allowed.join(", ")}`,
+      );
+  });
   app.setNotFoundHandler((request, reply) => {
     reply
       .code(404)
       .type(TEXT)
       .send(`no such endpoint: ${request.method} ${cutText(request.url)}`);
   });
+}
+
+/** The methods among `methods` that some route of `app` takes on `url`'s path, in order. */
+function methodsTaken(app: FastifyInstance, methods: ReadonlySet<string>, url: string): string[] {
+  const query = url.indexOf("?");
+  const path = query < 0 ? url : url.slice(0, query);
+  return [...methods].filter((method) => app.findRoute({ method, url: path }) !== null).sort();
 }
 
 /**

@@ -10,13 +10,21 @@
  * A stored text that does not decode raises `DbError` `decode-failure` naming the key.
  */
 import { decodePactValue, encodePactValue, parsePactValue } from "../values/json.ts";
-import { type JsonValue, parseJson } from "../values/json-text.ts";
+import { type JsonValue, MAX_JSON_DEPTH, parseJson } from "../values/json-text.ts";
 import { isGuard, type KeySet, type PactObject, type PactValue } from "../values/types.ts";
 import { decodeFailureError } from "./errors.ts";
 import type { NamespaceRecord, StoredModule } from "./types.ts";
 
+/**
+ * How deeply the lists, objects and guards' argument lists of a stored row may nest: below
+ * parseJson's {@link MAX_JSON_DEPTH}, so that every row stored can be read back, with room for the
+ * JSON a single value adds inside (an integer's `{"int":…}`, a table's schema).
+ */
+export const MAX_STORED_VALUE_DEPTH = MAX_JSON_DEPTH - 100;
+
+/** A row's JSON; a row nested deeper than {@link MAX_STORED_VALUE_DEPTH} throws JsonDepthError. */
 export function encodeRow(row: PactObject): string {
-  return encodePactValue(row);
+  return encodePactValue(row, MAX_STORED_VALUE_DEPTH);
 }
 
 export function decodeRow(text: string, key: string): PactObject {

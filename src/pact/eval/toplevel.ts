@@ -80,7 +80,14 @@ export function runTopLevel(rt: Runtime, form: ReplTopLevel, unit: CompileUnit):
     }
     default: {
       const value = evaluateExpression(rt, form, unit);
-      return { kind: "value", value, text: pretty(value) };
+      // Shown only by the REPL: a command's result is never printed, so it is not laid out here.
+      return {
+        kind: "value",
+        value,
+        get text() {
+          return pretty(value);
+        },
+      };
     }
   }
 }

@@ -27,6 +27,14 @@ export function cat(...parts: Doc[]): Doc {
   return { t: "cat", parts };
 }
 
+/**
+ * {@link cat} of a list of any length: spreading a long list into `cat`'s arguments would
+ * exceed the engine's stack (a list of 200,000 values has 400,000 parts).
+ */
+export function catAll(parts: readonly Doc[]): Doc {
+  return { t: "cat", parts };
+}
+
 export function group(doc: Doc): Doc {
   return { t: "group", doc };
 }
@@ -39,7 +47,7 @@ export function text(s: string): Doc {
     if (i > 0) parts.push(line);
     parts.push(piece);
   });
-  return cat(...parts);
+  return catAll(parts);
 }
 
 /** Docs separated by single spaces (`hsep`). */
@@ -49,7 +57,7 @@ export function hsep(docs: readonly Doc[]): Doc {
     if (i > 0) parts.push(" ");
     parts.push(d);
   });
-  return cat(...parts);
+  return catAll(parts);
 }
 
 /** prettyprinter's `encloseSep`: `l d1 sep d2 … r`, each separator on a new line if broken. */
@@ -61,7 +69,7 @@ export function encloseSep(left: Doc, right: Doc, separator: Doc, docs: readonly
     if (i > 0) parts.push(softLine);
     parts.push(i === 0 ? cat(left, d) : cat(separator, d));
   });
-  return cat(group(cat(...parts)), right);
+  return cat(group(catAll(parts)), right);
 }
 
 /** prettyprinter's `list`: `[a, b]`, or `[ a\n, b ]` when it does not fit. */

@@ -11,7 +11,14 @@ export {
   encodePactValue,
   parsePactValue,
 } from "./json.ts";
-export { JsonNumber, type JsonObject, type JsonValue, jsonString, parseJson } from "./json-text.ts";
+export {
+  JsonDepthError,
+  JsonNumber,
+  type JsonObject,
+  type JsonValue,
+  jsonString,
+  parseJson,
+} from "./json-text.ts";
 export { makeKeySet } from "./keyset.ts";
 export { parseQualifiedName } from "./names.ts";
 export { jsonNumberToDecimal } from "./scientific.ts";

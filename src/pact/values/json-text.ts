@@ -50,6 +50,14 @@ export class JsonSyntaxError extends SyntaxError {
   override name = "JsonSyntaxError";
 }
 
+/** A value to be stored nested deeper than its store can read back. */
+export class JsonDepthError extends RangeError {
+  override name = "JsonDepthError";
+  constructor(readonly limit: number) {
+    super(`Resource limit exceeded: a value nested deeper than ${limit} levels cannot be stored`);
+  }
+}
+
 /** Parses JSON text (RFC 8259), keeping numbers exact. Duplicate keys: the last one wins. */
 export function parseJson(text: string): JsonValue {
   const reader = new Reader(text);

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { Decimal } from "./decimal.ts";
 import { pactValueEquals } from "./equality.ts";
 import { decodePactValue, encodePactValue, pactValueHashInput, parsePactValue } from "./json.ts";
+import { JsonDepthError } from "./json-text.ts";
 import { makeKeySet } from "./keyset.ts";
 import { PactTime } from "./time.ts";
 import { parseIsoTime } from "./time-format.ts";
@@ -145,6 +146,42 @@ describe("encodePactValue", () => {
   it("gives hash input: a string's own bytes, other values' JSON", () => {
     assert.deepEqual(pactValueHashInput("hé"), new Uint8Array([104, 195, 169]));
     assert.deepEqual(pactValueHashInput(1n), new TextEncoder().encode('{"int":1}'));
+  });
+});
+
+describe("encodePactValue of deep and long values", () => {
+  /** A list `levels` lists deep around `inner`. */
+  const nested = (levels: number, inner: PactValue): PactValue => {
+    let v = inner;
+    for (let i = 0; i < levels; i++) v = [v];
+    return v;
+  };
+
+  it("writes a value nested 100,000 deep and a list of 200,000 values", () => {
+    assert.equal(
+      encodePactValue(nested(100_000, true)),
+      `${"[".repeat(100_000)}true${"]".repeat(100_000)}`,
+    );
+    const long = Array.from({ length: 200_000 }, () => "x");
+    assert.equal(encodePactValue(long), `[${Array(200_000).fill('"x"').join(",")}]`);
+  });
+
+  it("bounded by a depth, writes up to it and refuses one level more", () => {
+    const limit = 900;
+    const deepest = nested(limit, 1n);
+    assert.ok(pactValueEquals(parsePactValue(encodePactValue(deepest, limit)), deepest));
+    assert.throws(() => encodePactValue(nested(limit + 1, 1n), limit), JsonDepthError);
+    const guard = (levels: number): PactValue => ({
+      kind: "user-guard",
+      fun: "m.f",
+      args: [nested(levels, 1n)],
+    });
+    assert.ok(
+      pactValueEquals(parsePactValue(encodePactValue(guard(limit - 2), limit)), guard(limit - 2)),
+    );
+    assert.throws(() => encodePactValue(guard(limit - 1), limit), {
+      message: "Resource limit exceeded: a value nested deeper than 900 levels cannot be stored",
+    });
   });
 });
 

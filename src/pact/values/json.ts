@@ -8,7 +8,7 @@
  * guard), module reference, time, capability token, table, and finally a plain object.
  */
 import { Decimal, decimalToJson } from "./decimal.ts";
-import { JsonNumber, jsonString, parseJson } from "./json-text.ts";
+import { JsonDepthError, JsonNumber, jsonString, parseJson } from "./json-text.ts";
 import { isKeySetPredicate, makeKeySet } from "./keyset.ts";
 import { legacyKeyOrder } from "./legacy-order.ts";
 import {
@@ -54,8 +54,73 @@ export function isPactList(v: PactValue): v is PactList {
   return Array.isArray(v);
 }
 
-/** The JSON text of a value (Pact's StableEncoding). */
-export function encodePactValue(v: PactValue): string {
+/**
+ * The JSON text of a value (Pact's StableEncoding). Written without recursion, so that a value
+ * nested however deeply (a command can build one thousands of levels deep) is written rather
+ * than exhausting the stack: the lists, objects and argument lists being written are kept on a
+ * stack of their own. With `maxDepth`, a value whose lists, objects and argument lists nest
+ * deeper than that throws {@link JsonDepthError}.
+ */
+export function encodePactValue(v: PactValue, maxDepth = Number.POSITIVE_INFINITY): string {
+  let out = "";
+  const open: Container[] = [];
+  /** The JSON nesting depth of the next value: the levels of the containers open around it. */
+  let depth = 0;
+  let value: PactValue | undefined = v;
+  for (;;) {
+    if (value !== undefined) {
+      const start = writing(value);
+      if (typeof start === "string") out += start;
+      else {
+        out += start.head;
+        open.push(start);
+        depth += start.levels;
+      }
+    }
+    const innermost = open.at(-1);
+    if (innermost === undefined) return out;
+    const next = innermost.next++;
+    if (next < innermost.values.length) {
+      if (depth > maxDepth) throw new JsonDepthError(maxDepth);
+      if (next > 0) out += ",";
+      if (innermost.labels !== null) out += innermost.labels[next];
+      value = innermost.values[next] as PactValue;
+    } else {
+      out += innermost.tail;
+      open.pop();
+      depth -= innermost.levels;
+      value = undefined;
+    }
+  }
+}
+
+/**
+ * A value that holds other values, being written: `head`, the `values` separated by commas (each
+ * after its label, an object's `"key":`), then `tail`.
+ */
+interface Container {
+  readonly head: string;
+  readonly values: readonly PactValue[];
+  readonly labels: readonly string[] | null;
+  readonly tail: string;
+  /** The JSON levels it opens around its values: 1, or 2 for a list inside an object. */
+  readonly levels: number;
+  /** The index of the next value to write. */
+  next: number;
+}
+
+function container(
+  head: string,
+  values: readonly PactValue[],
+  tail: string,
+  levels = 1,
+  labels: readonly string[] | null = null,
+): Container {
+  return { head, values, labels, tail, levels, next: 0 };
+}
+
+/** How a value is written: its JSON text, or for a value holding others, its container. */
+function writing(v: PactValue): string | Container {
   switch (typeof v) {
     case "string":
       return jsonString(v);
@@ -68,9 +133,53 @@ export function encodePactValue(v: PactValue): string {
   }
   if (v instanceof Decimal) return decimalToJson(v);
   if (v instanceof PactTime) return encodeTime(v);
-  if (isPactList(v)) return encodeList(v);
-  if (v instanceof Map) return encodeObject(v);
-  return encodeTagged(v as TaggedValue);
+  if (isPactList(v)) return container("[", v, "]");
+  if (v instanceof Map) {
+    const keys = legacyKeyOrder(v.keys());
+    const values = keys.map((key) => v.get(key) as PactValue);
+    return container(
+      "{",
+      values,
+      "}",
+      1,
+      keys.map((key) => `${jsonString(key)}:`),
+    );
+  }
+  const t = v as TaggedValue;
+  switch (t.kind) {
+    case "unit":
+      return "null";
+    case "modref":
+      return `{"refSpec":${encodeModuleNameSet(t.interfaces)},"refName":${encodeModuleName(t.module)}}`;
+    case "table":
+      return `{":tableName":${jsonString(`${renderModuleName(t.module)}:${t.name}`)},":moduleHash":${jsonString(t.moduleHash)},":schema":${encodeSchema(t.schema)}}`;
+    case "cap-token":
+      return container(
+        `{"#ctName":${jsonString(`${t.name}.{${t.moduleHash}}`)},"#ctArgs":[`,
+        t.args,
+        "]}",
+        2,
+      );
+    case "keyset":
+      return encodeKeySet(t);
+    case "keyset-ref":
+      return t.namespace === null
+        ? `{"keysetref":${jsonString(t.name)}}`
+        : `{"keysetref":{"ns":${jsonString(t.namespace)},"ksn":${jsonString(t.name)}}}`;
+    case "user-guard":
+      return container(`{"args":[`, t.args, `],"fun":${jsonString(t.fun)}}`, 2);
+    case "capability-guard":
+      return container(
+        `{"cgPactId":${t.pactId === null ? "null" : jsonString(t.pactId)},"cgArgs":[`,
+        t.args,
+        `],"cgName":${jsonString(t.name)}}`,
+        2,
+      );
+    case "module-guard":
+      return `{"moduleName":${encodeModuleName(t.module)},"name":${jsonString(t.name)}}`;
+    case "pact-guard":
+      return `{"pactId":${jsonString(t.pactId)},"name":${jsonString(t.name)}}`;
+  }
 }
 
 /**
@@ -93,25 +202,6 @@ export function encodeLegacyObject(members: ReadonlyMap<string, string>): string
   for (const key of legacyKeyOrder(members.keys())) {
     if (out.length > 1) out += ",";
     out += `${jsonString(key)}:${members.get(key)}`;
-  }
-  return `${out}}`;
-}
-
-function encodeList(items: readonly PactValue[]): string {
-  let out = "[";
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) out += ",";
-    out += encodePactValue(items[i] as PactValue);
-  }
-  return `${out}]`;
-}
-
-function encodeObject(o: PactObject): string {
-  if (o.size === 0) return "{}";
-  let out = "{";
-  for (const key of legacyKeyOrder(o.keys())) {
-    if (out.length > 1) out += ",";
-    out += `${jsonString(key)}:${encodePactValue(field(o, key) as PactValue)}`;
   }
   return `${out}}`;
 }
@@ -150,40 +240,6 @@ function encodeModuleNameSet(names: readonly ModuleName[]): string {
 
 function encodeKeySet(ks: KeySet): string {
   return `{"pred":${jsonString(ks.pred)},"keys":[${ks.keys.map(jsonString).join(",")}]}`;
-}
-
-function encodeGuard(g: Guard): string {
-  switch (g.kind) {
-    case "keyset":
-      return encodeKeySet(g);
-    case "keyset-ref":
-      return g.namespace === null
-        ? `{"keysetref":${jsonString(g.name)}}`
-        : `{"keysetref":{"ns":${jsonString(g.namespace)},"ksn":${jsonString(g.name)}}}`;
-    case "user-guard":
-      return `{"args":${encodeList(g.args)},"fun":${jsonString(g.fun)}}`;
-    case "capability-guard":
-      return `{"cgPactId":${g.pactId === null ? "null" : jsonString(g.pactId)},"cgArgs":${encodeList(g.args)},"cgName":${jsonString(g.name)}}`;
-    case "module-guard":
-      return `{"moduleName":${encodeModuleName(g.module)},"name":${jsonString(g.name)}}`;
-    case "pact-guard":
-      return `{"pactId":${jsonString(g.pactId)},"name":${jsonString(g.name)}}`;
-  }
-}
-
-function encodeTagged(v: TaggedValue): string {
-  switch (v.kind) {
-    case "unit":
-      return "null";
-    case "modref":
-      return `{"refSpec":${encodeModuleNameSet(v.interfaces)},"refName":${encodeModuleName(v.module)}}`;
-    case "cap-token":
-      return `{"#ctName":${jsonString(`${v.name}.{${v.moduleHash}}`)},"#ctArgs":${encodeList(v.args)}}`;
-    case "table":
-      return `{":tableName":${jsonString(`${renderModuleName(v.module)}:${v.name}`)},":moduleHash":${jsonString(v.moduleHash)},":schema":${encodeSchema(v.schema)}}`;
-    default:
-      return encodeGuard(v);
-  }
 }
 
 /** `{"sc_name":…,"sc_fields":{…}}` */

@@ -190,6 +190,16 @@ describe("pretty (REPL) form", () => {
     const strings = Array.from({ length: 10 }, (_, i) => `item-number-${i}`);
     assert.equal(pactValueToPretty(strings), `[${strings.map((s) => `"${s}"`).join(" ")}]`);
   });
+  it("writes lists and objects of 200,000 members", () => {
+    const numbers = Array.from({ length: 200_000 }, (_, i) => BigInt(i));
+    const printed = pactValueToPretty(numbers);
+    assert.equal(printed.length, 1_288_891);
+    assert.ok(printed.startsWith("[0 1 2 ") && printed.endsWith(" 199998 199999]"));
+    const object = new Map(numbers.map((n) => [`k${n}`, n]));
+    const printedObject = pactValueToPretty(object);
+    assert.equal(printedObject.length, 3_377_781);
+    assert.ok(printedObject.endsWith(',"k99998": 99998,"k99999": 99999}'));
+  });
   it("breaks a string's newlines, flattened to spaces inside a group", () => {
     assert.equal(pactValueToPretty("a\nb"), '"a\nb"');
     assert.equal(

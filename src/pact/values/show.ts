@@ -11,7 +11,7 @@
  * In both, object fields are in code point order and strings are quoted without escaping.
  */
 import { Decimal, decimalToPretty, decimalToShowText } from "./decimal.ts";
-import { cat, type Doc, encloseSep, hsep, list, render, text } from "./doc.ts";
+import { cat, catAll, type Doc, encloseSep, hsep, list, render, text } from "./doc.ts";
 import { renderModuleName } from "./names.ts";
 import { compareCodePoints } from "./text.ts";
 import { PactTime } from "./time.ts";
@@ -141,7 +141,7 @@ function prettyDoc(v: PactValue): Doc {
       if (i > 0) fields.push(",");
       fields.push(text(`"${k}"`), ": ", prettyDoc(x));
     });
-    return cat("{", ...fields, "}");
+    return catAll(["{", ...fields, "}"]);
   }
   const t = v as TaggedValue;
   switch (t.kind) {
@@ -150,7 +150,12 @@ function prettyDoc(v: PactValue): Doc {
     case "modref":
       return renderModuleName(t.module);
     case "cap-token":
-      return cat("CapToken(", text(t.name), ...t.args.flatMap((a) => [" ", prettyDoc(a)]), ")");
+      return catAll([
+        "CapToken(",
+        text(t.name),
+        ...t.args.flatMap((a) => [" ", prettyDoc(a)]),
+        ")",
+      ]);
     case "table":
       return text(tableName(t));
     default:
@@ -208,17 +213,17 @@ function abbrevDoc(v: PactValue): Doc {
       if (i > 0) fields.push(",");
       fields.push(text(`"${k}"`), ": ", prettyDoc(x));
     });
-    return cat("{", abbreviate(15, cat(...fields)), "}");
+    return cat("{", abbreviate(15, catAll(fields)), "}");
   }
   const t = v as TaggedValue;
   switch (t.kind) {
     case "cap-token":
-      return cat(
+      return catAll([
         "(",
         text(`${t.name}.{${t.moduleHash}}`),
         ...t.args.flatMap((a) => [" ", abbrevDoc(a)]),
         ")",
-      );
+      ]);
     case "table":
       return abbreviate(20, text(tableName(t)));
     case "unit":
