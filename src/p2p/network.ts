@@ -14,6 +14,11 @@
  *   (mempool-sync.ts), and a command that arrives here is pushed to every peer at once.
  * - **Discovery**: on start and every {@link PEER_DISCOVERY_INTERVAL_MS} this node announces
  *   itself (`PUT /cut/peer`) and reads its peers' peers (`GET /cut/peer`).
+ * - **Verification**: an address enters the peer database only once it answered as a Chainweb
+ *   peer of this network (its page of peers, `GET /cut/peer`): an announced one before the
+ *   announcement is answered; a learnt one (a peer's peer, the unknown origin of a cut) in the
+ *   background, at most {@link MAX_PEER_VERIFICATIONS} at once. No other request goes to an
+ *   address that was not verified.
  */
 import {
   CUT_ATTACHMENT_LIMIT,
@@ -27,7 +32,7 @@ import { CutSync, PeerProtocolError, peerCut } from "./cut-sync.ts";
 import { GossipBlocks } from "./gossip-blocks.ts";
 import { MEMPOOL_SYNC_INTERVAL_MS, MempoolSync } from "./mempool-sync.ts";
 import { OneAtATime } from "./one-at-a-time.ts";
-import { PeerClient, PeerRequestError } from "./peer-client.ts";
+import { PeerClient, PeerLimitError, PeerRequestError } from "./peer-client.ts";
 import { PeerDb, type PeerEntry } from "./peer-db.ts";
 import { decodePeerInfo, type PeerAddress, type PeerInfo, peerKey } from "./peer-info.ts";
 
@@ -39,6 +44,11 @@ export const PEER_DISCOVERY_INTERVAL_MS = 10_000;
 export const SYNC_PROGRESS_INTERVAL_MS = 2_000;
 /** A sync of at least this many blocks logs its progress. */
 export const SYNC_PROGRESS_MIN_BLOCKS = 1_000;
+/**
+ * The most learnt addresses (a peer's peers, the unknown origins of cuts) being verified at once;
+ * more are dropped (a peer's peers are read again at the next discovery).
+ */
+export const MAX_PEER_VERIFICATIONS = 4;
 
 export interface NetworkOptions {
   /** The peers given in the configuration (`--peer`, `peers:`). */
@@ -98,6 +108,8 @@ export class P2PNetwork {
   private readonly pulling = new Set<string>();
   private readonly pushes = new OneAtATime(() => this.closed);
   private readonly onPending = (chainId: number) => this.pushPending(chainId);
+  /** The learnt addresses being verified ({@link MAX_PEER_VERIFICATIONS} at most). */
+  private readonly verifying = new Set<string>();
   /** The address this node tells its peers to reach it at; null: it does not announce itself. */
   private announce: PeerAddress | null = null;
 
@@ -111,6 +123,7 @@ export class P2PNetwork {
       if (event.kind === "joined") log.info(`peer ${event.key} joined`);
       else {
         log.warn(`peer ${event.key} dropped: ${event.reason}`);
+        this.clients.delete(event.key);
         this.mempools.forget(event.key);
         this.gossipBlocks.forget(event.key);
       }
@@ -145,38 +158,89 @@ export class P2PNetwork {
   }
 
   /**
-   * A cut a peer sent (`PUT /cut`): synced from its origin when it has blocks this node lacks. A
-   * peer backed off for failed requests is asked again at once (it reached this node); one left
-   * alone for something invalid is not heard.
+   * A cut a peer sent (`PUT /cut`) from the address `from`: synced from its origin when it has
+   * blocks this node lacks. A peer backed off for failed requests is asked again at once (it
+   * reached this node); one left alone for something invalid is not heard. An origin that is not
+   * a peer is refused (false, chainweb-node's `401 Unknown peer`); when the cut came from the
+   * origin's own address it is verified meanwhile, and once it answers it joins and its cut is
+   * synced. A cut naming another address as its origin makes this node call nobody.
    */
-  receiveCut(cut: CutHashes, origin: PeerInfo): void {
-    const entry = this.peers.get(peerKey(origin.address)) ?? this.peers.add(origin);
-    if (entry === null) return;
+  receiveCut(cut: CutHashes, origin: PeerInfo, from: string): boolean {
+    const entry = this.peers.get(peerKey(origin.address));
+    if (entry === undefined) {
+      if (sameHost(origin.address.hostname, from)) {
+        this.verifyLearnt(origin, (joined) => this.heard(joined, cut));
+      }
+      return false;
+    }
+    this.heard(entry, cut);
+    return true;
+  }
+
+  private heard(entry: PeerEntry, cut: CutHashes): void {
     this.peers.reachedUs(entry);
     if (entry.notBefore > Date.now()) return;
     this.offer(entry, cut);
   }
 
   /**
-   * A peer announcing itself (`PUT /cut/peer`): added once it answers at the address it gave;
-   * the reason it was not, otherwise.
+   * A peer announcing itself (`PUT /cut/peer`): added once it answers as a Chainweb peer of this
+   * network at the address it gave; the reason it was not, otherwise.
    */
   async addAnnounced(info: PeerInfo): Promise<string | null> {
     if (this.peers.get(peerKey(info.address)) !== undefined) return null;
-    if (this.announce !== null && peerKey(info.address) === peerKey(this.announce)) {
-      return `${peerKey(info.address)} is this node's own address`;
-    }
-    try {
-      await this.client(peerKey(info.address), info.address).call("getPeers", {
-        query: { limit: 1 },
-      });
-    } catch (e) {
-      return `the peer ${peerKey(info.address)} is not reachable: ${e instanceof Error ? e.message : String(e)}`;
-    }
+    const problem = await this.verify(info);
+    if (problem !== null) return problem;
     if (this.peers.add(info) === null)
       return `this node's peer database is full (${this.options.maxPeers} peers)`;
     this.peers.save();
     return null;
+  }
+
+  /**
+   * Whether `info` answers as a Chainweb peer of this network (a page of its peers, asked for
+   * under this network's name): null when it does, else why not. Asked with a client of its own:
+   * the clients kept are those of peers.
+   */
+  private async verify(info: PeerInfo): Promise<string | null> {
+    const key = peerKey(info.address);
+    if (this.announce !== null && key === peerKey(this.announce)) {
+      return `${key} is this node's own address`;
+    }
+    const client = new PeerClient(info.address, this.ports.network.version.name, this.scheme);
+    try {
+      const page = await client.call("getPeers", { query: { limit: 1 } });
+      if (!Array.isArray((page as { items?: unknown } | undefined)?.items)) {
+        return `the peer ${key} does not answer as a Chainweb peer (its peer page has no items)`;
+      }
+    } catch (e) {
+      return `the peer ${key} is not reachable: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    return null;
+  }
+
+  /**
+   * Verifies a learnt address in the background, and adds it once it answers (then `joined`).
+   * Nothing is done when it is being verified already, when {@link MAX_PEER_VERIFICATIONS} are,
+   * or when the database has no room for it.
+   */
+  private verifyLearnt(info: PeerInfo, joined?: (entry: PeerEntry) => void): void {
+    const key = peerKey(info.address);
+    if (this.verifying.has(key) || this.verifying.size >= MAX_PEER_VERIFICATIONS) return;
+    if (!this.peers.hasRoom()) return;
+    this.verifying.add(key);
+    this.verify(info)
+      .then((problem) => {
+        if (problem !== null || this.closed) return;
+        const entry = this.peers.add(info);
+        if (entry === null) return;
+        this.peers.save();
+        joined?.(entry);
+      })
+      .catch((e: unknown) =>
+        this.log.error(`peer ${key}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+      )
+      .finally(() => this.verifying.delete(key));
   }
 
   /** Each known peer and where its cut stands against this node's. */
@@ -213,21 +277,17 @@ export class P2PNetwork {
     this.peers.save();
   }
 
-  private client(key: string, address: PeerAddress): PeerClient {
-    let client = this.clients.get(key);
-    if (client === undefined) {
-      client = new PeerClient(
-        address,
-        this.ports.network.version.name,
-        this.options.https === undefined ? "http" : "https",
-      );
-      this.clients.set(key, client);
-    }
-    return client;
+  private get scheme(): "http" | "https" {
+    return this.options.https === undefined ? "http" : "https";
   }
 
   private clientOf(entry: PeerEntry): PeerClient {
-    return this.client(entry.key, entry.info.address);
+    let client = this.clients.get(entry.key);
+    if (client === undefined) {
+      client = new PeerClient(entry.info.address, this.ports.network.version.name, this.scheme);
+      this.clients.set(entry.key, client);
+    }
+    return client;
   }
 
   private offer(entry: PeerEntry, cut: CutHashes): void {
@@ -297,9 +357,16 @@ export class P2PNetwork {
     }
   }
 
-  /** A failed request backs the peer off; an invalid answer or block penalises it (logged once). */
+  /**
+   * A failed request backs the peer off; an invalid answer or block, or more bytes than its
+   * bound, penalises it (logged once: the requests cut off with it fail together).
+   */
   private failedWith(entry: PeerEntry, e: unknown): void {
-    if (e instanceof PeerRequestError) {
+    if (e instanceof PeerLimitError) {
+      if (entry.penalty === e.reason && entry.notBefore > Date.now()) return;
+      this.log.warn(`peer ${entry.key}: ${e.reason}; not asked for a while`);
+      this.peers.penalize(entry, e.reason);
+    } else if (e instanceof PeerRequestError) {
       // Said once while it lasts: an answered poll between two failed syncs does not repeat it.
       const problem = `${e.endpoint}: ${e.reason}`;
       if (entry.lastProblem !== problem) this.log.warn(`peer ${entry.key}: ${problem}`);
@@ -394,13 +461,17 @@ export class P2PNetwork {
         });
       return send(attached)
         .catch((e: unknown) => {
+          const status = e instanceof PeerRequestError ? e.status : undefined;
+          // A peer that does not know this node yet (401, Unknown peer) learns of it from its
+          // announcement, or verifies it now: nothing failed.
+          if (status === 401) return "unknown";
           // A peer that refuses the blocks carried (its body limit is lower: Braid answers 400,
           // others 413) still gets the cut, and asks for them.
-          const refused = e instanceof PeerRequestError && e.status !== undefined && e.status < 500;
-          if (refused && attached.headers.length > 0) return send();
+          if (status !== undefined && status < 500 && attached.headers.length > 0) return send();
           throw e;
         })
-        .then(() => {
+        .then((answer) => {
+          if (answer === "unknown") return;
           // It has the cut now, or syncs it from this node: its blocks need not travel again.
           this.gossipBlocks.peerHas(entry.key, cut);
           this.peers.succeeded(entry);
@@ -423,14 +494,12 @@ export class P2PNetwork {
         .then((page) => {
           const items = (page as { items?: unknown } | undefined)?.items;
           if (!Array.isArray(items)) throw new PeerProtocolError("its peer page has no items");
-          let added = false;
           for (const item of items) {
             const info = decodePeerInfo(item);
             if (typeof info !== "string" && this.peers.get(peerKey(info.address)) === undefined) {
-              added = this.peers.add(info) !== null || added;
+              this.verifyLearnt(info);
             }
           }
-          if (added) this.peers.save();
         })
         .catch((e: unknown) => this.failedWith(entry, e));
     }
@@ -448,4 +517,14 @@ function joined(earlier: CutAttachments, later: CutAttachments): CutAttachments 
     headers: [...earlier.headers, ...later.headers],
     payloads: [...earlier.payloads, ...later.payloads],
   };
+}
+
+/**
+ * Whether a request from the address `from` (as the socket gives it: an IPv4 address may come as
+ * `::ffff:a.b.c.d`) came from the host `hostname` names (an address, not a name: a name is not
+ * resolved).
+ */
+function sameHost(hostname: string, from: string): boolean {
+  const plain = (address: string) => address.toLowerCase().replace(/^::ffff:(?=\d+\.)/, "");
+  return plain(hostname.replace(/^\[(.*)\]$/, "$1")) === plain(from);
 }

@@ -4,8 +4,14 @@
  * calls them with a deadline and a bound on what it reads. Every failure (refused connection,
  * timeout, an answer that is not 2xx, too large, not JSON) is a {@link PeerRequestError} naming
  * the peer, the endpoint and the reason, so sync can log it once and drop the peer for a while.
+ *
+ * Each client bounds what its peer can cost this node: at most
+ * {@link MAX_PEER_REQUESTS_IN_FLIGHT} requests at once (more wait their turn), and at most
+ * {@link MAX_PEER_BYTES_PER_INTERVAL} bytes read within {@link PEER_BYTES_INTERVAL_MS}. A peer that
+ * sends more has every request to it cut off (a {@link PeerLimitError}, for the network to
+ * penalise it), and no request goes to it until the interval ends.
  */
-import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { type ClientRequest, Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { BRAID_VERSION } from "../version.ts";
 import { type PeerAddress, peerKey } from "./peer-info.ts";
@@ -14,6 +20,26 @@ import { type PeerAddress, peerKey } from "./peer-info.ts";
 export const PEER_REQUEST_TIMEOUT_MS = 10_000;
 /** The most bytes of one answer read from a peer (a payload batch of large blocks fits). */
 export const MAX_PEER_RESPONSE_BYTES = 64 * 1024 * 1024;
+/**
+ * The most requests to one peer at once; more wait for one to end. A sync asks for each chain's
+ * branch and payloads at once (20 chains, two stretches), so without it one peer answering
+ * slowly without end held dozens of answers of up to {@link MAX_PEER_RESPONSE_BYTES} each.
+ */
+export const MAX_PEER_REQUESTS_IN_FLIGHT = 8;
+/**
+ * The most bytes read from one peer within {@link PEER_BYTES_INTERVAL_MS}, all its answers
+ * together: about two and a half times what a catch-up at 6,000 blocks/s reads (a block's header
+ * and payload are ~0.9 kB of JSON), and room for two answers at {@link MAX_PEER_RESPONSE_BYTES}.
+ */
+export const MAX_PEER_BYTES_PER_INTERVAL = 128 * 1024 * 1024;
+/** The interval over which {@link MAX_PEER_BYTES_PER_INTERVAL} is counted. */
+export const PEER_BYTES_INTERVAL_MS = 10_000;
+
+/** The bytes one peer may send within an interval (the constants above; less in tests). */
+export interface PeerByteBound {
+  readonly bytes: number;
+  readonly intervalMs: number;
+}
 
 type Method = "GET" | "PUT" | "POST";
 
@@ -62,14 +88,30 @@ export class PeerRequestError extends Error {
   }
 }
 
+/** A peer sent more than {@link MAX_PEER_BYTES_PER_INTERVAL}: its requests were cut off. */
+export class PeerLimitError extends PeerRequestError {}
+
 export class PeerClient {
   readonly key: string;
   private readonly base: string;
+  /** The requests on the wire, to be cut off together when the peer sends too much. */
+  private readonly active = new Set<ClientRequest>();
+  /** Places taken of {@link MAX_PEER_REQUESTS_IN_FLIGHT}, and the requests waiting for one. */
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+  private intervalStart = 0;
+  private intervalBytes = 0;
+  /** While set, the peer went over its bytes: every request fails with it until the interval ends. */
+  private overLimit: string | null = null;
 
   constructor(
     readonly address: PeerAddress,
     network: string,
     scheme: "http" | "https" = "http",
+    private readonly bound: PeerByteBound = {
+      bytes: MAX_PEER_BYTES_PER_INTERVAL,
+      intervalMs: PEER_BYTES_INTERVAL_MS,
+    },
   ) {
     this.key = peerKey(address);
     this.base = `${scheme}://${this.key}/chainweb/0.0/${network}`;
@@ -95,11 +137,13 @@ export class PeerClient {
     const url = `${this.base}${path(request.chainId ?? 0)}${query.length > 0 ? `?${query}` : ""}`;
     const body =
       request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
-    const answer = await exchange(url, method, body, request.accept ?? "application/json").catch(
-      (e: unknown) => {
-        throw new PeerRequestError(this.key, endpoint, networkReason(e));
-      },
-    );
+    const answer = await this.limited(endpoint, () =>
+      exchange(url, method, body, request.accept ?? "application/json", this.meter),
+    ).catch((e: unknown) => {
+      if (e instanceof PeerLimitError) throw e;
+      if (e instanceof OverLimit) throw new PeerLimitError(this.key, endpoint, e.message);
+      throw new PeerRequestError(this.key, endpoint, networkReason(e));
+    });
     if (answer.status < 200 || answer.status > 299) {
       throw new PeerRequestError(
         this.key,
@@ -110,7 +154,60 @@ export class PeerClient {
     }
     return answer.text;
   }
+
+  /**
+   * Runs `exchange` in one of the peer's {@link MAX_PEER_REQUESTS_IN_FLIGHT} places, waiting for
+   * one if need be (an ending request hands its place to the first waiting); refused while the
+   * peer is over its bytes.
+   */
+  private async limited<T>(endpoint: P2PEndpoint, exchange: () => Promise<T>): Promise<T> {
+    this.refuseIfOver(endpoint);
+    if (this.inFlight < MAX_PEER_REQUESTS_IN_FLIGHT) this.inFlight++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      this.refuseIfOver(endpoint);
+      return await exchange();
+    } finally {
+      const next = this.waiting.shift();
+      if (next === undefined) this.inFlight--;
+      else next();
+    }
+  }
+
+  private refuseIfOver(endpoint: P2PEndpoint): void {
+    if (this.overLimit !== null && performance.now() - this.intervalStart < this.bound.intervalMs)
+      throw new PeerLimitError(this.key, endpoint, this.overLimit);
+    this.overLimit = null;
+  }
+
+  /** What {@link exchange} tells the client of each request and each chunk it reads. */
+  private readonly meter: Meter = {
+    started: (request) => this.active.add(request),
+    ended: (request) => this.active.delete(request),
+    read: (bytes) => {
+      const now = performance.now();
+      if (now - this.intervalStart >= this.bound.intervalMs) {
+        this.intervalStart = now;
+        this.intervalBytes = 0;
+      }
+      this.intervalBytes += bytes;
+      if (this.intervalBytes <= this.bound.bytes || this.overLimit !== null) return;
+      this.overLimit = `it sent more than ${this.bound.bytes} bytes within ${this.bound.intervalMs} ms`;
+      // The waiting ones are refused as these end and hand them their places.
+      for (const request of this.active) request.destroy(new OverLimit(this.overLimit));
+    },
+  };
 }
+
+/** How a request reports to its client: on the wire, done, and each chunk of answer read. */
+interface Meter {
+  started(request: ClientRequest): void;
+  ended(request: ClientRequest): void;
+  read(bytes: number): void;
+}
+
+/** A request cut off because its peer went over its bytes (the client says why). */
+class OverLimit extends Error {}
 
 /**
  * Connections kept open between requests to the same peer. Node's own HTTP client, not `fetch`:
@@ -139,12 +236,13 @@ async function exchange(
   method: Method,
   body: string | undefined,
   accept: string,
+  meter: Meter,
 ): Promise<{ status: number; text: string }> {
   try {
-    return await exchangeOnce(url, method, body, accept, "kept-alive");
+    return await exchangeOnce(url, method, body, accept, meter, "kept-alive");
   } catch (e) {
     if (!(e instanceof ClosedConnection)) throw e;
-    return exchangeOnce(url, method, body, accept, "new");
+    return exchangeOnce(url, method, body, accept, meter, "new");
   }
 }
 
@@ -153,6 +251,7 @@ function exchangeOnce(
   method: Method,
   body: string | undefined,
   accept: string,
+  meter: Meter,
   connection: "kept-alive" | "new",
 ): Promise<{ status: number; text: string }> {
   const target = new URL(url);
@@ -176,6 +275,8 @@ function exchangeOnce(
         let size = 0;
         response.on("data", (chunk: Buffer) => {
           size += chunk.length;
+          meter.read(chunk.length);
+          if (request.destroyed) return;
           if (size > MAX_PEER_RESPONSE_BYTES) {
             request.destroy(
               new Error(`the answer is larger than ${MAX_PEER_RESPONSE_BYTES} bytes`),
@@ -194,7 +295,11 @@ function exchangeOnce(
       },
     );
     const timer = setTimeout(() => request.destroy(new PeerTimeout()), PEER_REQUEST_TIMEOUT_MS);
-    request.on("close", () => clearTimeout(timer));
+    meter.started(request);
+    request.on("close", () => {
+      clearTimeout(timer);
+      meter.ended(request);
+    });
     request.on("error", (e: Error & { code?: string }) =>
       reject(request.reusedSocket && e.code === "ECONNRESET" ? new ClosedConnection(e.message) : e),
     );

@@ -1,5 +1,6 @@
 /**
- * The peer database: bounded, configured peers never dropped, back-off doubling to its cap, a
+ * The peer database: bounded, configured peers never dropped, a full one taking a new peer in
+ * the place of a failing learnt one, back-off doubling to its cap, a
  * learnt peer dropped after too many failures in a row, the penalty for sending something
  * invalid, and the list kept in the data directory (an unreadable file ignored).
  */
@@ -70,6 +71,42 @@ describe("the peer database", () => {
       { kind: "joined", key: "10.0.0.2:1789" },
       { kind: "joined", key: "10.0.0.4:1789" },
     ]);
+  });
+
+  it("full, takes a new peer in the place of the learnt one failing most, never a configured one", () => {
+    const { db, clock, events } = database(null, 3);
+    db.load([peer(1)]);
+    const [two, three] = [db.add(peer(2))!, db.add(peer(3))!];
+    db.failed(db.get("10.0.0.1:1789")!, "ECONNREFUSED");
+    assert.equal(db.hasRoom(), false, "full, and only a configured peer failing");
+    assert.equal(db.add(peer(4)), null);
+    db.failed(two, "ECONNREFUSED");
+    db.failed(three, "ECONNREFUSED");
+    db.failed(three, "ECONNREFUSED");
+    assert.equal(db.hasRoom(), true);
+    assert.notEqual(db.add(peer(4)), null);
+    db.penalize(two, "it sent more than it may");
+    assert.notEqual(db.add(peer(5)), null, "a penalised one counts as failing most");
+    assert.deepEqual(
+      db.all().map((p) => p.key),
+      ["10.0.0.1:1789", "10.0.0.4:1789", "10.0.0.5:1789"],
+    );
+    assert.deepEqual(events.slice(-4), [
+      {
+        kind: "dropped",
+        key: "10.0.0.3:1789",
+        reason: "replaced by 10.0.0.4:1789 (2 failed requests in a row)",
+      },
+      { kind: "joined", key: "10.0.0.4:1789" },
+      {
+        kind: "dropped",
+        key: "10.0.0.2:1789",
+        reason: "replaced by 10.0.0.5:1789 (it sent more than it may)",
+      },
+      { kind: "joined", key: "10.0.0.5:1789" },
+    ]);
+    clock.now += PEER_PENALTY_MS;
+    assert.equal(db.add(peer(6)), null, "full of peers that answer");
   });
 
   it("backs a failing peer off, doubling to the cap; an answer ends it", () => {

@@ -8,7 +8,12 @@
  *   {@link PEER_BACKOFF_MAX_MS}; a learnt peer that failed {@link PEER_DROP_FAILURES} times in a
  *   row is dropped (a configured one is kept, backed off);
  * - a peer that sent something invalid (a block the import pipeline refused, an answer that is
- *   not the protocol) is left alone for {@link PEER_PENALTY_MS}.
+ *   not the protocol, more bytes than its bound) is left alone for {@link PEER_PENALTY_MS}.
+ *
+ * Only peers the network verified (they answered as Chainweb peers of this network) are added,
+ * so a full database is full of such peers: a new one takes the place of a learnt peer whose
+ * requests are failing or that is penalised (the one with the most failures), or is refused when
+ * none is. Configured peers are never displaced.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -77,12 +82,21 @@ export class PeerDb {
     return this.peers.size;
   }
 
-  /** Adds a peer unless it is this node, known already, or the database is full. */
+  /**
+   * Adds a peer unless it is this node, known already, or the database is full of peers that
+   * answer (a failing learnt one makes room: {@link failingLearnt}).
+   */
   add(info: PeerInfo, configured = false): PeerEntry | null {
     const key = peerKey(info.address);
     const known = this.peers.get(key);
     if (known !== undefined) return known;
-    if (key === this.self() || (!configured && this.peers.size >= this.maxPeers)) return null;
+    if (key === this.self()) return null;
+    if (!configured && this.peers.size >= this.maxPeers) {
+      const failing = this.failingLearnt();
+      if (failing === undefined) return null;
+      const why = failing.penalty ?? `${failing.failures} failed requests in a row`;
+      this.drop(failing, `replaced by ${key} (${why})`);
+    }
     const entry: PeerEntry = {
       info,
       key,
@@ -96,6 +110,24 @@ export class PeerDb {
     this.peers.set(key, entry);
     this.told({ kind: "joined", key });
     return entry;
+  }
+
+  /** Whether a new learnt peer would be added now: there is room, or a failing learnt peer. */
+  hasRoom(): boolean {
+    return this.peers.size < this.maxPeers || this.failingLearnt() !== undefined;
+  }
+
+  /** The learnt peer a new one replaces in a full database: the one failing most, if any fails. */
+  private failingLearnt(): PeerEntry | undefined {
+    const now = this.now();
+    // A penalised peer counts as failing more than one merely not answering.
+    const failing = (p: PeerEntry) =>
+      p.configured ? 0 : p.penalty !== null && p.notBefore > now ? PEER_DROP_FAILURES : p.failures;
+    let worst: PeerEntry | undefined;
+    for (const p of this.peers.values()) {
+      if (failing(p) > (worst === undefined ? 0 : failing(worst))) worst = p;
+    }
+    return worst;
   }
 
   get(key: string): PeerEntry | undefined {

@@ -304,6 +304,12 @@ async function solvedWork(s: State): Promise<Uint8Array> {
   return header;
 }
 
+/** The on-demand node's cut, as `GET /cut` answers it. */
+async function ownCut(s: State): Promise<object> {
+  const cut = await rawRequest({ method: "GET", url: `${s.main.url}/chainweb/0.0/${NETWORK}/cut` });
+  return JSON.parse(cut.body.toString("utf8")) as object;
+}
+
 /** The idle node's high-water mark of chain 0, its integers as written (the nonce has 64 bits). */
 async function idleMark(s: State): Promise<{ nonce: string; since: string }> {
   const response = await rawRequest({
@@ -367,12 +373,23 @@ const CALLS: Readonly<Record<string, readonly Call[]>> = {
       name: "the node's own cut, with a peer as its origin (204)",
       status: 204,
       request: async (s) => {
-        const cut = await rawRequest({
-          method: "GET",
-          url: `${s.main.url}/chainweb/0.0/${NETWORK}/cut`,
-        });
         const origin = { id: null, address: { hostname: "127.0.0.1", port: s.peer.port } };
-        return { body: { ...JSON.parse(cut.body.toString("utf8")), origin } };
+        // The stand-in announces itself first: a cut is taken from peers only.
+        const announced = await rawRequest({
+          method: "PUT",
+          url: `${s.main.url}/chainweb/0.0/${NETWORK}/cut/peer`,
+          body: origin,
+        });
+        assert.equal(announced.status, 204, announced.body.toString());
+        return { body: { ...(await ownCut(s)), origin } };
+      },
+    },
+    {
+      name: "the node's own cut, from an origin that is not a peer (401)",
+      status: 401,
+      request: async (s) => {
+        const origin = { id: null, address: { hostname: "127.0.0.1", port: s.peer.closedPort } };
+        return { body: { ...(await ownCut(s)), origin } };
       },
     },
   ],

@@ -1,15 +1,18 @@
 /**
- * The P2P API's own routes over a real in-process server: `PUT /cut` (204, and 400 with the
- * reason for what is not a cut with an origin), `GET /cut/peer` in pages, `PUT /cut/peer`
+ * The P2P API's own routes over a real in-process server: `PUT /cut` (204 from a peer, 401 from
+ * an origin that is not one, verified only at the address the cut came from and a few at once;
+ * 400 with the reason for what is not a cut with an origin), `GET /cut/peer` in pages, `PUT /cut/peer`
  * (added once the peer answers at its address, 400 otherwise) and `GET /config`.
  */
 
 import assert from "node:assert/strict";
+import { createServer, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { encodeCutHashes } from "../../chain/cut/cut.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { manualNode } from "../../node/test-support/dev-node.ts";
-import type { P2PNetwork } from "../../p2p/network.ts";
+import { MAX_PEER_VERIFICATIONS, type P2PNetwork } from "../../p2p/network.ts";
 import { closedPort } from "../../p2p/test-support/closed-port.ts";
 import type { RunningNodeServer } from "../service/server.ts";
 import { serveWithNetwork } from "./test-support/served-network.ts";
@@ -23,6 +26,26 @@ async function served(config: unknown = {}) {
   const faults: unknown[] = [];
   const { network, server } = await serveWithNetwork(node, { config, faults });
   return { node, network, server, faults };
+}
+
+/** A listener on `host` that counts the connections it takes and never answers. */
+async function listener(host: string) {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    connections: () => connections,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 describe("the P2P routes", () => {
@@ -60,11 +83,74 @@ describe("the P2P routes", () => {
       return JSON.stringify({ ...json, origin: from });
     };
 
-    it("takes a cut with an origin (204), the origin becoming a peer", async () => {
+    it("takes a cut from a peer (204)", async () => {
+      network.peers.add(origin);
       const response = await send("PUT", "/cut", cutBody(origin));
       assert.equal(response.status, 204);
       assert.equal(await response.text(), "");
-      assert.equal(network.peers.get("127.0.0.1:1")?.configured, false);
+    });
+
+    it("answers 401 to an origin that is not a peer, and calls no address the cut did not come from", async () => {
+      const elsewhere = await listener("127.0.0.2");
+      try {
+        const stranger = { id: null, address: { hostname: "127.0.0.2", port: elsewhere.port } };
+        const response = await send("PUT", "/cut", cutBody(stranger));
+        assert.equal(response.status, 401);
+        assert.equal(await response.text(), "Unknown peer");
+        await sleep(200);
+        assert.equal(elsewhere.connections(), 0);
+        assert.equal(network.peers.get(`127.0.0.2:${elsewhere.port}`), undefined);
+      } finally {
+        await elsewhere.close();
+      }
+    });
+
+    it(`verifies unknown origins at the cut's own address, ${MAX_PEER_VERIFICATIONS} at once, and takes one that answers as a peer`, async () => {
+      // Addresses that take connections and never answer: each verification stays in flight.
+      const silent = await Promise.all(Array.from({ length: 10 }, () => listener("127.0.0.1")));
+      // A node of its own receives the cuts, so the peer it learns stays out of the others' pages.
+      const receiver = await served();
+      const other = await served();
+      const putCut = (from: unknown) =>
+        fetch(`${receiver.server.url}${BASE}/cut`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: cutBody(from),
+        });
+      try {
+        for (const { port } of silent) {
+          const from = { id: null, address: { hostname: "127.0.0.1", port } };
+          assert.equal((await putCut(from)).status, 401);
+        }
+        await sleep(300);
+        const calls = silent.map((l) => l.connections());
+        assert.equal(
+          calls.reduce((a, b) => a + b),
+          MAX_PEER_VERIFICATIONS,
+          `connections: ${calls.join(" ")}`,
+        );
+        await Promise.all(silent.map((l) => l.close()));
+        for (const { port } of silent) {
+          assert.equal(receiver.network.peers.get(`127.0.0.1:${port}`), undefined);
+        }
+        // A real peer, the verifications' places free again.
+        const peer = { id: null, address: { hostname: "127.0.0.1", port: other.server.port } };
+        const deadline = Date.now() + 5_000;
+        while (receiver.network.peers.get(`127.0.0.1:${other.server.port}`) === undefined) {
+          assert.ok(Date.now() < deadline, "the real peer joined");
+          assert.equal((await putCut(peer)).status, 401);
+          await sleep(100);
+        }
+        assert.equal((await putCut(peer)).status, 204);
+      } finally {
+        await Promise.all(silent.map((l) => l.close()));
+        for (const done of [receiver, other]) {
+          await done.server.close();
+          done.network.close();
+          done.node.close();
+          assert.deepEqual(done.faults, []);
+        }
+      }
     });
 
     it("refuses a cut without an origin, or with one that is not a peer", async () => {

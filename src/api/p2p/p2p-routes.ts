@@ -3,8 +3,9 @@
  * served from the node's network (src/p2p/network.ts) on the service port beside the rest of
  * the API (`GET /cut`, the header and payload endpoints are the service API's own).
  *
- * - `PUT /cut`: a cut with a non-null origin; 204, and synced from the origin when it has blocks
- *   this node lacks.
+ * - `PUT /cut`: a cut with a non-null origin; 204 from a peer, and synced from it when it has
+ *   blocks this node lacks; 401 `Unknown peer` (as chainweb-node answers) from an origin that is
+ *   not one (which the network verifies meanwhile when the cut came from the origin's address).
  * - `GET /cut/peer`: a page of the peer database (`limit`, `next` as `inclusive:N`).
  * - `PUT /cut/peer`: a peer announcing itself; 204 once it answers at the address it gave, else
  *   400 with the reason.
@@ -17,7 +18,7 @@ import { decodeCutHashes } from "../../chain/cut/cut.ts";
 import type { NodePorts } from "../../node/ports.ts";
 import type { P2PNetwork } from "../../p2p/network.ts";
 import { decodePeerInfo, encodePeerInfo } from "../../p2p/peer-info.ts";
-import { badRequest } from "../http/errors.ts";
+import { badRequest, HttpError } from "../http/errors.ts";
 import { bodyText, parseJsonBody } from "../http/json-body.ts";
 import { BASE, chainHook, JSON_TYPE } from "../service/request-parts.ts";
 
@@ -45,7 +46,9 @@ export function registerP2PRoutes(
     if (typeof cut === "string") throw badRequest(cut);
     const origin = decodePeerInfo((value as { origin?: unknown }).origin);
     if (typeof origin === "string") throw badRequest(`"origin": ${origin}`);
-    network.receiveCut(cut, origin);
+    if (!network.receiveCut(cut, origin, request.socket.remoteAddress ?? "")) {
+      throw new HttpError(401, "Unknown peer");
+    }
     return reply.code(204).send();
   });
 

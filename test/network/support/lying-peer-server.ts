@@ -1,24 +1,34 @@
 /**
  * A lying peer, a process of its own inside a host of a test network (`lying-peer-process.ts`
- * starts it: `lying-peer-server.ts LIE ADDRESS PORT VICTIM_URL`). It builds the branch of LIE
- * (`lying-peer.ts`) and serves it on ADDRESS:PORT through the part of Chainweb's P2P API a Braid
- * node calls: `GET`/`PUT /cut`, `GET`/`PUT /cut/peer`, `POST header/branch`, `POST payload/batch`,
- * and `POST mempool/getPending` (an empty mempool: the victim pulls its peers' mempools every
- * 500 ms, and a refusal to answer is a failure of its own the victim would log).
+ * starts it: `lying-peer-server.ts MODE ADDRESS PORT VICTIM_URL`). It builds the branch of MODE
+ * (`lying-peer.ts`: a lie, or an honest branch for a peer that answers without end) and serves it
+ * on ADDRESS:PORT through the part of Chainweb's P2P API a Braid node calls: `GET`/`PUT /cut`,
+ * `GET`/`PUT /cut/peer`, `POST header/branch`, `POST payload/batch`, and `POST
+ * mempool/getPending` (an empty mempool: the victim pulls its peers' mempools every 500 ms, and a
+ * refusal to answer is a failure of its own the victim would log). In an endless MODE the answer
+ * it names (`header/branch` or `payload/batch`) is a JSON text that never ends, written as fast
+ * as the victim reads it until the victim closes the connection.
  *
  * The first time it is asked for its branch (the victim polled its cut and is syncing it), it
  * first gossips that cut to VICTIM_URL (`PUT /cut`, itself as the origin): the victim is offered
  * the same lie twice, and must refuse it once.
  *
  * It reports to the test on stdout, one JSON line each (`LiarReport`): ready, every request, the
- * gossip's status.
+ * gossip's status, and the bytes of each endless answer once the victim closed it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { encodeCutHashes } from "../../../src/chain/cut/cut.ts";
 import { encodeHeaderBase64 } from "../../../src/chain/header/json.ts";
 import { encodePayloadDataObject } from "../../../src/chain/payload/json.ts";
 import { encodeBase64Url } from "../../../src/crypto/index.ts";
-import { LIES, type Lie, lyingBranch } from "./lying-peer.ts";
+import {
+  blockOnEachChain,
+  ENDLESS,
+  type Endless,
+  LIES,
+  type Lie,
+  lyingBranch,
+} from "./lying-peer.ts";
 import type { LiarReport } from "./lying-peer-process.ts";
 
 const NETWORK = "development";
@@ -27,9 +37,12 @@ const b64 = encodeBase64Url;
 /** A mempool's answer when it holds nothing (Chainweb's `getPending`). */
 const EMPTY_MEMPOOL = { hashes: [], highwaterMark: [0, 0] };
 
-const [lie, address, portText, victimUrl] = process.argv.slice(2);
-if (!LIES.includes(lie as Lie) || address === undefined || victimUrl === undefined) {
-  throw new Error(`usage: lying-peer-server.ts (${LIES.join("|")}) ADDRESS PORT VICTIM_URL`);
+const [mode, address, portText, victimUrl] = process.argv.slice(2);
+const lie = LIES.includes(mode as Lie) ? (mode as Lie) : undefined;
+const endless = ENDLESS.includes(mode as Endless) ? (mode as Endless) : undefined;
+if ((lie ?? endless) === undefined || address === undefined || victimUrl === undefined) {
+  const modes = [...LIES, ...ENDLESS].join("|");
+  throw new Error(`usage: lying-peer-server.ts (${modes}) ADDRESS PORT VICTIM_URL`);
 }
 const port = Number(portText);
 
@@ -37,7 +50,8 @@ function report(line: LiarReport): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
-const branch = lyingBranch(lie as Lie);
+const lying = lie === undefined ? undefined : lyingBranch(lie);
+const branch = lying ?? blockOnEachChain();
 const headers = new Map(branch.blocks.map((b) => [b64(b.header.hash), b.header]));
 const payloads = new Map(branch.blocks.map((b) => [b64(b.header.payloadHash), b.payload]));
 const cutJson = (origin: boolean) =>
@@ -84,6 +98,7 @@ async function answer(request: IncomingMessage, response: ServerResponse, body: 
   if (chainRoute?.[2] === "header/branch") {
     gossip ??= gossipCut();
     await gossip;
+    if (endless === "endless-branch") return sendEndless(response, '{"limit":360,"items":["');
     const { lower, upper } = JSON.parse(body) as { lower: string[]; upper: string[] };
     const stop = new Set(lower);
     const items: string[] = [];
@@ -97,6 +112,7 @@ async function answer(request: IncomingMessage, response: ServerResponse, body: 
     return send(200, { limit: items.length, items: items.reverse(), next: null });
   }
   if (chainRoute?.[2] === "payload/batch") {
+    if (endless === "endless-payloads") return sendEndless(response, '[{"transactions":["');
     const wanted = JSON.parse(body) as string[];
     const found = wanted.flatMap((h) => {
       const payload = payloads.get(h);
@@ -105,6 +121,23 @@ async function answer(request: IncomingMessage, response: ServerResponse, body: 
     return send(200, found);
   }
   response.writeHead(404, { "content-type": "text/plain" }).end("not served by the liar");
+}
+
+/** Answers with `opening` and then letters without end, as fast as they are read; reports the bytes. */
+function sendEndless(response: ServerResponse, opening: string): void {
+  const chunk = Buffer.alloc(1 << 16, "A");
+  let bytes = opening.length;
+  response.writeHead(200, { "content-type": "application/json" });
+  response.write(opening);
+  const more = () => {
+    while (!response.destroyed) {
+      bytes += chunk.length;
+      if (!response.write(chunk)) return;
+    }
+  };
+  response.on("drain", more);
+  response.on("close", () => report({ endless: bytes }));
+  more();
 }
 
 createServer((request, response) => {
@@ -121,13 +154,12 @@ createServer((request, response) => {
     chainId: header.chainId,
     height: header.height,
   });
+  const key = `${address}:${port}`;
+  const blocks = branch.blocks.map((b) => ref(b.header));
   report({
-    ready: {
-      key: `${address}:${port}`,
-      blocks: branch.blocks.map((b) => ref(b.header)),
-      lying: ref(branch.lying),
-      code: branch.code,
-      reason: branch.reason,
-    },
+    ready:
+      lying === undefined
+        ? { key, blocks }
+        : { key, blocks, lying: ref(lying.lying), code: lying.code, reason: lying.reason },
   });
 });

@@ -15,6 +15,10 @@
  *   and header made anew to match, so only executing it tells.
  *
  * Each lie knows the refusal a node must log for it (code and reason, exact).
+ *
+ * A peer that answers without end (`ENDLESS`) serves an honest branch instead, one block on each
+ * chain ({@link blockOnEachChain}): `endless-branch` answers `header/branch` with a page that never
+ * ends, `endless-payloads` answers the branch and then `payload/batch` without end.
  */
 import { adjacentChains } from "../../../src/chain/graph/graph.ts";
 import { genesisHeader } from "../../../src/chain/header/genesis.ts";
@@ -54,6 +58,9 @@ export const LIES = [
   "outputs-mismatch",
 ] as const;
 export type Lie = (typeof LIES)[number];
+/** The ways a peer answers without end. */
+export const ENDLESS = ["endless-branch", "endless-payloads"] as const;
+export type Endless = (typeof ENDLESS)[number];
 
 /** How far ahead the `from-the-future` block's creation time is: a day, in µs. */
 const DAY_MICROS = 86_400_000_000;
@@ -207,6 +214,23 @@ function transferLie(source: BraidNode, lie: "payload-mismatch" | "outputs-misma
     "outputs-mismatch",
     "the outputs hash of executing it differs from the header's",
   );
+}
+
+/** One block on each chain at height 1, made by an in-process development node; and its cut. */
+export function blockOnEachChain(): {
+  blocks: readonly ServedBlock[];
+  cut: ReadonlyMap<number, BlockHeader>;
+} {
+  const source = manualNode();
+  try {
+    const blocks = allChainIds(DEVELOPMENT).map((c) => {
+      const { header, payload } = source.chainDb.block(source.producer.mine(c).header.hash)!;
+      return { header, payload: payloadDataOf(payload) };
+    });
+    return { blocks, cut: new Map(blocks.map((b) => [b.header.chainId, b.header])) };
+  } finally {
+    source.close();
+  }
 }
 
 function rehashed(header: BlockHeader): BlockHeader {
