@@ -159,6 +159,7 @@ export class BraidNode {
         miner: options.mining.miner,
         blockGasLimit: options.mempool.blockGasLimit,
         commandTimeLimitMs: options.execution.commandTimeLimitMs,
+        blockTimeBudgetMs: options.execution.blockTimeBudgetMs,
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
         storage,
         entityKeys: options.mempool.entityKeys,
