@@ -32,7 +32,7 @@ describe("node options", () => {
         minGasPrice: "0.00000001",
         entityKeys: [DEV_ACCOUNTS[0]!.publicKey],
       },
-      execution: { commandTimeLimitMs: 100, blockTimeBudgetMs: 50 },
+      execution: { commandTimeLimitMs: 100 },
       p2p: { peers: [], announce: undefined, maxPeers: 32, requirePow: false, tls: null },
       log: { level: "info" },
     });
