@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { JsonNumber } from "../pact/values/index.ts";
+import { BLOCK_TIME_BUDGET_MS } from "./block-execution/block-executor.ts";
 import { LocalRefusal } from "./local.ts";
 import type { BraidNode } from "./node.ts";
 import { cap, devCommand, GAS_CAP, manualNode } from "./test-support/dev-node.ts";
@@ -71,7 +72,7 @@ describe("the time limit for one command", () => {
 
 describe("the time a block being made spends on commands", () => {
   it("stops taking commands after BLOCK_TIME_BUDGET_MS; the rest get the next block", () => {
-    const node = manualNode({ commandTimeLimit: 5_000 });
+    const node = manualNode({ commandTimeLimit: 5_000 }, BLOCK_TIME_BUDGET_MS);
     try {
       // Each runs to its gas limit (about 50 ms here), within the time limit: the first always
       // fits the budget, never all three.

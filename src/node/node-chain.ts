@@ -30,6 +30,7 @@ import type { BlockRecord, PactDb, VersionedPactDb } from "../pact/db/index.ts";
 import { type Decimal, jsonString } from "../pact/values/index.ts";
 import {
   type BlockEnvironment,
+  type BlockTimeLimits,
   CommandTimedOut,
   type ExecutedBlock,
   executeBlock,
@@ -55,6 +56,8 @@ export interface ChainContext {
   readonly blockGasLimit: number;
   /** How long one command of a block this node makes may run (the `commandTimeLimit` option). */
   readonly commandTimeLimitMs: number;
+  /** How long a block this node makes takes commands (`BLOCK_TIME_BUDGET_MS` but in tests). */
+  readonly blockTimeBudgetMs: number;
   /** The coinbase reward of every block. */
   readonly reward: Decimal;
   /** Whether writes work; told of every failed write. */
@@ -196,12 +199,15 @@ export class NodeChain {
     nonce?: bigint,
     timeLimited = true,
   ): PreparedBlock {
-    const timeLimitMs = timeLimited ? this.context.commandTimeLimitMs : null;
+    const { commandTimeLimitMs, blockTimeBudgetMs } = this.context;
+    const limits = timeLimited
+      ? { commandMs: commandTimeLimitMs, blockMs: blockTimeBudgetMs }
+      : null;
     const timedOut: { command: ParsedCommand; reason: string }[] = [];
     let included = commands;
     for (;;) {
       try {
-        const block = this.prepareOnce(included, adjacentParents, creationTime, nonce, timeLimitMs);
+        const block = this.prepareOnce(included, adjacentParents, creationTime, nonce, limits);
         return timedOut.length === 0
           ? block
           : { ...block, rejected: [...block.rejected, ...timedOut] };
@@ -218,14 +224,14 @@ export class NodeChain {
     adjacentParents: ReadonlyMap<number, BlockHeader>,
     creationTime: number,
     nonce: bigint | undefined,
-    timeLimitMs: number | null,
+    limits: BlockTimeLimits | null,
   ): PreparedBlock {
     const parent = this.head;
     const { state, context } = this;
     context.storage.check();
     state.beginBlock(parent.height + 1);
     try {
-      const executed = executeBlock(state, this.environment(parent), commands, timeLimitMs);
+      const executed = executeBlock(state, this.environment(parent), commands, limits);
       const payload = makePayloadWithOutputs(
         executed.commands.map((c) => ({ transaction: c.transaction, output: c.output })),
         executed.minerData,

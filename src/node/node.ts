@@ -20,6 +20,7 @@ import {
   type VersionedPactDb,
 } from "../pact/db/index.ts";
 import { Decimal } from "../pact/values/index.ts";
+import { BLOCK_TIME_BUDGET_MS } from "./block-execution/block-executor.ts";
 import { NodeClock } from "./clock.ts";
 import { claimDataDir, type DataDirClaim } from "./data-dir.ts";
 import { DevControls, developmentOnlyProblem } from "./dev/controls.ts";
@@ -173,6 +174,7 @@ export class BraidNode {
         miner: options.mining.miner,
         blockGasLimit: options.mempool.blockGasLimit,
         commandTimeLimitMs: options.execution.commandTimeLimitMs,
+        blockTimeBudgetMs: options.execution.blockTimeBudgetMs ?? BLOCK_TIME_BUDGET_MS,
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
         storage,
         entityKeys: options.mempool.entityKeys,

@@ -1,5 +1,5 @@
 /**
- * The `braid` command run for real, in a child process (`node --import tsx src/cli/main.ts`):
+ * The `braid` command run for real, in a child process (the built `node dist/cli/main.js`):
  * exact output bytes, exit codes, and one-line errors.
  */
 import assert from "node:assert/strict";

@@ -7,14 +7,12 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { type AddressInfo, createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { builtCli } from "../support/built-cli.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
-
-const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 
 function braid(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+    const child = spawn(process.execPath, [builtCli(), ...args], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -34,7 +32,7 @@ describe("braid dev", () => {
   const dev = (...args: string[]) => braid(["dev", ...args, "--node", node.url]);
 
   before(async () => {
-    node = await startNode();
+    node = await startNode({ built: true });
   });
   after(async () => {
     await node?.stop();

@@ -6,8 +6,10 @@
  * on each chain used, the balances of every account involved (the senders, who are also the
  * receivers, and the miner) add up to their genesis sum plus one block reward per block after
  * genesis (gas only moves coins from senders to the miner); and a new transfer is still mined on
- * every chain used (no chain is stuck). The delays come from a seeded PRNG: set CRASH_SEED to
- * replay a run, CRASH_ROUNDS to run more rounds.
+ * every chain used (no chain is stuck). The delays come from a seeded PRNG, each round's within its
+ * own share of the delay range (`crash-rounds.ts`: CRASH_ROUNDS=full runs all 22 rounds, `npm test`
+ * 6): set CRASH_SEED to replay a run. The node is the built CLI (`dist/cli/main.js`), which starts
+ * in a fraction of the time the sources take through tsx.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -18,19 +20,20 @@ import { encodeCommandJson, encodeSubmitBatch } from "../../src/command/index.ts
 import { DEV_ACCOUNTS } from "../../src/node/genesis/accounts.ts";
 import { DEV_BLOCK_REWARD } from "../../src/node/genesis/coin-calls.ts";
 import { DEVNET_MINER } from "../../src/node/options.ts";
+import { crashRounds, killDelayMs } from "../support/crash-rounds.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
 import { checkReported, type Reported } from "./support/reported.ts";
 import { localCommand, post, transferCommand } from "./support/requests.ts";
 
 const SEED = Number(process.env.CRASH_SEED ?? 20261123);
-const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 22);
+/** Rounds: 6 in `npm test`, 22 with CRASH_ROUNDS=full (crash-rounds.ts). */
+const ROUNDS = crashRounds(6, 22);
 /** The chains the transfers go to. */
 const CHAINS = [0, 7, 13] as const;
 /** Concurrent client loops of the burst, each sending one transfer and listening for it. */
 const WORKERS = 6;
-/** The kill comes this long after the node is ready (ms), chosen uniformly. */
-const MIN_KILL_DELAY_MS = 20;
-const MAX_KILL_DELAY_MS = 700;
+/** The kill comes this long after the node is ready (ms). */
+const KILL_DELAY_MS: readonly [number, number] = [20, 700];
 /** Fixed-point scale for comparing Pact decimals exactly (12 fraction digits). */
 const SCALE = 10n ** 12n;
 
@@ -166,7 +169,7 @@ test(`the node survives ${ROUNDS} kill -9 rounds with every reported result inta
   let node: NodeProcess | null = null;
   try {
     for (let round = 0; round <= ROUNDS; round++) {
-      node = await startNode({ dataDir: dir });
+      node = await startNode({ dataDir: dir, built: true });
       await checkReported(node, reported, CHAINS);
       const blocks = await checkBalances(node, round);
       // No chain is stuck: a new transfer is mined on every chain used.
@@ -179,7 +182,7 @@ test(`the node survives ${ROUNDS} kill -9 rounds with every reported result inta
         );
         break;
       }
-      const delay = MIN_KILL_DELAY_MS + random() * (MAX_KILL_DELAY_MS - MIN_KILL_DELAY_MS);
+      const delay = killDelayMs(round, ROUNDS, random(), KILL_DELAY_MS);
       const running = node;
       const load = burst(running, random, round, reported);
       await new Promise((resolve) => setTimeout(resolve, delay));

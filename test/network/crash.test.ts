@@ -1,11 +1,13 @@
 /**
  * A follower killed with `kill -9` at random moments during its sync (issue #25's crash item),
- * ten times, each in its own network namespace beside the miner: each restart opens its data
+ * four times (ten with CRASH_ROUNDS=full: `crash-rounds.ts`), each in its own network namespace
+ * beside the miner: each restart opens its data
  * directory without complaint and goes on from what it had stored, and in the end its chains
  * are the miner's, block for block.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { crashRounds, killDelayMs } from "../support/crash-rounds.ts";
 import { converged, cutOf } from "./support/converge.ts";
 import type { NetNode } from "./support/net-node.ts";
 import { networkTestSkip, TestNetwork } from "./support/netns.ts";
@@ -14,8 +16,8 @@ import { networkTestSkip, TestNetwork } from "./support/netns.ts";
 const HEIGHTS = 600;
 /** Heights the miner adds between two crashes, so that each restart has a sync to do. */
 const HEIGHTS_PER_ROUND = 40;
-const CRASHES = 10;
-/** A crash comes this long after the follower's start, at random. */
+const CRASHES = crashRounds(4, 10);
+/** A crash comes this long after the follower's start, at random within the round's share. */
 const CRASH_AFTER_MS: readonly [number, number] = [100, 1_200];
 const CATCH_UP_MS = 120_000;
 
@@ -48,8 +50,8 @@ describe("a follower killed during sync", { skip: networkTestSkip(), timeout: 30
     follower = await net.startNode("f", { args: ["--mining", "none", "--peer", miner.peer] });
     const heights: number[] = [];
     for (let i = 0; i < CRASHES; i++) {
-      const [low, high] = CRASH_AFTER_MS;
-      await new Promise((resolve) => setTimeout(resolve, low + Math.random() * (high - low)));
+      const delay = killDelayMs(i, CRASHES, Math.random(), CRASH_AFTER_MS);
+      await new Promise((resolve) => setTimeout(resolve, delay));
       logs += follower.output();
       await follower.kill9();
       await mine(miner, HEIGHTS_PER_ROUND);

@@ -1,13 +1,10 @@
 /**
- * Runs the `braid` command for real, in a child process (`node --import tsx src/cli/main.ts …`),
- * to its end: its exit code and both outputs, for tests that check exact bytes.
+ * Runs the `braid` command for real, in a child process (the built `node dist/cli/main.js …`,
+ * `built-cli.ts`: tests run it hundreds of times), to its end: its exit code and both outputs,
+ * for tests that check exact bytes.
  */
 import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
-
-const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-/** The tsx loader by absolute URL, since the child runs in a temporary directory. */
-const TSX = import.meta.resolve("tsx");
+import { builtCli } from "./built-cli.ts";
 
 /** What a finished `braid` run left: its exit code, stdout and stderr. */
 export interface BraidRun {
@@ -26,7 +23,7 @@ export function runBraid(
   stdin = "",
   timeoutMs?: number,
 ): BraidRun {
-  const result = spawnSync(process.execPath, ["--import", TSX, MAIN, ...args], {
+  const result = spawnSync(process.execPath, [builtCli(), ...args], {
     cwd,
     input: stdin,
     encoding: "utf8",

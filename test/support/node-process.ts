@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { NODE_RUNTIME_FLAGS } from "../../src/cli/runtime-flags.ts";
+import { builtCli } from "./built-cli.ts";
 import { type SupervisedProcess, supervise } from "./supervised-process.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -21,7 +22,7 @@ export interface NodeProcessOptions {
   readonly startTimeoutMs?: number;
   /** The port to listen on (default 0: a free one). */
   readonly port?: number;
-  /** Run the built CLI (`dist/cli/main.js`: `npm run build` first) instead of the sources through tsx. */
+  /** Run the built CLI (`dist/cli/main.js`, refused when older than `src/`: built-cli.ts) instead of the sources through tsx. */
   readonly built?: boolean;
   /** A command the node runs under, e.g. `["ip", "netns", "exec", NAME]` (test/network/). */
   readonly launcher?: readonly string[];
@@ -37,8 +38,7 @@ export interface NodeProcess extends SupervisedProcess {
 /** Starts a node and resolves once it serves; rejects (after killing it) when it does not. */
 export async function startNode(options: NodeProcessOptions = {}): Promise<NodeProcess> {
   const storage = options.dataDir === undefined ? ["--in-memory"] : ["--data-dir", options.dataDir];
-  const cli =
-    options.built === true ? ["dist/cli/main.js"] : ["--import", "tsx", "src/cli/main.ts"];
+  const cli = options.built === true ? [builtCli()] : ["--import", "tsx", "src/cli/main.ts"];
   const [command, ...commandArgs] = [
     ...(options.launcher ?? []),
     process.execPath,

@@ -1,15 +1,23 @@
 /**
  * Loads the real mainnet data in `../shared/vectors/` (beside the repository) for tests and
- * benchmarks. BRAID_VECTORS_DIR overrides the folder.
+ * benchmarks. BRAID_VECTORS_DIR overrides the folder. Tests that read it are skipped where it is
+ * missing, and fail on CI instead (`skip-or-require.ts`).
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { missingDataSkip, SHARED_DIR } from "./skip-or-require.ts";
 
-const DEFAULT_DIR = fileURLToPath(new URL("../../../../shared/vectors/", import.meta.url));
+/** The vector files: each test names those it reads. */
+export type VectorFile = "mainnet-headers.json" | "mainnet-payloads.json" | "mainnet-blocks.json";
 
-export function readVector<T = unknown>(name: string): T {
-  const dir = process.env["BRAID_VECTORS_DIR"] ?? DEFAULT_DIR;
-  return JSON.parse(readFileSync(`${dir.replace(/\/?$/, "/")}${name}`, "utf8")) as T;
+const vectorPath = (name: VectorFile) =>
+  join(process.env["BRAID_VECTORS_DIR"] ?? join(SHARED_DIR, "vectors"), name);
+
+/** For `describe(…, { skip: vectorsSkip(…files) }, …)` (`skipOrRequire`); read them inside. */
+export const vectorsSkip = (...names: VectorFile[]) => missingDataSkip(names.map(vectorPath));
+
+function readVector<T = unknown>(name: VectorFile): T {
+  return JSON.parse(readFileSync(vectorPath(name), "utf8")) as T;
 }
 
 export interface MainnetHeaders {

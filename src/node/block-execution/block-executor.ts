@@ -143,18 +143,26 @@ export class CommandTimedOut extends Error {
  */
 export const BLOCK_TIME_BUDGET_MS = 50;
 
+/** The time limits of a block this node makes (milliseconds). */
+export interface BlockTimeLimits {
+  /** One command's (`commandTimeLimit`): a command that runs longer is left out. */
+  readonly commandMs: number;
+  /** The block's ({@link BLOCK_TIME_BUDGET_MS} on a node): once its commands have run this long. */
+  readonly blockMs: number;
+}
+
 /**
  * Runs the coinbase and `commands` on `db`, whose block is open. A command whose gas cannot be
- * bought is left out and listed in `rejected` (its writes undone). With `timeLimitMs` (a block
- * this node makes), a command that runs longer throws {@link CommandTimedOut}, and once the
- * commands have run {@link BLOCK_TIME_BUDGET_MS} the rest are not taken (neither executed nor
- * rejected: they stay in the mempool).
+ * bought is left out and listed in `rejected` (its writes undone). With `limits` (a block this
+ * node makes), a command that runs longer than `commandMs` throws {@link CommandTimedOut}, and
+ * once the commands have run `blockMs` the rest are not taken (neither executed nor rejected:
+ * they stay in the mempool).
  */
 export function executeBlock(
   db: PactDb,
   env: BlockEnvironment,
   commands: readonly ParsedCommand[],
-  timeLimitMs: number | null = null,
+  limits: BlockTimeLimits | null = null,
 ): ExecutedBlock {
   const block = blockContextOf(env);
   const coinbase = runCoinbase(db, env, block);
@@ -162,10 +170,10 @@ export function executeBlock(
   const rejected: { command: ParsedCommand; reason: string }[] = [];
   let gasLeft = env.blockGasLimit;
   // Only a block being made is timed: a replay or an import runs every command it holds.
-  const budgetEnds = timeLimitMs === null ? null : performance.now() + BLOCK_TIME_BUDGET_MS;
+  const budgetEnds = limits === null ? null : performance.now() + limits.blockMs;
   for (const command of commands) {
     if (budgetEnds !== null && performance.now() >= budgetEnds) break;
-    const run = runCommand(db, env, block, command, gasLeft, timeLimitMs);
+    const run = runCommand(db, env, block, command, gasLeft, limits?.commandMs ?? null);
     if (run.kind === "rejected") {
       rejected.push({ command, reason: run.reason });
       continue;

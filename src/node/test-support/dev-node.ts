@@ -30,12 +30,21 @@ import { BraidNode } from "../node.ts";
 import { type RawOptions, resolveNodeOptions } from "../options.ts";
 
 /**
- * An in-memory node whose blocks are made only when the caller says so (interval: one a day);
- * `options` adds to that (another miner, say).
+ * An in-memory node whose blocks are made only when the caller says so; `options` adds to that
+ * (another miner, say). A block it makes takes every command that fits its gas, however long
+ * they run (no time budget, unless `blockTimeBudgetMs` gives one), so that which block a command
+ * joins never depends on how busy the machine is.
  */
-export function manualNode(options: RawOptions = {}): BraidNode {
+export function manualNode(
+  options: RawOptions = {},
+  blockTimeBudgetMs = Number.POSITIVE_INFINITY,
+): BraidNode {
+  const resolved = resolveNodeOptions({ inMemory: true, mining: "none", ...options }, {});
   return BraidNode.open(
-    resolveNodeOptions({ inMemory: true, mining: "none", ...options }, {}),
+    {
+      ...resolved,
+      execution: { ...resolved.execution, blockTimeBudgetMs },
+    },
     makeLogger("error"),
   );
 }

@@ -1,6 +1,6 @@
 /**
- * Chainweb's published OpenAPI 3.0 documents as test data: found on disk (never copied into the
- * repository), their operations listed, their schema objects turned into JSON Schema for ajv, and
+ * Chainweb's published OpenAPI 3.0 documents as test data: read from `../shared/` beside the
+ * repository (never copied into it), their operations listed, their schema objects turned into JSON Schema for ajv, and
  * a node's responses checked against them (status, content type, headers, body).
  *
  * OpenAPI 3.0 schema objects are not JSON Schema: `nullable` becomes a `"null"` type, `$ref`s into
@@ -9,16 +9,16 @@
  * draft-07 form, and the OpenAPI formats (`int64`, `binary`, …) are registered with ajv. Any other
  * keyword is refused, so a document using one fails loudly instead of being half-checked.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { IncomingHttpHeaders } from "node:http";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import formatsModule from "ajv-formats";
 import { parse } from "yaml";
+import { missingDataSkip, SHARED_DIR } from "../../../src/chain/test-support/skip-or-require.ts";
 
-/** Where the documents live relative to a directory that holds `shared/`. */
-const DOCUMENTS_DIR = join("shared", "reference", "openapi");
+/** The documents' folder beside the repository (`../shared/reference/openapi/`). */
+export const DOCUMENTS_DIR = join(SHARED_DIR, "reference", "openapi");
 
 export type DocumentName = "chainweb" | "pact";
 export const DOCUMENT_FILES: Record<DocumentName, string> = {
@@ -26,21 +26,9 @@ export const DOCUMENT_FILES: Record<DocumentName, string> = {
   pact: "pact.openapi.yaml",
 };
 
-/**
- * The directory of the documents: the first `shared/reference/openapi` found walking up from
- * `start` (the repository's `../shared/…` in a worktree and in CI, where `shared/` sits beside the
- * clone). Throws naming every directory looked at.
- */
-export function findDocumentsDir(start = dirname(fileURLToPath(import.meta.url))): string {
-  const looked: string[] = [];
-  for (let dir = start; ; dir = dirname(dir)) {
-    const candidate = join(dir, DOCUMENTS_DIR);
-    looked.push(candidate);
-    if (existsSync(join(candidate, DOCUMENT_FILES.chainweb))) return candidate;
-    if (dirname(dir) === dir) break;
-  }
-  throw new Error(`Chainweb's OpenAPI documents were not found; looked in:\n${looked.join("\n")}`);
-}
+/** For `describe(…, { skip: documentsSkip() }, …)`: skipped without the documents, but on CI. */
+export const documentsSkip = () =>
+  missingDataSkip(Object.values(DOCUMENT_FILES).map((file) => join(DOCUMENTS_DIR, file)));
 
 // ---------------------------------------------------------------------------------------------
 // JSON pointers and document exceptions

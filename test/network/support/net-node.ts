@@ -5,9 +5,8 @@
  * restarts a test puts it through. Its data directory outlives its processes, so a restart, after
  * a stop or a `kill -9`, finds what the node had stored.
  */
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type NodeProcess, startNode } from "../../support/node-process.ts";
 import type { ProcessExit } from "../../support/supervised-process.ts";
 
@@ -15,8 +14,6 @@ import type { ProcessExit } from "../../support/supervised-process.ts";
 export const DEFAULT_NODE_PORT = 1848;
 /** How long waitForLog() waits unless told otherwise. */
 const DEFAULT_LOG_WAIT_MS = 10_000;
-const BUILT_CLI = fileURLToPath(new URL("../../../dist/cli/main.js", import.meta.url));
-const SOURCES = fileURLToPath(new URL("../../../src/", import.meta.url));
 
 export interface NetNodeOptions {
   /** More `braid node` flags (`--mining on-demand`, `--peer 10.77.0.2:1848`, …). */
@@ -55,31 +52,6 @@ export interface NetNode {
   restart(): Promise<void>;
 }
 
-/** The newest modification time of the sources under `dir` (test files left out). */
-function newestSource(dir: string): { path: string; mtimeMs: number } {
-  let newest = { path: dir, mtimeMs: 0 };
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || entry.name.endsWith(".test.ts")) continue;
-    const path = join(entry.parentPath, entry.name);
-    const { mtimeMs } = statSync(path);
-    if (mtimeMs > newest.mtimeMs) newest = { path, mtimeMs };
-  }
-  return newest;
-}
-
-let buildChecked = false;
-
-/** Refuses to test a `dist/` that is missing or older than `src/`: the tests would not test the change. */
-function assertBuildCurrent(): void {
-  if (buildChecked) return;
-  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run npm run build first`);
-  const newest = newestSource(SOURCES);
-  if (newest.mtimeMs > statSync(BUILT_CLI).mtimeMs) {
-    throw new Error(`dist/ is older than ${newest.path}: run npm run build first`);
-  }
-  buildChecked = true;
-}
-
 /** Starts a node in `namespace` listening on `address`; resolves once it serves. */
 export async function startNetNode(
   host: string,
@@ -88,7 +60,6 @@ export async function startNetNode(
   networkDir: string,
   options: NetNodeOptions,
 ): Promise<NetNode> {
-  assertBuildCurrent();
   const port = options.port ?? DEFAULT_NODE_PORT;
   const dataDir = options.dataDir ?? join(networkDir, `${host}-${port}`);
   mkdirSync(dataDir, { recursive: true });

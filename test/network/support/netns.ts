@@ -16,6 +16,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { skipOrRequire } from "../../../src/chain/test-support/skip-or-require.ts";
 import { type SupervisedProcess, supervise } from "../../support/supervised-process.ts";
 import { type NetNode, type NetNodeOptions, startNetNode } from "./net-node.ts";
 import { routeThroughRelay, stopRouting } from "./reach.ts";
@@ -235,13 +236,12 @@ function probe(): string | undefined {
  */
 export function networkTestSkip(): string | false {
   const reason = networkUnavailable();
-  if (reason === undefined) return false;
-  if (process.env["BRAID_NETWORK_TESTS"] === "required") {
-    throw new Error(
-      `the network tests are required here (BRAID_NETWORK_TESTS=required) but ${reason}`,
-    );
-  }
-  return `no test networks on this machine: ${reason}`;
+  return skipOrRequire(
+    reason === undefined ? undefined : `no test networks on this machine: ${reason}`,
+    process.env["BRAID_NETWORK_TESTS"] === "required"
+      ? "the network tests are required here (BRAID_NETWORK_TESTS=required)"
+      : undefined,
+  );
 }
 
 /** The networks not closed yet, torn down when the process exits or is interrupted. */
