@@ -10,10 +10,14 @@ import { after, before, describe, it } from "node:test";
 import { builtCli } from "../support/built-cli.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
 
-function braid(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function braid(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [builtCli(), ...args], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, BRAID_URL: undefined, ...env },
     });
     let stdout = "";
     let stderr = "";
@@ -87,6 +91,14 @@ describe("braid dev", () => {
       stdout: "",
       stderr:
         'braid: time must be a whole number of seconds or of s, m, h or d, e.g. +1d or 3600, got "yesterday"\n',
+    });
+  });
+
+  it("steers the node BRAID_URL names when --node is not given", async () => {
+    assert.deepEqual(await braid(["dev", "snapshot"], { BRAID_URL: node.url }), {
+      code: 0,
+      stdout: "2\n",
+      stderr: "",
     });
   });
 

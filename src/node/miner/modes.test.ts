@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ParsedCommand } from "../../command/index.ts";
+import { BLOCK_TIME_BUDGET_MS } from "../block-execution/block-executor.ts";
 import { devCommand, GAS_CAP, manualNode } from "../test-support/dev-node.ts";
 
 /** How long the quick commands may wait for their block (ms): a block time, with room for load. */
@@ -8,7 +9,9 @@ const QUICK_WITHIN_MS = 3_000;
 
 describe("on-demand mining", () => {
   it("mines the quick commands sent with one that times out, though nothing else arrives", async () => {
-    const node = manualNode({ mining: "on-demand", commandTimeLimit: 20 });
+    // The node's own block time budget: the command that times out spends it, and the block
+    // takes nothing more.
+    const node = manualNode({ mining: "on-demand", commandTimeLimit: 20 }, BLOCK_TIME_BUDGET_MS);
     try {
       const slow = devCommand({
         code: "(length (map (lambda (x) (+ x 1)) (enumerate 1 400000)))",
