@@ -238,17 +238,23 @@ describe("connections from many slow addresses", { skip: fileLimitSkip() }, () =
 
 const port = (node: NodeProcess) => Number(new URL(node.url).port);
 
+/** A node's service in this process, holding at most `maxConnections` connections. */
+async function serverWithTotal(maxConnections: number) {
+  const node = manualNode();
+  const server = await startNodeServer(node.ports, {
+    host: "127.0.0.1",
+    port: 0,
+    bodyLimit: 1 << 20,
+    listenTimeoutSeconds: 5,
+    connections: { ...defaultConnectionLimits(), maxConnections },
+    onFault: (e) => assert.fail(String(e)),
+  });
+  return { node, server };
+}
+
 describe("the total of connections", () => {
   it("closes connections beyond it at once and serves again once some close", async () => {
-    const node = manualNode();
-    const server = await startNodeServer(node.ports, {
-      host: "127.0.0.1",
-      port: 0,
-      bodyLimit: 1 << 20,
-      listenTimeoutSeconds: 5,
-      connections: { ...defaultConnectionLimits(), maxConnections: 8 },
-      onFault: (e) => assert.fail(String(e)),
-    });
+    const { node, server } = await serverWithTotal(8);
     const started = Date.now();
     try {
       const held = await Promise.all(
@@ -272,15 +278,7 @@ describe("the total of connections", () => {
 
 describe("making room at the total", () => {
   it("closes the oldest unanswered connection of the most-connected address, never one being answered", async () => {
-    const node = manualNode();
-    const server = await startNodeServer(node.ports, {
-      host: "127.0.0.1",
-      port: 0,
-      bodyLimit: 1 << 20,
-      listenTimeoutSeconds: 5,
-      connections: { ...defaultConnectionLimits(), maxConnections: 8 },
-      onFault: (e) => assert.fail(String(e)),
-    });
+    const { node, server } = await serverWithTotal(8);
     const started = Date.now();
     const held: RawClient[] = [];
     try {

@@ -11,13 +11,14 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { encodeCommandJson, encodeSubmitBatch } from "../../src/command/index.ts";
 import { checkReported, type Reported } from "../crash/support/reported.ts";
 import { localCommand, post, transferCommand } from "../crash/support/requests.ts";
+import { fillDisk } from "../support/fill-disk.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
 
 /** The tmpfs the data directory lives on. */
@@ -61,28 +62,6 @@ async function transfer(node: NodeProcess, answers: Answers): Promise<Reported |
   const result = JSON.parse(listened.text) as { result: { status: string } };
   assert.equal(result.result.status, "success", listened.text);
   return { chainId, key: command.hash, text: listened.text };
-}
-
-/** Fills the file system holding `dir` to its last byte with one file; returns its path. */
-function fillDisk(dir: string): string {
-  const path = join(dir, "filler");
-  const fd = openSync(path, "w");
-  const chunk = Buffer.alloc(1024 * 1024, 7);
-  try {
-    for (const size of [chunk.length, 64 * 1024, 4096, 512, 1]) {
-      for (;;) {
-        try {
-          writeSync(fd, chunk, 0, size);
-        } catch (e) {
-          if ((e as { code?: string }).code !== "ENOSPC") throw e;
-          break;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
 }
 
 /** Resolves once `done()` holds, checking every 50 ms; throws after `ms`. */

@@ -13,20 +13,13 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { encodeSubmitBatch } from "../../src/command/index.ts";
 import { post, transferCommand } from "../crash/support/requests.ts";
+import { fillDisk } from "../support/fill-disk.ts";
 import { converged, cutOf } from "./support/converge.ts";
 import type { NetNode } from "./support/net-node.ts";
 import { networkTestSkip, TestNetwork } from "./support/netns.ts";
@@ -41,28 +34,6 @@ const CATCH_UP_MS = 60_000;
 async function mine(node: NetNode, blocks: number, chains: readonly number[] = CHAINS) {
   const answer = await post(`${node.url}/braid/dev/mine`, JSON.stringify({ blocks, chains }));
   assert.equal(answer.status, 200, answer.text);
-}
-
-/** Fills the file system holding `dir` to its last byte with one file; returns its path. */
-function fillDisk(dir: string): string {
-  const path = join(dir, "filler");
-  const fd = openSync(path, "w");
-  const chunk = Buffer.alloc(1024 * 1024, 7);
-  try {
-    for (const size of [chunk.length, 64 * 1024, 4096, 512, 1]) {
-      for (;;) {
-        try {
-          writeSync(fd, chunk, 0, size);
-        } catch (e) {
-          if ((e as { code?: string }).code !== "ENOSPC") throw e;
-          break;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
 }
 
 const linesWith = (output: string, pattern: RegExp) =>
