@@ -43,7 +43,7 @@ const QUIET_MS = 5_000;
  * What the node may read past the bound on each connection it cuts off: what the system had read
  * from the socket before the node's code saw it (measured: up to ~2 MiB a connection).
  */
-const CUT_OFF_READS_BYTES = 4 * 1024 * 1024;
+const CUT_OFF_READS_BYTES = 2 * 1024 * 1024;
 /** What the node reads besides its peer's answers while it is watched (the `/info` requests, …). */
 const OTHER_READS_BYTES = 4 * 1024 * 1024;
 
