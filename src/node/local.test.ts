@@ -21,21 +21,21 @@ describe("local on the node", () => {
   });
   after(() => node.close());
 
-  it("gives a failed command's logs as the hash of no writes, plain and under preflight", () => {
+  it("gives a failed command's logs as the hash of no writes, plain and under preflight", async () => {
     const failing = devCommand({ code: '(enforce false "no")', nonce: "local-failure" });
     const plain = JSON.parse(
-      node.commands.local(0, failing, { preflight: false, rewindDepth: 0n }),
+      await node.commands.local(0, failing, { preflight: false, rewindDepth: 0n }),
     );
     assert.equal(plain.result.status, "failure");
     assert.equal(plain.logs, NO_WRITES);
     const simulated = JSON.parse(
-      node.commands.local(0, failing, { preflight: true, rewindDepth: 0n }),
+      await node.commands.local(0, failing, { preflight: true, rewindDepth: 0n }),
     );
     assert.equal(simulated.preflightResult.result.status, "failure");
     assert.equal(typeof simulated.preflightResult.logs, "string");
   });
 
-  it("refuses a preflight whose gas cannot be bought, with the reason (the spec's 400)", () => {
+  it("refuses a preflight whose gas cannot be bought, with the reason (the spec's 400)", async () => {
     const pair = keyPairFromSeed(new Uint8Array(32).fill(7));
     const publicKey = encodeHex(pair.publicKey);
     const penniless = devCommand({
@@ -43,7 +43,7 @@ describe("local on the node", () => {
       nonce: "no-gas",
       signer: { name: `k:${publicKey}`, publicKey, secretKey: encodeHex(pair.secretKey) },
     });
-    assert.throws(
+    await assert.rejects(
       () => node.commands.local(0, penniless, { preflight: true, rewindDepth: 0n }),
       (e) =>
         e instanceof LocalRefusal &&
@@ -52,18 +52,18 @@ describe("local on the node", () => {
     );
   });
 
-  it("rewinds to genesis and refuses a rewindDepth past it, naming the chain's height", () => {
+  it("rewinds to genesis and refuses a rewindDepth past it, naming the chain's height", async () => {
     const height = node.chains[0]!.head.height;
-    const blockHeight = (rewindDepth: bigint) => {
+    const blockHeight = async (rewindDepth: bigint) => {
       const read = devCommand({ code: "(+ 1 2)", nonce: `rewind-${rewindDepth}` });
-      return JSON.parse(node.commands.local(0, read, { preflight: false, rewindDepth })).metaData
-        .blockHeight;
+      return JSON.parse(await node.commands.local(0, read, { preflight: false, rewindDepth }))
+        .metaData.blockHeight;
     };
-    assert.equal(blockHeight(0n), height + 1);
-    assert.equal(blockHeight(BigInt(height)), 1);
-    const refusal = (rewindDepth: bigint) => {
+    assert.equal(await blockHeight(0n), height + 1);
+    assert.equal(await blockHeight(BigInt(height)), 1);
+    const refusal = async (rewindDepth: bigint) => {
       try {
-        node.commands.local(0, devCommand({ code: "1", nonce: "past" }), {
+        await node.commands.local(0, devCommand({ code: "1", nonce: "past" }), {
           preflight: false,
           rewindDepth,
         });
@@ -74,11 +74,11 @@ describe("local on the node", () => {
       assert.fail("expected a LocalRefusal");
     };
     assert.equal(
-      refusal(BigInt(height + 1)),
+      await refusal(BigInt(height + 1)),
       `rewindDepth ${height + 1} is past genesis: chain 0 is at height ${height}`,
     );
     assert.equal(
-      refusal(123456789012345678901234567890n),
+      await refusal(123456789012345678901234567890n),
       `rewindDepth 123456789012345678901234567890 is past genesis: chain 0 is at height ${height}`,
     );
   });

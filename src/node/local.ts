@@ -19,8 +19,10 @@ import {
   gasMeterFor,
   timedOut,
 } from "../execution/index.ts";
+import type { PactDb } from "../pact/db/index.ts";
 import { jsonString } from "../pact/values/index.ts";
 import {
+  type BlockEnvironment,
   blockContextOf,
   CommandTimedOut,
   runCommand,
@@ -36,8 +38,8 @@ import {
   MAX_SIGNATURES,
   MAX_TTL_SECONDS,
 } from "./mempool/admission.ts";
-import type { NodeChain } from "./node-chain.ts";
 
+/** A `local` call's options (its query parameters). */
 export interface LocalOptions {
   readonly preflight: boolean;
   /** Blocks back from the head (0: the head), at most the head's height (back to genesis). */
@@ -49,38 +51,61 @@ export class LocalRefusal extends Error {
   override readonly name = "LocalRefusal";
 }
 
-/** Runs `local` and returns the JSON text of its answer. */
+/** A `local` call the node cannot take now: too many wait already (a 503 with this message). */
+export class LocalBusy extends Error {
+  override readonly name = "LocalBusy";
+}
+
+/** The rules of the node's mempool a preflight checks a command's metadata by. */
+export type LocalRules = Pick<AdmissionRules, "networkId" | "chainId" | "blockGasLimit">;
+
+/** Where a `local` call runs: on top of `parent`, a block of the chain's current branch. */
+export interface LocalSite {
+  readonly parent: BlockHeader;
+  /** The environment of a child of `parent`. */
+  readonly env: BlockEnvironment;
+  /** The state after `parent` for a plain `local`, whose writes are discarded. */
+  readonly state: () => PactDb;
+  /** A state after `parent` that keeps its writes to itself (preflight buys and redeems gas). */
+  readonly scratch: () => PactDb;
+}
+
+/**
+ * Where `local` with `rewindDepth` runs on a chain whose head is at `headHeight`: the height of
+ * its parent block. Throws {@link LocalRefusal} for a depth past genesis.
+ */
+export function localHeight(chainId: number, headHeight: number, rewindDepth: bigint): number {
+  if (rewindDepth > BigInt(headHeight)) {
+    throw new LocalRefusal(
+      `rewindDepth ${rewindDepth} is past genesis: chain ${chainId} is at height ${headHeight}`,
+    );
+  }
+  return headHeight - Number(rewindDepth);
+}
+
+/** Runs `local` at `site` and returns the JSON text of its answer. */
 export function runLocal(
-  chain: NodeChain,
   command: ParsedCommand,
-  options: LocalOptions,
-  rules: AdmissionRules,
-  parentOf: (height: number) => BlockHeader,
+  preflight: boolean,
+  site: LocalSite,
+  rules: LocalRules,
   /** The node's clock, in seconds since the UNIX epoch. */
   nowSeconds: number,
-  /** How long the command may run (the node's `commandTimeLimit`). */
+  /** How long the command may run. */
   timeLimitMs: number,
 ): string {
   const meta = command.payload.meta;
   if (meta.kind !== "public") {
     throw new LocalRefusal("Validation failed: local needs public metadata in cmd.meta");
   }
-  const headHeight = chain.head.height;
-  if (options.rewindDepth > BigInt(headHeight)) {
-    throw new LocalRefusal(
-      `rewindDepth ${options.rewindDepth} is past genesis: chain ${chain.chainId} is at height ${headHeight}`,
-    );
-  }
-  const height = headHeight - Number(options.rewindDepth);
-  const parent = height === chain.head.height ? chain.head : parentOf(height);
-  const env = chain.environment(parent);
+  const { parent, env } = site;
   const block = blockContextOf(env);
   const metaData = localMetaData(parent, meta);
-  if (!options.preflight) {
+  if (!preflight) {
     // Preflight refuses such a limit as a block would (its gas cannot be bought).
     const problem = gasLimitProblem(meta.gasLimit);
     if (problem !== null) throw new LocalRefusal(`Validation failed: ${problem}`);
-    const db = height === chain.head.height ? chain.state : chain.state.scratchAt(height);
+    const db = site.state();
     const meter = gasMeterFor(
       { kind: "metered", limit: meta.gasLimit, perAction: null },
       undefined,
@@ -104,7 +129,7 @@ export function runLocal(
       `Metadata validation failed: [${problems.map((p) => jsonString(p)).join(",")}]`,
     );
   }
-  const scratch = chain.state.scratchAt(height);
+  const scratch = site.scratch();
   const run = simulated(() =>
     runCommand(scratch, env, block, command, rules.blockGasLimit, timeLimitMs),
   );
@@ -146,7 +171,7 @@ function localMetaData(parent: BlockHeader, meta: PublicMeta): string {
 function preflightProblems(
   command: ParsedCommand,
   meta: PublicMeta,
-  rules: AdmissionRules,
+  rules: LocalRules,
   parent: BlockHeader,
   nowSeconds: number,
 ): string[] {

@@ -23,11 +23,10 @@ import { genesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { makeBlockHeader } from "../chain/mining/new-header.ts";
 import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payload/payload.ts";
-import type { ChainwebVersion } from "../chain/version/version.ts";
 import { type ParsedCommand, parseCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import type { BlockRecord, PactDb, VersionedPactDb } from "../pact/db/index.ts";
-import { type Decimal, jsonString } from "../pact/values/index.ts";
+import { jsonString } from "../pact/values/index.ts";
 import {
   type BlockEnvironment,
   type BlockTimeLimits,
@@ -36,30 +35,24 @@ import {
   executeBlock,
   minerOfData,
 } from "./block-execution/block-executor.ts";
+import { blockEnvironment, type EnvironmentParts } from "./block-execution/environment.ts";
 import { executeGenesis } from "./genesis/genesis.ts";
 import { ImportError } from "./import/import-error.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import type { MempoolJournal } from "./mempool-journal.ts";
 import type { MinerAccount } from "./options.ts";
-import { continuationVerifier, type ProofAncestry, spvVerifier } from "./spv.ts";
+import type { ProofAncestry } from "./spv.ts";
 import type { StorageGuard } from "./storage-guard.ts";
-import { verifierPluginsAt } from "./verifiers/index.ts";
 
 const utf8 = new TextDecoder();
 
 /** What every chain of a node shares. */
-export interface ChainContext {
-  readonly version: ChainwebVersion;
-  readonly networkId: string;
+export interface ChainContext extends EnvironmentParts {
   readonly chainDb: ChainDatabase;
-  readonly miner: MinerAccount;
-  readonly blockGasLimit: number;
   /** How long one command of a block this node makes may run (the `commandTimeLimit` option). */
   readonly commandTimeLimitMs: number;
   /** How long a block this node makes takes commands (`BLOCK_TIME_BUDGET_MS` but in tests). */
   readonly blockTimeBudgetMs: number;
-  /** The coinbase reward of every block. */
-  readonly reward: Decimal;
   /** Whether writes work; told of every failed write. */
   readonly storage: StorageGuard;
   /**
@@ -144,20 +137,7 @@ export class NodeChain {
     miner: MinerAccount = this.context.miner,
     ancestry: ProofAncestry = this.context.chainDb,
   ): BlockEnvironment {
-    const c = this.context;
-    return {
-      networkId: c.networkId,
-      chainId: this.chainId,
-      parentHash: parent.hash,
-      parentHeight: parent.height,
-      parentTime: parent.creationTime,
-      miner,
-      reward: c.reward,
-      blockGasLimit: c.blockGasLimit,
-      continuationVerifier: continuationVerifier(ancestry, this.chainId, parent),
-      spvVerifier: spvVerifier(ancestry, this.chainId, parent),
-      verifierPlugins: verifierPluginsAt(c.version, parent.height + 1),
-    };
+    return blockEnvironment(this.context, this.chainId, parent, ancestry, miner);
   }
 
   /**

@@ -26,8 +26,8 @@ function transfer(amount: string, nonce: string): ParsedCommand {
   });
 }
 
-function balance(node: BraidNode, account: string): string {
-  const text = node.commands.local(
+async function balance(node: BraidNode, account: string): Promise<string> {
+  const text = await node.commands.local(
     0,
     devCommand({ code: `(coin.get-balance "${account}")`, nonce: `b-${Math.random()}` }),
     {
@@ -39,7 +39,7 @@ function balance(node: BraidNode, account: string): string {
 }
 
 describe("BraidNode", () => {
-  it("mines a transfer and reports its result with the block's metaData", () => {
+  it("mines a transfer and reports its result with the block's metaData", async () => {
     const node = manualNode();
     try {
       const tx = transfer("1.0", "t1");
@@ -49,7 +49,7 @@ describe("BraidNode", () => {
       const result = JSON.parse(node.commands.result(0, tx.hashBytes)!);
       assert.equal(result.result.data, "Write succeeded");
       assert.equal(result.metaData.blockHeight, block.header.height);
-      assert.equal(balance(node, "sender01"), "110000001");
+      assert.equal(await balance(node, "sender01"), "110000001");
     } finally {
       node.close();
     }
@@ -73,7 +73,7 @@ describe("BraidNode", () => {
     }
   });
 
-  it("follows a heavier competing branch: state rewound and replayed, the orphaned command back in the mempool", () => {
+  it("follows a heavier competing branch: state rewound and replayed, the orphaned command back in the mempool", async () => {
     const a = manualNode();
     const b = manualNode();
     try {
@@ -81,7 +81,7 @@ describe("BraidNode", () => {
       const tx = transfer("2.5", "fork");
       a.commands.submit(0, [tx]);
       a.producer.mine(0);
-      assert.equal(balance(a, "sender01"), "110000002.5");
+      assert.equal(await balance(a, "sender01"), "110000002.5");
       for (let i = 0; i < 3; i++) b.producer.mine(0);
       const before = a.chains[0]!.head;
       const reorgs: [number, Uint8Array, Uint8Array][] = [];
@@ -96,11 +96,11 @@ describe("BraidNode", () => {
       );
       assert.equal(cuts, 1, "one new cut for the batch");
       assert.deepEqual(a.cut().get(0)!.hash, b.chains[0]!.head.hash);
-      assert.equal(balance(a, "sender01"), "110000000");
+      assert.equal(await balance(a, "sender01"), "110000000");
       assert.equal(a.commands.result(0, tx.hashBytes), null);
       assert.equal(a.chains[0]!.mempool.has(tx.hash), true);
       a.producer.mine(0);
-      assert.equal(balance(a, "sender01"), "110000002.5");
+      assert.equal(await balance(a, "sender01"), "110000002.5");
       assert.equal(JSON.parse(a.commands.result(0, tx.hashBytes)!).metaData.blockHeight, 4);
     } finally {
       a.close();
@@ -137,7 +137,7 @@ describe("BraidNode", () => {
     }
   });
 
-  it("mines a transfer signed by a passkey (WebAuthn), and a second node replays its block", () => {
+  it("mines a transfer signed by a passkey (WebAuthn), and a second node replays its block", async () => {
     const a = manualNode();
     const b = manualNode();
     try {
@@ -163,7 +163,7 @@ describe("BraidNode", () => {
       const result = JSON.parse(a.commands.result(0, spend.hashBytes)!);
       assert.equal(result.result.status, "success");
       assert.equal(result.result.data, "Write succeeded");
-      assert.equal(balance(a, "sender01"), "110000001");
+      assert.equal(await balance(a, "sender01"), "110000001");
       b.insertBlocks(blocksAfterGenesis(a));
       assert.deepEqual(b.chains[0]!.head.hash, a.chains[0]!.head.hash);
       assert.equal(JSON.parse(b.commands.result(0, spend.hashBytes)!).result.status, "success");

@@ -25,6 +25,8 @@ import { NodeClock } from "./clock.ts";
 import { claimDataDir, type DataDirClaim } from "./data-dir.ts";
 import { DevControls, developmentOnlyProblem } from "./dev/controls.ts";
 import { NodeEvents } from "./events.ts";
+import { ExecutionThreads } from "./executor/execution-threads.ts";
+import { InProcessExecutor } from "./executor/in-process-executor.ts";
 import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
 import type { ForeignBlock } from "./import/block-import.ts";
 import { createGenesis, storedVersion } from "./import/genesis-blocks.ts";
@@ -93,6 +95,11 @@ export class BraidNode {
     readonly clock: NodeClock,
     /** The mempools' journal in the data directory (null in memory). */
     private readonly journal: MempoolJournal | null,
+    /** Who runs `local`: execution threads (null: none) and this thread's executor. */
+    private readonly executors: {
+      readonly threads: ExecutionThreads | null;
+      readonly inProcess: InProcessExecutor;
+    },
   ) {
     this.producer = new BlockProducer({
       version,
@@ -115,6 +122,7 @@ export class BraidNode {
       // While writes fail, no request makes blocks (a `poll` answers from those there are).
       mining: () => (this.storage.failed ? null : this.mining),
       storage,
+      executors,
     });
   }
 
@@ -195,6 +203,13 @@ export class BraidNode {
         nowMicros: () => clock.nowMicros(),
       });
       replayToCut(importer, chainDb, chains, log);
+      const executors = {
+        threads:
+          dir === null || options.execution.executionThreads === 0
+            ? null
+            : executionThreads(options, chains, storage, path, log),
+        inProcess: new InProcessExecutor(chains),
+      };
       node = new BraidNode(
         options,
         version,
@@ -209,6 +224,7 @@ export class BraidNode {
         claim,
         clock,
         journal,
+        executors,
       );
       node.mining = startMining(options.mining, node.producer, log);
       if (opened !== null) node.takeBack(opened.contents);
@@ -237,6 +253,7 @@ export class BraidNode {
     this.storage.close();
     this.mining?.stop();
     this.producer.close();
+    const threadsClosed = this.executors.threads?.close() ?? Promise.resolve();
     const closeStores = () => {
       // Each one closes even when another fails (a full disk refuses the states' last flush:
       // the next start replays those blocks).
@@ -256,9 +273,11 @@ export class BraidNode {
     };
     if (!this.chainDb.checkpointing) {
       closeStores();
-      return Promise.resolve();
+      return threadsClosed;
     }
-    return this.chainDb.checkpointsSettled().then(closeStores);
+    return Promise.all([threadsClosed, this.chainDb.checkpointsSettled().then(closeStores)]).then(
+      () => undefined,
+    );
   }
 
   /**
@@ -468,6 +487,35 @@ function replayToCut(
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     log.progressDone(`replayed ${replayed} stored blocks in ${seconds} s`);
   }
+}
+
+/**
+ * The threads that run `local` beside this one, on read-only views of the data directory's
+ * files; a chain's state is saved before a call on it is handed over (not while writes fail:
+ * the thread then finds the state behind and the call runs on this thread).
+ */
+function executionThreads(
+  options: NodeOptions,
+  chains: readonly NodeChain[],
+  storage: StorageGuard,
+  path: (file: string) => string,
+  log: NodeLogger,
+): ExecutionThreads {
+  return new ExecutionThreads({
+    threads: options.execution.executionThreads,
+    data: {
+      network: options.network,
+      networkId: options.network,
+      miner: options.mining.miner,
+      blockGasLimit: options.mempool.blockGasLimit,
+      chainDbPath: path(CHAIN_DB_FILE),
+      statePaths: chains.map((chain) => path(stateFile(chain.chainId))),
+    },
+    saveState: (chainId) => {
+      if (!storage.failed) chains[chainId]!.state.flush();
+    },
+    log,
+  });
 }
 
 /** The chain's state at its last committed block (genesis replayed when it has none). */

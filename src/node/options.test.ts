@@ -7,6 +7,7 @@ import {
   NodeOptionsError,
   OPTION_KEYS,
   optionFlags,
+  defaultExecutionThreads,
   optionsTableMarkdown,
   parseOptionsYaml,
   type RawOptions,
@@ -32,7 +33,11 @@ describe("node options", () => {
         minGasPrice: "0.00000001",
         entityKeys: [DEV_ACCOUNTS[0]!.publicKey],
       },
-      execution: { commandTimeLimitMs: 100 },
+      execution: {
+        commandTimeLimitMs: 100,
+        executionThreads: defaultExecutionThreads(),
+        localTimeLimitMs: 2_000,
+      },
       p2p: { peers: [], announce: undefined, maxPeers: 32, requirePow: false, tls: null },
       log: { level: "info" },
     });

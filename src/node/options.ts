@@ -3,6 +3,7 @@
  * a YAML file (`--config`) and command-line flags, flags over file over defaults. Every value is
  * checked here, and a bad one is an error naming its key. Documented in docs/node.md.
  */
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { readConfigYaml } from "../command/yaml-input.ts";
 import { DEFAULT_COMMAND_TIME_LIMIT_MS } from "../execution/index.ts";
@@ -71,6 +72,13 @@ export interface ExecutionOptions {
    */
   readonly commandTimeLimitMs: number;
   /**
+   * Threads that run `local` beside the API's (0: `local` runs on the API's thread, as it
+   * always does on a node in memory).
+   */
+  readonly executionThreads: number;
+  /** Milliseconds one `local` may run on an execution thread (chainweb-node's 2 s by default). */
+  readonly localTimeLimitMs: number;
+  /**
    * Milliseconds a block this node makes takes commands, the rest left for the next block:
    * `BLOCK_TIME_BUDGET_MS` when absent (no option sets it); tests that need every command in one
    * block lift it.
@@ -126,6 +134,15 @@ export const MAX_LISTEN_TIMEOUT_SECONDS = 3_600;
 export const DEFAULT_BODY_LIMIT_BYTES = 2_000_000;
 export const MAX_BODY_LIMIT_BYTES = 64_000_000;
 export const MAX_COMMAND_TIME_LIMIT_MS = 60_000;
+/** chainweb-node's limit on one `local` call (`localTimeout`, 2 s). */
+export const DEFAULT_LOCAL_TIME_LIMIT_MS = 2_000;
+/** The most execution threads a node starts. */
+export const MAX_EXECUTION_THREADS = 64;
+
+/** The machine's cores less the API's thread, at least one. */
+export function defaultExecutionThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
 /** The default bound on the peers a node knows (`maxPeers`). */
 export const DEFAULT_MAX_PEERS = 32;
 export const MAX_MAX_PEERS = 1_000;
@@ -275,6 +292,20 @@ export const OPTION_DEFINITIONS = [
     value: "ms",
     defaultText: String(DEFAULT_COMMAND_TIME_LIMIT_MS),
     meaning: `milliseconds one command may run in \`local\` or in a block this node makes (timed out: \`local\` answers 400, a block leaves it out); at most ${thousands(MAX_COMMAND_TIME_LIMIT_MS)}`,
+  },
+  {
+    key: "executionThreads",
+    module: "execution",
+    value: "n",
+    defaultText: "the machine's cores less one, at least 1",
+    meaning: `threads that run \`local\` beside the API's, each on its own read-only view of the contract states (0: on the API's thread, as on a node in memory); at most ${MAX_EXECUTION_THREADS}`,
+  },
+  {
+    key: "localTimeLimit",
+    module: "execution",
+    value: "ms",
+    defaultText: thousands(DEFAULT_LOCAL_TIME_LIMIT_MS),
+    meaning: `milliseconds one \`local\` may run on an execution thread (chainweb-node's limit; timed out: a 400); where \`local\` runs on the API's thread, \`commandTimeLimit\` applies instead; at most ${thousands(MAX_COMMAND_TIME_LIMIT_MS)}`,
   },
   {
     key: "peers",
@@ -487,6 +518,18 @@ export function resolveNodeOptions(
       commandTimeLimitMs: read.integer(
         "commandTimeLimit",
         DEFAULT_COMMAND_TIME_LIMIT_MS,
+        1,
+        MAX_COMMAND_TIME_LIMIT_MS,
+      ),
+      executionThreads: read.integer(
+        "executionThreads",
+        defaultExecutionThreads(),
+        0,
+        MAX_EXECUTION_THREADS,
+      ),
+      localTimeLimitMs: read.integer(
+        "localTimeLimit",
+        DEFAULT_LOCAL_TIME_LIMIT_MS,
         1,
         MAX_COMMAND_TIME_LIMIT_MS,
       ),

@@ -27,7 +27,7 @@ export {
 export { DEV_ACCOUNTS, type DevAccount } from "./genesis/accounts.ts";
 export type { ForeignBlock } from "./import/block-import.ts";
 export { ImportError, type ImportErrorCode } from "./import/import-error.ts";
-export { LocalRefusal } from "./local.ts";
+export { LocalBusy, LocalRefusal } from "./local.ts";
 export {
   MAX_PENDING_COMMANDS,
   MEMPOOL_RECENT_LOG_SIZE,

@@ -94,7 +94,7 @@ describe("SPV on the node", () => {
     }
   });
 
-  it("lets verify-spv read another chain's command result from a TXOUT proof", () => {
+  it("lets verify-spv read another chain's command result from a TXOUT proof", async () => {
     const node = manualNode();
     try {
       const source = devCommand({ code: `{"amount": 3, "to": "bob"}`, nonce: "o" });
@@ -115,7 +115,7 @@ describe("SPV on the node", () => {
         nonce: "v",
       });
       const local = JSON.parse(
-        node.commands.local(1, verify, { preflight: false, rewindDepth: 0n }),
+        await node.commands.local(1, verify, { preflight: false, rewindDepth: 0n }),
       );
       assert.deepEqual(local.result, {
         status: "success",
@@ -129,7 +129,7 @@ describe("SPV on the node", () => {
         nonce: "w",
       });
       const refused = JSON.parse(
-        node.commands.local(1, failed, { preflight: false, rewindDepth: 0n }),
+        await node.commands.local(1, failed, { preflight: false, rewindDepth: 0n }),
       );
       assert.equal(
         refused.result.error.message,

@@ -161,10 +161,12 @@ export class ExplorerApi {
    * An account: `coin.details` run with `local` on every chain (its balance and guard, or the
    * failure, e.g. no such account there), and its most recent transfers seen by this node.
    */
-  account(name: string): string {
+  async account(name: string): Promise<string> {
     checkAccountName(name);
-    const details = this.chainIds.map(
-      (chainId) => `{"chain":${chainId},"result":${this.details(chainId, name)}}`,
+    const details = await Promise.all(
+      this.chainIds.map(
+        async (chainId) => `{"chain":${chainId},"result":${await this.details(chainId, name)}}`,
+      ),
     );
     const transfers = this.node.explorer
       .recentTransfers(name, MAX_ACCOUNT_TRANSFERS)
@@ -173,7 +175,7 @@ export class ExplorerApi {
   }
 
   /** `(coin.details account)` on a chain through `local`, the account passed as data. */
-  private details(chainId: number, account: string): string {
+  private details(chainId: number, account: string): Promise<string> {
     const payload = {
       payload: {
         kind: "exec" as const,

@@ -76,8 +76,8 @@ export function registerExplorerRoutes(
   app.get("/braid/api/tx/:requestKey", (request, reply) =>
     json(reply, api.transaction((request.params as { requestKey: string }).requestKey)),
   );
-  app.get("/braid/api/account/:name", (request, reply) =>
-    json(reply, api.account((request.params as { name: string }).name)),
+  app.get("/braid/api/account/:name", async (request, reply) =>
+    json(reply, await api.account((request.params as { name: string }).name)),
   );
   app.get("/braid/api/blocks/recent", (_request, reply) => json(reply, api.recentBlocks()));
   app.get("/braid/api/peers", (_request, reply) => json(reply, api.peers()));

@@ -7,6 +7,7 @@ import { type ParsedCommand, parseCommandAsync } from "../../command/index.ts";
 import { decodeBase64Url } from "../../crypto/index.ts";
 import {
   CommandRefusal,
+  LocalBusy,
   LocalRefusal,
   type NodePorts,
   type StoredBlock,
@@ -136,9 +137,10 @@ export class ContractApi {
       throw badRequest(`Validation failed: ${parsed.problems.map((p) => p.message).join("; ")}`);
     }
     try {
-      return this.node.commands.local(chainId, parsed.command, { preflight, rewindDepth });
+      return await this.node.commands.local(chainId, parsed.command, { preflight, rewindDepth });
     } catch (e) {
       if (e instanceof LocalRefusal) throw badRequest(e.message);
+      if (e instanceof LocalBusy) throw new HttpError(503, e.message);
       throw e;
     }
   }

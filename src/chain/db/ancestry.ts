@@ -65,7 +65,7 @@ export class Ancestry {
   /** `store` reads the headers that ancestry finds. */
   constructor(
     db: Database.Database,
-    private readonly store: BlockStore,
+    private readonly store: Pick<BlockStore, "header">,
   ) {
     this.sql = prepareStatements(db);
   }

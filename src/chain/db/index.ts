@@ -1,6 +1,7 @@
 /** The chain database, the interfaces it implements and takes, and the block endpoints' page queries. */
 export { MAX_INDEXED_ACCOUNT_LENGTH } from "./activity.ts";
 export type { HeaderLink } from "./ancestry.ts";
+export { type AncestryReader, openAncestryReader } from "./ancestry-reader.ts";
 export type { BlockIndexer, StoredBlock } from "./block-indexer.ts";
 export type { ScanStart } from "./block-scan.ts";
 export type { Block } from "./block-store.ts";

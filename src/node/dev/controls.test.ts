@@ -35,8 +35,8 @@ function transfer(amount: string, nonce: string, creationTime?: number): ParsedC
   });
 }
 
-function balance(node: BraidNode, account: string, chainId = 0): string {
-  const text = node.commands.local(
+async function balance(node: BraidNode, account: string, chainId = 0): Promise<string> {
+  const text = await node.commands.local(
     chainId,
     devCommand({
       code: `(coin.get-balance "${account}")`,
@@ -129,7 +129,7 @@ describe("development controls", () => {
       });
       const fresh = transfer("1.0", "new", newTime);
       const preflight = JSON.parse(
-        node.commands.local(0, fresh, { preflight: true, rewindDepth: 0n }),
+        await node.commands.local(0, fresh, { preflight: true, rewindDepth: 0n }),
       ).preflightResult;
       assert.equal(preflight.result.status, "success");
       node.commands.submit(0, [fresh]);
@@ -164,7 +164,7 @@ describe("development controls", () => {
       const block = node.producer.mine(0);
       transferBlock = block.header.hash;
       await controls.mine(3, [0]);
-      assert.equal(balance(node, "sender01"), "110000007.5");
+      assert.equal(await balance(node, "sender01"), "110000007.5");
       const heavier = node.chains[0]!.head;
       assert.equal(heavier.height, 6);
 
@@ -172,7 +172,7 @@ describe("development controls", () => {
       // Chain 0's blocks 3 to 6 and the 66 blocks the other chains made to keep up with them.
       assert.equal(outcome.orphaned, 70);
       assert.deepEqual(node.chains[0]!.head.hash, snapshotHead);
-      assert.equal(balance(node, "sender01"), "110000000");
+      assert.equal(await balance(node, "sender01"), "110000000");
       assert.equal(node.commands.result(0, tx.hashBytes), null);
       assert.equal(node.chains[0]!.mempool.has(tx.hash), false, "the snapshot did not know it");
       assert.ok(node.chainDb.block(transferBlock) !== undefined, "still stored");
@@ -193,7 +193,7 @@ describe("development controls", () => {
     try {
       const head = node.chains[0]!.head;
       assert.deepEqual(head.parent, snapshotHead, "the restart kept the reverted head");
-      assert.equal(balance(node, "sender01"), "110000000");
+      assert.equal(await balance(node, "sender01"), "110000000");
       assert.equal(node.chainDb.isAbandoned(transferBlock), true);
       assert.equal(node.chainDb.block(transferBlock)!.header.height, 3);
     } finally {
@@ -240,7 +240,7 @@ describe("development controls", () => {
       for (const [chainId, key] of keys) {
         const result = JSON.parse(node.commands.result(chainId, Buffer.from(key, "base64url"))!);
         assert.equal(result.result.status, "success", `chain ${chainId}`);
-        assert.equal(balance(node, account, chainId), "25");
+        assert.equal(await balance(node, account, chainId), "25");
       }
       const signer = { name: account, publicKey, secretKey: encodeHex(pair.secretKey) };
       const spend = devCommand({
@@ -251,9 +251,9 @@ describe("development controls", () => {
       });
       node.commands.submit(0, [spend]);
       assert.equal((await minedResult(node, 0, spend)).result.status, "success");
-      assert.equal(balance(node, "sender02"), "120000005");
+      assert.equal(await balance(node, "sender02"), "120000005");
       // 25 funded, 5 sent, 235 gas at 1e-8 paid by the new account.
-      assert.equal(balance(node, account), "19.99999765");
+      assert.equal(await balance(node, account), "19.99999765");
     } finally {
       node.close();
     }

@@ -234,18 +234,19 @@ export class DevControls {
   fund(request: FundRequest): Promise<Map<number, string>> {
     this.checkChains(request.chains);
     return this.serial(async () => {
-      const commands = request.chains.map((chainId) => {
+      const commands: (readonly [number, ParsedCommand])[] = [];
+      for (const chainId of request.chains) {
         const command = this.fundingCommand(request, chainId);
         const preflight = JSON.parse(
-          this.node.commands.local(chainId, command, { preflight: true, rewindDepth: 0n }),
+          await this.node.commands.local(chainId, command, { preflight: true, rewindDepth: 0n }),
         ).preflightResult.result;
         if (preflight.status !== "success") {
           throw new DevControlRefusal(
             `funding ${request.account} on chain ${chainId} would fail: ${preflight.error?.message ?? "unknown error"}`,
           );
         }
-        return [chainId, command] as const;
-      });
+        commands.push([chainId, command]);
+      }
       const mined = this.node.commands.minesOnRequest
         ? this.blocksHolding(commands.map(([, command]) => command.hash))
         : Promise.resolve();

@@ -8,10 +8,11 @@ import type { ChainwebVersion } from "../../chain/version/version.ts";
 import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import { Decimal } from "../../pact/values/index.ts";
-import { blockContextOf, buyGas } from "../block-execution/block-executor.ts";
+import { blockContextOf, buyGas, transactionText } from "../block-execution/block-executor.ts";
 import type { NodeClock } from "../clock.ts";
 import type { NodeEvents } from "../events.ts";
-import { type LocalOptions, LocalRefusal, runLocal } from "../local.ts";
+import type { ContractExecutor, LocalAnswer, LocalRequest } from "../executor/contract-executor.ts";
+import { LocalBusy, type LocalOptions, LocalRefusal, localHeight } from "../local.ts";
 import {
   type AdmissionRules,
   admissionProblem,
@@ -41,7 +42,7 @@ export interface CommandService {
   /** Runs `check` while the mining mode knows commands for `chainId` are on their way. */
   admitting<T>(chainId: number, check: () => Promise<T>): Promise<T>;
   /** `local`: the JSON text of its answer. */
-  local(chainId: number, command: ParsedCommand, options: LocalOptions): string;
+  local(chainId: number, command: ParsedCommand, options: LocalOptions): Promise<string>;
   /** The JSON text of a command's result, or null when it is not (yet) confirmed. */
   result(chainId: number, hashBytes: Uint8Array, confirmationDepth?: number): string | null;
   /** An SPV proof of a command's output for another chain (base64url of Chainweb's JSON). */
@@ -73,6 +74,14 @@ export interface CommandServiceParts {
   readonly events: Pick<NodeEvents, "emit">;
   /** The mining mode, once started. */
   readonly mining: () => MiningControl | null;
+  /**
+   * Who runs `local`: the execution threads (null: none, as on a node in memory) and this
+   * thread's executor, which runs what the threads cannot.
+   */
+  readonly executors: {
+    readonly threads: ContractExecutor | null;
+    readonly inProcess: ContractExecutor;
+  };
   /** Whether writes work: `submit` is refused while they fail, a disk failure met is refused. */
   readonly storage: Pick<StorageGuard, "write" | "refusal">;
 }
@@ -234,29 +243,69 @@ export class NodeCommandService implements CommandService {
   }
 
   /**
-   * `local` on a chain: the JSON text of the result. Throws {@link LocalRefusal}, or
-   * `StorageUnavailable` (a 503) for a failure of the disk met on the way.
+   * `local` on a chain: the JSON text of the result, from the execution threads when the node
+   * has them. Throws {@link LocalRefusal}, {@link LocalBusy}, or `StorageUnavailable` (a 503)
+   * for a failure of the disk met on the way.
    */
-  local(chainId: number, command: ParsedCommand, options: LocalOptions): string {
-    const chain = this.parts.chains[chainId]!;
+  async local(chainId: number, command: ParsedCommand, options: LocalOptions): Promise<string> {
+    const { threads, inProcess } = this.parts.executors;
+    const { commandTimeLimitMs, localTimeLimitMs } = this.parts.options.execution;
+    let answer: LocalAnswer;
     try {
-      return runLocal(
-        chain,
-        command,
-        options,
-        this.admissionRules(chainId),
-        (height) => {
-          const header = chain.headerAt(height);
-          if (header === undefined)
-            throw new LocalRefusal(`chain ${chainId} has no block at height ${height}`);
-          return header;
-        },
-        this.parts.clock.nowSeconds(),
-        this.parts.options.execution.commandTimeLimitMs,
-      );
+      answer =
+        threads === null
+          ? { kind: "stale" }
+          : await threads.local(this.localRequest(chainId, command, options, localTimeLimitMs));
+      if (answer.kind === "stale") {
+        // Resolved and run in one turn of this thread: its view cannot be stale.
+        const request = this.localRequest(chainId, command, options, commandTimeLimitMs);
+        answer = await inProcess.local(request);
+      }
     } catch (e) {
       throw this.parts.storage.refusal(e);
     }
+    switch (answer.kind) {
+      case "answer":
+        return answer.text;
+      case "refused":
+        throw new LocalRefusal(answer.message);
+      case "busy":
+        throw new LocalBusy(answer.message);
+      case "stale":
+        throw new LocalBusy(`chain ${chainId} changed branch while local ran; try again`);
+      case "failed":
+        throw this.parts.storage.refusal(
+          Object.assign(
+            new Error(answer.message),
+            answer.code === undefined ? {} : { code: answer.code },
+          ),
+        );
+    }
+  }
+
+  /** A `local` call as the executors take it, its parent block resolved now. */
+  private localRequest(
+    chainId: number,
+    command: ParsedCommand,
+    options: LocalOptions,
+    timeLimitMs: number,
+  ): LocalRequest {
+    const chain = this.parts.chains[chainId]!;
+    const height = localHeight(chainId, chain.head.height, options.rewindDepth);
+    const parent = chain.headerAt(height);
+    if (parent === undefined) {
+      throw new LocalRefusal(`chain ${chainId} has no block at height ${height}`);
+    }
+    const { networkId, blockGasLimit } = this.admissionRules(chainId);
+    return {
+      chainId,
+      transaction: transactionText(command),
+      preflight: options.preflight,
+      parent,
+      rules: { networkId, chainId, blockGasLimit },
+      nowSeconds: this.parts.clock.nowSeconds(),
+      timeLimitMs,
+    };
   }
 
   /**

@@ -397,6 +397,10 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
     this.versions.flush();
   }
 
+  readSnapshot<T>(read: () => T): T {
+    return this.versions.readSnapshot(read);
+  }
+
   recover(): BlockRecord | null {
     this.versions.recover();
     this.tx = null;

@@ -24,6 +24,12 @@ export interface SqliteStoreOptions {
    * owners that can redo what a crash drops: the node replays its stored blocks on start-up.
    */
   readonly batchCommits?: boolean;
+  /**
+   * Opens an existing state for reading only (another connection, on another thread, writes
+   * it): no pragma or schema is applied and every write fails. Reads that must agree with each
+   * other run in {@link SqliteStore.readSnapshot}.
+   */
+  readonly readOnly?: boolean;
 }
 
 /**
@@ -57,6 +63,7 @@ export class SqliteStore implements VersionedStore {
   private batchOpen = false;
 
   private readonly beginStmt: Database.Statement;
+  private readonly beginReadStmt: Database.Statement;
   private readonly commitStmt: Database.Statement;
   private readonly rollbackStmt: Database.Statement;
   private readonly savepointStmt: Database.Statement;
@@ -76,11 +83,16 @@ export class SqliteStore implements VersionedStore {
 
   /** Opens (creating if needed) the state at `path`, or an in-memory one for ":memory:". */
   constructor(path: string, options: SqliteStoreOptions = {}) {
-    this.db = new Database(path);
+    const readOnly = options.readOnly ?? false;
+    this.db = new Database(path, readOnly ? { readonly: true, fileMustExist: true } : {});
     this.batchCommits = options.batchCommits ?? false;
     try {
-      for (const pragma of [...DEFAULT_PRAGMAS, ...(options.pragmas ?? [])]) this.db.pragma(pragma);
-      this.db.exec(STATE_SCHEMA_SQL);
+      if (!readOnly) {
+        for (const pragma of [...DEFAULT_PRAGMAS, ...(options.pragmas ?? [])]) {
+          this.db.pragma(pragma);
+        }
+        this.db.exec(STATE_SCHEMA_SQL);
+      }
       this.checkSchemaVersion(path);
     } catch (error) {
       this.db.close();
@@ -88,6 +100,7 @@ export class SqliteStore implements VersionedStore {
     }
     const db = this.db;
     this.beginStmt = db.prepare("BEGIN IMMEDIATE");
+    this.beginReadStmt = db.prepare("BEGIN DEFERRED");
     this.commitStmt = db.prepare("COMMIT");
     this.rollbackStmt = db.prepare("ROLLBACK");
     this.savepointStmt = db.prepare("SAVEPOINT level");
@@ -193,6 +206,22 @@ export class SqliteStore implements VersionedStore {
     }
     this.level--;
     this.forgetUserDomains();
+  }
+
+  /**
+   * Runs `read` on one snapshot of the file (a read transaction), so that every read in it sees
+   * the same committed blocks however another connection writes meanwhile. The table ids cached
+   * for the latest state are read again: another connection may have rewound them away.
+   */
+  readSnapshot<T>(read: () => T): T {
+    if (this.level !== 0 || this.batchOpen) throw new Error("a read snapshot inside a transaction");
+    this.forgetUserDomains();
+    this.beginReadStmt.run();
+    try {
+      return read();
+    } finally {
+      this.rollbackStmt.run();
+    }
   }
 
   /** Commits the batched levels (with `batchCommits`; nothing otherwise). */
@@ -307,6 +336,9 @@ export class SqliteStore implements VersionedStore {
       .prepare("SELECT value FROM meta WHERE key = 'schema_version'")
       .pluck()
       .get();
+    if (stored === undefined && this.db.readonly) {
+      throw new Error(`${path}: not a contract state (no schema version)`);
+    }
     if (stored === undefined) {
       this.db
         .prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)")

@@ -52,6 +52,8 @@ export interface VersionedStore extends WritableStore {
   rewind(height: number, txIdBound: number): void;
   /** Makes what was committed durable, for a store that holds commits back; else nothing. */
   flush(): void;
+  /** Runs `read` on one consistent snapshot of the stored state (SQLite: a read transaction). */
+  readSnapshot<T>(read: () => T): T;
   /**
    * After a failed write: discards the open levels and, when the database threw more away (a
    * store that holds commits back may lose them), everything not yet durable.

@@ -168,6 +168,12 @@ export interface VersionedPactDb extends PactDb {
   /** Makes the committed blocks durable (when the backend holds commits back). */
   flush(): void;
   /**
+   * Runs `read` on one snapshot of the committed state: a state opened read-only beside the one
+   * that writes it (`openSqlitePactDb(path, {readOnly: true})`) reads blocks that agree with each
+   * other in it, however the writer moves on meanwhile.
+   */
+  readSnapshot<T>(read: () => T): T;
+  /**
    * After a failed write: closes the open block and transaction, if any, and reloads the state
    * from its store, which may hold fewer blocks than before (SQLite can roll back the blocks
    * batched since the last flush when the disk is full). Returns the latest block it holds.

@@ -1,0 +1,240 @@
+/**
+ * Execution threads: `local` runs on `worker_threads` of its own, so that however long a call
+ * runs — parsing, executing, encoding its result — the node's thread goes on answering. Chains
+ * are spread over the threads (chain c on thread c mod n); each thread takes its calls one at a
+ * time, in order, and reads the contract states through read-only views (execution-thread.ts).
+ *
+ * Every call is bounded twice: the interpreter stops it at its time limit, and a watchdog here
+ * stops the thread itself {@link LOCAL_WATCHDOG_GRACE_MS} later (what runs outside the
+ * interpreter: decoding a huge `data`, encoding a huge result). A thread that stops — the
+ * watchdog, or a command that exhausted its memory — is replaced, and the calls queued behind
+ * the one that stopped it run on the new one.
+ */
+import { extname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { commandTimeoutMessage } from "../../execution/index.ts";
+import type { NodeLogger } from "../logger.ts";
+import type { ContractExecutor, LocalAnswer, LocalRequest } from "./contract-executor.ts";
+import type { ThreadData, ThreadMessage, ThreadReply } from "./thread-messages.ts";
+
+/** How long past its time limit a call may hold its thread before the thread is stopped. */
+export const LOCAL_WATCHDOG_GRACE_MS = 1_000;
+
+/**
+ * The most `local` calls one thread holds (running or queued); more are answered 503 at once,
+ * so a flood of slow calls cannot make the node hold an unbounded queue.
+ */
+export const MAX_LOCALS_PER_THREAD = 256;
+
+/** Starts in a row that fail before a thread is ready, after which its calls run on the node's. */
+const MAX_FAILED_STARTS = 3;
+
+/** The thread's code: the compiled file beside this one (`.ts` when run from the sources). */
+const THREAD_URL = new URL(
+  `./execution-thread${extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+);
+
+/**
+ * A worker running the thread's code. Run from the TypeScript sources (tests and benchmarks,
+ * under tsx), the worker registers tsx's loader first: Node 20 does not give a worker the
+ * main thread's module hooks. The built node never takes that path.
+ */
+function startWorker(data: ThreadData, name: string): Worker {
+  if (!THREAD_URL.pathname.endsWith(".ts")) {
+    return new Worker(THREAD_URL, { workerData: data, name });
+  }
+  const loader = JSON.stringify(import.meta.resolve("tsx/esm/api"));
+  const code = `import(${loader}).then((tsx) => { tsx.register(); return import(${JSON.stringify(THREAD_URL.href)}); });`;
+  return new Worker(code, { eval: true, workerData: data, name });
+}
+
+export interface ExecutionThreadsOptions {
+  readonly threads: number;
+  readonly data: ThreadData;
+  /**
+   * Saves a chain's state to its file before a call on it is handed over (a contract state
+   * holds its newest blocks in an open transaction until it is saved). May throw a failure of
+   * the disk.
+   */
+  readonly saveState: (chainId: number) => void;
+  readonly log: NodeLogger;
+}
+
+export class ExecutionThreads implements ContractExecutor {
+  private readonly threads: ExecutionThread[];
+
+  constructor(private readonly options: ExecutionThreadsOptions) {
+    this.threads = Array.from(
+      { length: options.threads },
+      (_, i) => new ExecutionThread(i, options.data, options.log),
+    );
+    // Started now: loading a thread's code takes a fraction of a second the first call would wait.
+    for (const thread of this.threads) thread.start();
+  }
+
+  local(request: LocalRequest): Promise<LocalAnswer> {
+    try {
+      this.options.saveState(request.chainId);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.threads[request.chainId % this.threads.length]!.local(request);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.threads.map((thread) => thread.close()));
+  }
+}
+
+interface Job {
+  readonly id: number;
+  readonly request: LocalRequest;
+  readonly resolve: (answer: LocalAnswer) => void;
+}
+
+class ExecutionThread {
+  private worker: Worker | null = null;
+  private ready = false;
+  private failedStarts = 0;
+  /** Why the thread could not start (its calls are answered `stale`: run on the node's thread). */
+  private broken: string | null = null;
+  private closed = false;
+  /** Calls handed to the worker, oldest (the one running) first. */
+  private readonly jobs: Job[] = [];
+  private nextId = 0;
+  private watchdog: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly index: number,
+    private readonly data: ThreadData,
+    private readonly log: NodeLogger,
+  ) {}
+
+  start(): void {
+    this.workerOf();
+  }
+
+  local(request: LocalRequest): Promise<LocalAnswer> {
+    if (this.closed) return Promise.resolve(closing());
+    if (this.broken !== null) return Promise.resolve({ kind: "stale" });
+    if (this.jobs.length >= MAX_LOCALS_PER_THREAD) {
+      return Promise.resolve({
+        kind: "busy",
+        message: `${MAX_LOCALS_PER_THREAD} local calls wait for execution thread ${this.index} already; try again shortly`,
+      });
+    }
+    return new Promise((resolve) => {
+      const job = { id: this.nextId++, request, resolve };
+      this.jobs.push(job);
+      this.post(this.workerOf(), job);
+      if (this.jobs.length === 1 && this.ready) this.watch(job);
+    });
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.watchdog);
+    for (const job of this.jobs.splice(0)) job.resolve(closing());
+    const worker = this.worker;
+    this.worker = null;
+    if (worker === null) return Promise.resolve();
+    return new Promise((resolve) => {
+      worker.once("exit", () => resolve());
+      worker.postMessage({ kind: "close" } satisfies ThreadMessage);
+      // A thread busy with a call does not read the message until the call ends.
+      setTimeout(() => void worker.terminate(), LOCAL_WATCHDOG_GRACE_MS).unref();
+    });
+  }
+
+  private workerOf(): Worker {
+    if (this.worker !== null) return this.worker;
+    const worker = startWorker(this.data, `braid-execution-${this.index}`);
+    // The node's server keeps the process alive; a thread alone must not.
+    worker.unref();
+    this.worker = worker;
+    this.ready = false;
+    worker.on("message", (reply: ThreadReply) => this.replied(worker, reply));
+    worker.on("error", (e) => this.stopped(worker, e));
+    worker.on("exit", (code) => this.stopped(worker, new Error(`it exited (code ${code})`)));
+    return worker;
+  }
+
+  private post(worker: Worker, job: Job): void {
+    worker.postMessage({ kind: "local", id: job.id, request: job.request } satisfies ThreadMessage);
+  }
+
+  private replied(worker: Worker, reply: ThreadReply): void {
+    if (worker !== this.worker) return;
+    if (reply.kind === "ready") {
+      this.ready = true;
+      this.failedStarts = 0;
+      if (this.jobs.length > 0) this.watch(this.jobs[0]!);
+      return;
+    }
+    const job = this.jobs[0];
+    if (job === undefined || job.id !== reply.id) return;
+    this.jobs.shift();
+    clearTimeout(this.watchdog);
+    job.resolve(reply.answer);
+    if (this.jobs.length > 0) this.watch(this.jobs[0]!);
+  }
+
+  /** Stops the thread when the call it runs holds it past its time limit and the grace. */
+  private watch(job: Job): void {
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      if (this.jobs[0] !== job) return;
+      this.log.warn(
+        `execution thread ${this.index}: a local call held it ${job.request.timeLimitMs + LOCAL_WATCHDOG_GRACE_MS} ms; the thread is replaced`,
+      );
+      this.replace({ kind: "refused", message: commandTimeoutMessage(job.request.timeLimitMs) });
+    }, job.request.timeLimitMs + LOCAL_WATCHDOG_GRACE_MS);
+    this.watchdog.unref();
+  }
+
+  /** The worker stopped on its own: an error in it, or it ran out of memory. */
+  private stopped(worker: Worker, error: Error): void {
+    if (worker !== this.worker || this.closed) return;
+    if (!this.ready) {
+      this.failedStarts++;
+      if (this.failedStarts >= MAX_FAILED_STARTS) {
+        this.broken = error.message;
+        this.worker = null;
+        this.log.error(
+          `execution thread ${this.index} could not start (${error.message}); its local calls run on the node's thread`,
+        );
+        for (const job of this.jobs.splice(0)) job.resolve({ kind: "stale" });
+        return;
+      }
+      this.worker = null;
+      const worker = this.workerOf();
+      for (const job of this.jobs) this.post(worker, job);
+      return;
+    }
+    this.replace({
+      kind: "refused",
+      message: `the command stopped its execution thread: ${error.message}`,
+    });
+  }
+
+  /**
+   * Answers the running call with `answer`, stops the worker and hands the calls queued behind
+   * it to a new one.
+   */
+  private replace(answer: LocalAnswer): void {
+    clearTimeout(this.watchdog);
+    const worker = this.worker;
+    this.worker = null;
+    if (worker !== null) void worker.terminate();
+    this.jobs.shift()?.resolve(answer);
+    if (this.jobs.length === 0) return;
+    const next = this.workerOf();
+    for (const job of this.jobs) this.post(next, job);
+  }
+}
+
+function closing(): LocalAnswer {
+  return { kind: "failed", message: "the node is shutting down" };
+}
