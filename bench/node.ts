@@ -14,7 +14,8 @@
  *   send → poll until the result → next, 15 s, every command signed before the clock starts;
  * - `local` requests/s: `(coin.get-balance "sender01")`, 10 connections, 10 s (autocannon in a
  *   child process, after 2 s of warm-up).
- * BRAID_BENCH_PROFILE=dir makes the node process of the load runs write a CPU profile there.
+ * BRAID_BENCH_PROFILE=dir makes the node process of the load runs write a CPU profile there;
+ * BRAID_BENCH_NODE_ARGS adds flags to `braid node` (e.g. `--execution-threads 2`).
  * Prints a line per figure and, last, one JSON object with every figure.
  * Usage: npm run bench -- node
  */
@@ -49,6 +50,8 @@ const LOCAL_SECONDS = 10;
 const EMPTY_BLOCK_ROUNDS = 500;
 /** When set, the node process of the load runs writes a CPU profile (--cpu-prof) there. */
 const PROFILE_DIR = process.env.BRAID_BENCH_PROFILE;
+/** Flags added to `braid node`, split at spaces. */
+const NODE_ARGS = (process.env.BRAID_BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
 
 const AUTOCANNON = createRequire(import.meta.url).resolve("autocannon/autocannon.js");
 const KEYS = DEV_ACCOUNTS.map((a) => keyPairFromSeed(decodeHex(a.secretKey, 32)));
@@ -139,7 +142,7 @@ async function startNode(dataDir: string, profileDir?: string): Promise<Running>
   const port = await freePort();
   const main = USE_TSX ? ["--import", "tsx", join(ROOT, "src", "cli", "main.ts")] : [DIST_MAIN];
   if (profileDir !== undefined) main.unshift("--cpu-prof", "--cpu-prof-dir", profileDir);
-  const args = [...main, "node", "--data-dir", dataDir, "--port", String(port)];
+  const args = [...main, "node", "--data-dir", dataDir, "--port", String(port), ...NODE_ARGS];
   const started = performance.now();
   const child = spawn(process.execPath, [...args, "--log-level", "warn"], {
     cwd: ROOT,

@@ -4,10 +4,10 @@ import { describe, it } from "node:test";
 import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
 import {
   DEVNET_MINER,
+  defaultExecutionThreads,
   NodeOptionsError,
   OPTION_KEYS,
   optionFlags,
-  defaultExecutionThreads,
   optionsTableMarkdown,
   parseOptionsYaml,
   type RawOptions,

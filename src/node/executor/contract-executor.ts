@@ -32,10 +32,11 @@ export type LocalAnswer =
   /** Too many calls wait already (a 503 with this message). */
   | { readonly kind: "busy"; readonly message: string }
   /**
-   * The executor's view of the state does not hold `parent` (the chain changed branch, or its
-   * newest blocks are not saved yet): the caller asks again on this thread.
+   * The executor cannot serve the call now: its view of the state does not hold `parent` (the
+   * chain changed branch, or its newest blocks are not saved yet), or its thread is not ready
+   * (starting, or replaced after a call stopped it). The caller runs it on its own thread.
    */
-  | { readonly kind: "stale" }
+  | { readonly kind: "unserved" }
   /** Something failed that is not the command's doing; `code` is the error's, if any. */
   | { readonly kind: "failed"; readonly message: string; readonly code?: string };
 

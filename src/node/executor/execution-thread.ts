@@ -46,7 +46,7 @@ function local(request: LocalRequest): LocalAnswer {
     const state = stateOf(chainId);
     return state.readSnapshot(() => {
       const block = state.blockAt(parent.height);
-      if (block === null || !equalBytes(block.hash, parent.hash)) return { kind: "stale" };
+      if (block === null || !equalBytes(block.hash, parent.hash)) return { kind: "unserved" };
       const scratch = () => state.scratchAt(parent.height);
       const env = blockEnvironment(parts, chainId, parent, proofs);
       return answerLocal(request, { parent, env, state: scratch, scratch });

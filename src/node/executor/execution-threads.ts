@@ -98,7 +98,7 @@ class ExecutionThread {
   private worker: Worker | null = null;
   private ready = false;
   private failedStarts = 0;
-  /** Why the thread could not start (its calls are answered `stale`: run on the node's thread). */
+  /** Why the thread could not start (its calls are answered `unserved`: run on the node's thread). */
   private broken: string | null = null;
   private closed = false;
   /** Calls handed to the worker, oldest (the one running) first. */
@@ -118,7 +118,9 @@ class ExecutionThread {
 
   local(request: LocalRequest): Promise<LocalAnswer> {
     if (this.closed) return Promise.resolve(closing());
-    if (this.broken !== null) return Promise.resolve({ kind: "stale" });
+    // Until the thread has loaded its code (at start, or after it was replaced), calls run on
+    // the node's thread rather than wait for it.
+    if (this.broken !== null || !this.ready) return Promise.resolve({ kind: "unserved" });
     if (this.jobs.length >= MAX_LOCALS_PER_THREAD) {
       return Promise.resolve({
         kind: "busy",
@@ -129,7 +131,7 @@ class ExecutionThread {
       const job = { id: this.nextId++, request, resolve };
       this.jobs.push(job);
       this.post(this.workerOf(), job);
-      if (this.jobs.length === 1 && this.ready) this.watch(job);
+      if (this.jobs.length === 1) this.watch(job);
     });
   }
 
@@ -205,7 +207,7 @@ class ExecutionThread {
         this.log.error(
           `execution thread ${this.index} could not start (${error.message}); its local calls run on the node's thread`,
         );
-        for (const job of this.jobs.splice(0)) job.resolve({ kind: "stale" });
+        for (const job of this.jobs.splice(0)) job.resolve({ kind: "unserved" });
         return;
       }
       this.worker = null;

@@ -16,7 +16,7 @@ export class InProcessExecutor implements ContractExecutor {
     const { parent } = request;
     const onBranch = chain.headerAt(parent.height);
     if (onBranch === undefined || !equalBytes(onBranch.hash, parent.hash)) {
-      return Promise.resolve({ kind: "stale" });
+      return Promise.resolve({ kind: "unserved" });
     }
     const atHead = parent.height === chain.head.height;
     const scratch = () => chain.state.scratchAt(parent.height);

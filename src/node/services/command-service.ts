@@ -254,9 +254,9 @@ export class NodeCommandService implements CommandService {
     try {
       answer =
         threads === null
-          ? { kind: "stale" }
+          ? { kind: "unserved" }
           : await threads.local(this.localRequest(chainId, command, options, localTimeLimitMs));
-      if (answer.kind === "stale") {
+      if (answer.kind === "unserved") {
         // Resolved and run in one turn of this thread: its view cannot be stale.
         const request = this.localRequest(chainId, command, options, commandTimeLimitMs);
         answer = await inProcess.local(request);
@@ -271,7 +271,7 @@ export class NodeCommandService implements CommandService {
         throw new LocalRefusal(answer.message);
       case "busy":
         throw new LocalBusy(answer.message);
-      case "stale":
+      case "unserved":
         throw new LocalBusy(`chain ${chainId} changed branch while local ran; try again`);
       case "failed":
         throw this.parts.storage.refusal(
