@@ -360,6 +360,11 @@ export class BraidNode {
     if (this.commands.minesOnRequest) this.producer.level();
   }
 
+  /** Resolves once the execution threads have loaded their code (at once without threads). */
+  executionThreadsStarted(): Promise<void> {
+    return this.executors.threads?.started() ?? Promise.resolve();
+  }
+
   /** What the API and the CLI may use of the node (ports.ts). */
   get ports(): NodePorts {
     this.portsMade ??= {

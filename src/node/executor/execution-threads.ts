@@ -83,6 +83,11 @@ export class ExecutionThreads implements ContractExecutor {
     return this.threads[request.chainId % this.threads.length]!.local(request);
   }
 
+  /** Resolves once every thread has loaded its code (or given up starting). */
+  started(): Promise<void> {
+    return Promise.all(this.threads.map((thread) => thread.started)).then(() => undefined);
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.threads.map((thread) => thread.close()));
   }
@@ -105,6 +110,11 @@ class ExecutionThread {
   private readonly jobs: Job[] = [];
   private nextId = 0;
   private watchdog: NodeJS.Timeout | undefined;
+  private markStarted: () => void = () => {};
+  /** Resolves when the thread first loaded its code, or gave up starting. */
+  readonly started = new Promise<void>((resolve) => {
+    this.markStarted = resolve;
+  });
 
   constructor(
     private readonly index: number,
@@ -171,6 +181,7 @@ class ExecutionThread {
     if (worker !== this.worker) return;
     if (reply.kind === "ready") {
       this.ready = true;
+      this.markStarted();
       this.failedStarts = 0;
       if (this.jobs.length > 0) this.watch(this.jobs[0]!);
       return;
@@ -204,6 +215,7 @@ class ExecutionThread {
       if (this.failedStarts >= MAX_FAILED_STARTS) {
         this.broken = error.message;
         this.worker = null;
+        this.markStarted();
         this.log.error(
           `execution thread ${this.index} could not start (${error.message}); its local calls run on the node's thread`,
         );
