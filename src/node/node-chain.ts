@@ -30,12 +30,14 @@ import { jsonString } from "../pact/values/index.ts";
 import {
   type BlockEnvironment,
   type BlockTimeLimits,
-  CommandTimedOut,
   type ExecutedBlock,
   executeBlock,
+  leavingOutTimedOut,
   minerOfData,
+  transactionBytes,
 } from "./block-execution/block-executor.ts";
 import { blockEnvironment, type EnvironmentParts } from "./block-execution/environment.ts";
+import type { ExecutedBlockData } from "./executor/contract-executor.ts";
 import { executeGenesis } from "./genesis/genesis.ts";
 import { ImportError } from "./import/import-error.ts";
 import { Mempool } from "./mempool/mempool.ts";
@@ -183,20 +185,9 @@ export class NodeChain {
     const limits = timeLimited
       ? { commandMs: commandTimeLimitMs, blockMs: blockTimeBudgetMs }
       : null;
-    const timedOut: { command: ParsedCommand; reason: string }[] = [];
-    let included = commands;
-    for (;;) {
-      try {
-        const block = this.prepareOnce(included, adjacentParents, creationTime, nonce, limits);
-        return timedOut.length === 0
-          ? block
-          : { ...block, rejected: [...block.rejected, ...timedOut] };
-      } catch (e) {
-        if (!(e instanceof CommandTimedOut)) throw e;
-        timedOut.push({ command: e.command, reason: e.message });
-        included = included.filter((c) => c !== e.command);
-      }
-    }
+    return leavingOutTimedOut(commands, (included) =>
+      this.prepareOnce(included, adjacentParents, creationTime, nonce, limits),
+    );
   }
 
   private prepareOnce(
@@ -234,6 +225,52 @@ export class NodeChain {
         })),
         requestKeys: executed.commands.map((c) => c.command.hash),
         rejected: executed.rejected,
+      };
+    } catch (e) {
+      this.abortPrepared();
+      throw context.storage.refusal(e);
+    }
+  }
+
+  /**
+   * Opens a new block on top of `parent` (the head) holding what an executor made of `commands`
+   * on a scratch state after it (node-executors.ts): its writes applied to the state, its payload
+   * from the outputs, left open as {@link prepareBlock} leaves a block.
+   */
+  prepareExecuted(
+    parent: BlockHeader,
+    commands: readonly ParsedCommand[],
+    executed: ExecutedBlockData,
+    adjacentParents: ReadonlyMap<number, BlockHeader>,
+    creationTime: number,
+  ): PreparedBlock {
+    const { state, context } = this;
+    context.storage.check();
+    try {
+      state.applyBlock(parent.height + 1, executed.writes);
+    } catch (e) {
+      throw context.storage.refusal(e);
+    }
+    try {
+      const included = executed.included.map((c) => ({ ...c, command: commands[c.index]! }));
+      const payload = makePayloadWithOutputs(
+        included.map((c) => ({ transaction: transactionBytes(c.command), output: c.output })),
+        executed.minerData,
+        executed.coinbase,
+      );
+      const header = makeBlockHeader({
+        version: context.version,
+        parent,
+        adjacentParents,
+        payloadHash: payload.payloadHash,
+        creationTime,
+      });
+      return {
+        header,
+        payload,
+        index: included.map((c) => ({ requestKey: c.command.hashBytes, metaOffset: c.metaOffset })),
+        requestKeys: included.map((c) => c.command.hash),
+        rejected: executed.rejected.map((r) => ({ command: commands[r.index]!, reason: r.reason })),
       };
     } catch (e) {
       this.abortPrepared();

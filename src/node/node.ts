@@ -27,6 +27,7 @@ import { DevControls, developmentOnlyProblem } from "./dev/controls.ts";
 import { NodeEvents } from "./events.ts";
 import { ExecutionThreads } from "./executor/execution-threads.ts";
 import { InProcessExecutor } from "./executor/in-process-executor.ts";
+import { NodeExecutors } from "./executor/node-executors.ts";
 import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
 import type { ForeignBlock } from "./import/block-import.ts";
 import { createGenesis, storedVersion } from "./import/genesis-blocks.ts";
@@ -95,11 +96,8 @@ export class BraidNode {
     readonly clock: NodeClock,
     /** The mempools' journal in the data directory (null in memory). */
     private readonly journal: MempoolJournal | null,
-    /** Who runs `local`: execution threads (null: none) and this thread's executor. */
-    private readonly executors: {
-      readonly threads: ExecutionThreads | null;
-      readonly inProcess: InProcessExecutor;
-    },
+    /** Who executes contract work: execution threads, or this thread. */
+    private readonly executors: NodeExecutors,
   ) {
     this.producer = new BlockProducer({
       version,
@@ -110,6 +108,7 @@ export class BraidNode {
       leaveOut: (chain, rejected) => importer.leaveOut(chain, rejected),
       onError: (e) =>
         log.error(`catching the chains up failed: ${e instanceof Error ? e.message : String(e)}`),
+      execute: (request) => executors.makeBlock(request),
     });
     this.commands = new NodeCommandService({
       options,
@@ -203,13 +202,19 @@ export class BraidNode {
         nowMicros: () => clock.nowMicros(),
       });
       replayToCut(importer, chainDb, chains, log);
-      const executors = {
-        threads:
-          dir === null || options.execution.executionThreads === 0
-            ? null
-            : executionThreads(options, chains, storage, path, log),
-        inProcess: new InProcessExecutor(chains),
-      };
+      const { execution } = options;
+      const executors = new NodeExecutors(
+        dir === null || execution.executionThreads === 0
+          ? null
+          : executionThreads(options, chains, storage, path, log),
+        new InProcessExecutor(chains),
+        {
+          localOnThreadMs: execution.localTimeLimitMs,
+          blockCommandOnThreadMs: execution.blockCommandTimeLimitMs,
+          commandHereMs: execution.commandTimeLimitMs,
+          blockBudgetMs: execution.blockTimeBudgetMs ?? BLOCK_TIME_BUDGET_MS,
+        },
+      );
       node = new BraidNode(
         options,
         version,
@@ -253,7 +258,7 @@ export class BraidNode {
     this.storage.close();
     this.mining?.stop();
     this.producer.close();
-    const threadsClosed = this.executors.threads?.close() ?? Promise.resolve();
+    const threadsClosed = this.executors.close();
     const closeStores = () => {
       // Each one closes even when another fails (a full disk refuses the states' last flush:
       // the next start replays those blocks).
@@ -362,7 +367,7 @@ export class BraidNode {
 
   /** Resolves once the execution threads have loaded their code (at once without threads). */
   executionThreadsStarted(): Promise<void> {
-    return this.executors.threads?.started() ?? Promise.resolve();
+    return this.executors.started();
   }
 
   /** What the API and the CLI may use of the node (ports.ts). */

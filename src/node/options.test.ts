@@ -37,6 +37,7 @@ describe("node options", () => {
         commandTimeLimitMs: 100,
         executionThreads: defaultExecutionThreads(),
         localTimeLimitMs: 2_000,
+        blockCommandTimeLimitMs: 1_875,
       },
       p2p: { peers: [], announce: undefined, maxPeers: 32, requirePow: false, tls: null },
       log: { level: "info" },

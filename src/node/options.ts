@@ -79,6 +79,11 @@ export interface ExecutionOptions {
   /** Milliseconds one `local` may run on an execution thread (chainweb-node's 2 s by default). */
   readonly localTimeLimitMs: number;
   /**
+   * Milliseconds one command of a new block may run on an execution thread (chainweb-node's
+   * 12.5 µs per unit of the block gas limit by default).
+   */
+  readonly blockCommandTimeLimitMs: number;
+  /**
    * Milliseconds a block this node makes takes commands, the rest left for the next block:
    * `BLOCK_TIME_BUDGET_MS` when absent (no option sets it); tests that need every command in one
    * block lift it.
@@ -136,6 +141,8 @@ export const MAX_BODY_LIMIT_BYTES = 64_000_000;
 export const MAX_COMMAND_TIME_LIMIT_MS = 60_000;
 /** chainweb-node's limit on one `local` call (`localTimeout`, 2 s). */
 export const DEFAULT_LOCAL_TIME_LIMIT_MS = 2_000;
+/** chainweb-node's limit on one command of a new block: this per unit of the block gas limit. */
+export const BLOCK_COMMAND_MICROS_PER_GAS = 12.5;
 /** The most execution threads a node starts. */
 export const MAX_EXECUTION_THREADS = 64;
 
@@ -306,6 +313,13 @@ export const OPTION_DEFINITIONS = [
     value: "ms",
     defaultText: thousands(DEFAULT_LOCAL_TIME_LIMIT_MS),
     meaning: `milliseconds one \`local\` may run on an execution thread (chainweb-node's limit; timed out: a 400); where \`local\` runs on the API's thread, \`commandTimeLimit\` applies instead; at most ${thousands(MAX_COMMAND_TIME_LIMIT_MS)}`,
+  },
+  {
+    key: "blockCommandTimeLimit",
+    module: "execution",
+    value: "ms",
+    defaultText: "12.5 µs × `blockGasLimit` (1,875)",
+    meaning: `milliseconds one command of a block this node makes may run on an execution thread (chainweb-node's limit; timed out: left out of the block); on the node's thread \`commandTimeLimit\` applies instead; at most ${thousands(MAX_COMMAND_TIME_LIMIT_MS)}`,
   },
   {
     key: "peers",
@@ -483,6 +497,12 @@ export function resolveNodeOptions(
   if ((minerAccount === null) !== (minerKeys === null)) {
     throw new NodeOptionsError("minerAccount and minerKeys must be given together");
   }
+  const blockGasLimit = read.integer(
+    "blockGasLimit",
+    DEFAULT_BLOCK_GAS_LIMIT,
+    1,
+    MAX_BLOCK_GAS_LIMIT,
+  );
   return {
     network,
     api: {
@@ -507,7 +527,7 @@ export function resolveNodeOptions(
           : { account: minerAccount, publicKeys: minerKeys },
     },
     mempool: {
-      blockGasLimit: read.integer("blockGasLimit", DEFAULT_BLOCK_GAS_LIMIT, 1, MAX_BLOCK_GAS_LIMIT),
+      blockGasLimit,
       minGasPrice: read.decimal("minGasPrice", DEFAULT_MIN_GAS_PRICE),
       entityKeys:
         read.value("entityKeys") === NO_ENTITY_KEYS
@@ -530,6 +550,15 @@ export function resolveNodeOptions(
       localTimeLimitMs: read.integer(
         "localTimeLimit",
         DEFAULT_LOCAL_TIME_LIMIT_MS,
+        1,
+        MAX_COMMAND_TIME_LIMIT_MS,
+      ),
+      blockCommandTimeLimitMs: read.integer(
+        "blockCommandTimeLimit",
+        Math.min(
+          MAX_COMMAND_TIME_LIMIT_MS,
+          Math.round((blockGasLimit * BLOCK_COMMAND_MICROS_PER_GAS) / 1000),
+        ),
         1,
         MAX_COMMAND_TIME_LIMIT_MS,
       ),

@@ -137,6 +137,32 @@ export class CommandTimedOut extends Error {
 }
 
 /**
+ * Makes a block of `commands` with `make`, made again without each command that runs past its
+ * time limit (its gas purchase is written on the state `make` used, so that state is given up:
+ * `make` starts from a fresh one each time), those listed in `rejected` with the time-out's
+ * message, as Chainweb leaves out a new block's command that times out.
+ */
+export function leavingOutTimedOut<T extends { readonly rejected: ExecutedBlock["rejected"] }>(
+  commands: readonly ParsedCommand[],
+  make: (commands: readonly ParsedCommand[]) => T,
+): T {
+  const timedOut: { command: ParsedCommand; reason: string }[] = [];
+  let included = commands;
+  for (;;) {
+    try {
+      const block = make(included);
+      return timedOut.length === 0
+        ? block
+        : { ...block, rejected: [...block.rejected, ...timedOut] };
+    } catch (e) {
+      if (!(e instanceof CommandTimedOut)) throw e;
+      timedOut.push({ command: e.command, reason: e.message });
+      included = included.filter((c) => c !== e.command);
+    }
+  }
+}
+
+/**
  * How long a block this node makes keeps taking commands: once its commands have run this long,
  * the rest wait in the mempool for the next block, and the node answers others in between. With
  * the time limit of one command, a block runs at most about this plus that limit.

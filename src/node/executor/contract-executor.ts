@@ -4,10 +4,14 @@
  * threads of its own (`ExecutionThreads`) behind the same interface, and every refusal comes
  * back as a tagged value that survives `postMessage`.
  *
- * Today the boundary carries `local` (and preflight); making and validating blocks still run on
- * the node's thread, on the chains' states (node-chain.ts).
+ * Today the boundary carries `local` (and preflight) and the execution of a new block's commands
+ * under on-demand mining (its writes then applied to the chain's state on the node's thread);
+ * the other blocks — made by the other modes, replayed, imported — still run on the node's
+ * thread, on the chains' states (node-chain.ts).
  */
 import type { BlockHeader } from "../../chain/header/types.ts";
+import type { BlockWrites } from "../../pact/db/index.ts";
+import type { BlockTimeLimits } from "../block-execution/block-executor.ts";
 import type { LocalRules } from "../local.ts";
 
 /** A `local` call, its parent block resolved and its signatures checked already. */
@@ -40,14 +44,49 @@ export type LocalAnswer =
   /** Something failed that is not the command's doing; `code` is the error's, if any. */
   | { readonly kind: "failed"; readonly message: string; readonly code?: string };
 
+/** A new block's commands, to execute on top of `parent` (its chain's head) without storing. */
+export interface BlockRequest {
+  readonly chainId: number;
+  readonly parent: BlockHeader;
+  /** The commands as payload transactions' text, in order (checked when they were admitted). */
+  readonly transactions: readonly string[];
+  readonly limits: BlockTimeLimits;
+}
+
+/** What executing a new block gave: its payload's parts and what it wrote. */
+export interface ExecutedBlockData {
+  readonly minerData: Uint8Array;
+  readonly coinbase: Uint8Array;
+  /** The commands it holds, in order: index in the request, output, where `metaData` goes. */
+  readonly included: readonly {
+    readonly index: number;
+    readonly output: Uint8Array;
+    readonly metaOffset: number;
+  }[];
+  /** The commands left out for good (gas not payable, a time-out), with the reason. */
+  readonly rejected: readonly { readonly index: number; readonly reason: string }[];
+  readonly writes: BlockWrites;
+}
+
+export type BlockAnswer =
+  | { readonly kind: "executed"; readonly block: ExecutedBlockData }
+  /** As for `local`: the caller makes the block on its own thread. */
+  | { readonly kind: "unserved" }
+  | { readonly kind: "failed"; readonly message: string; readonly code?: string };
+
 export interface ContractExecutor {
   local(request: LocalRequest): Promise<LocalAnswer>;
+  makeBlock(request: BlockRequest): Promise<BlockAnswer>;
   /** Stops the executor; calls under way answer `failed`. */
   close(): Promise<void>;
 }
 
 /** An error met while executing as the answer that carries it across threads. */
-export function failedAnswer(e: unknown): LocalAnswer {
+export function failedAnswer(e: unknown): {
+  readonly kind: "failed";
+  readonly message: string;
+  readonly code?: string;
+} {
   const message = e instanceof Error ? e.message : String(e);
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === "string" ? { kind: "failed", message, code } : { kind: "failed", message };

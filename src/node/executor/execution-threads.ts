@@ -1,29 +1,44 @@
 /**
- * Execution threads: `local` runs on `worker_threads` of its own, so that however long a call
- * runs — parsing, executing, encoding its result — the node's thread goes on answering. Chains
- * are spread over the threads (chain c on thread c mod n); each thread takes its calls one at a
- * time, in order, and reads the contract states through read-only views (execution-thread.ts).
+ * Execution threads: `local` and the commands of new blocks run on `worker_threads` of their
+ * own, so that however long a command runs — parsing, executing, encoding its result — the
+ * node's thread goes on answering. Chains are spread over the threads (chain c on thread
+ * c mod n); each thread takes its work one piece at a time, in order, and reads the contract
+ * states through read-only views (execution-thread.ts).
  *
- * Every call is bounded twice: the interpreter stops it at its time limit, and a watchdog here
- * stops the thread itself {@link LOCAL_WATCHDOG_GRACE_MS} later (what runs outside the
- * interpreter: decoding a huge `data`, encoding a huge result). A thread that stops — the
- * watchdog, or a command that exhausted its memory — is replaced, and the calls queued behind
- * the one that stopped it run on the new one.
+ * Every piece of work is bounded twice: the interpreter stops a command at its time limit, and a
+ * watchdog here stops the thread itself {@link LOCAL_WATCHDOG_GRACE_MS} after the work's limit
+ * (what runs outside the interpreter: decoding a huge `data`, encoding a huge result). A thread
+ * that stops — the watchdog, or a command that exhausted its memory — is replaced, and the work
+ * queued behind the piece that stopped it runs on the new one; that `local` call is refused,
+ * that block is made on the node's thread instead (under the node's own limits).
  */
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { commandTimeoutMessage } from "../../execution/index.ts";
 import type { NodeLogger } from "../logger.ts";
-import type { ContractExecutor, LocalAnswer, LocalRequest } from "./contract-executor.ts";
-import type { ThreadData, ThreadMessage, ThreadReply } from "./thread-messages.ts";
+import type {
+  BlockAnswer,
+  BlockRequest,
+  ContractExecutor,
+  LocalAnswer,
+  LocalRequest,
+} from "./contract-executor.ts";
+import type {
+  AnswerTo,
+  ThreadData,
+  ThreadMessage,
+  ThreadReply,
+  ThreadWork,
+} from "./thread-messages.ts";
 
 /** How long past its time limit a call may hold its thread before the thread is stopped. */
 export const LOCAL_WATCHDOG_GRACE_MS = 1_000;
 
 /**
  * The most `local` calls one thread holds (running or queued); more are answered 503 at once,
- * so a flood of slow calls cannot make the node hold an unbounded queue.
+ * so a flood of slow calls cannot make the node hold an unbounded queue. (New blocks are not
+ * counted: the node makes at most one per chain at a time.)
  */
 export const MAX_LOCALS_PER_THREAD = 256;
 
@@ -75,12 +90,20 @@ export class ExecutionThreads implements ContractExecutor {
   }
 
   local(request: LocalRequest): Promise<LocalAnswer> {
+    return this.run({ kind: "local", request });
+  }
+
+  makeBlock(request: BlockRequest): Promise<BlockAnswer> {
+    return this.run({ kind: "block", request });
+  }
+
+  private run<W extends ThreadWork>(work: W): Promise<AnswerTo<W>> {
     try {
-      this.options.saveState(request.chainId);
+      this.options.saveState(work.request.chainId);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.threads[request.chainId % this.threads.length]!.local(request);
+    return this.threads[work.request.chainId % this.threads.length]!.run(work);
   }
 
   /** Resolves once every thread has loaded its code (or given up starting). */
@@ -95,8 +118,24 @@ export class ExecutionThreads implements ContractExecutor {
 
 interface Job {
   readonly id: number;
-  readonly request: LocalRequest;
-  readonly resolve: (answer: LocalAnswer) => void;
+  readonly work: ThreadWork;
+  readonly resolve: (answer: LocalAnswer | BlockAnswer) => void;
+}
+
+/** How long a piece of work may hold its thread: its limit, and then the grace. */
+function holdLimitMs(work: ThreadWork): number {
+  if (work.kind === "local") return work.request.timeLimitMs + LOCAL_WATCHDOG_GRACE_MS;
+  // A block's budget, the command under way when it ends, and one made again after a time-out.
+  const { blockMs, commandMs } = work.request.limits;
+  return blockMs + 2 * commandMs + LOCAL_WATCHDOG_GRACE_MS;
+}
+
+/** What a piece of work is answered when its thread was stopped under it (`why`). */
+function stoppedAnswer(work: ThreadWork, why: "watchdog" | string): LocalAnswer | BlockAnswer {
+  if (work.kind === "block") return { kind: "unserved" };
+  return why === "watchdog"
+    ? { kind: "refused", message: commandTimeoutMessage(work.request.timeLimitMs) }
+    : { kind: "refused", message: `the command stopped its execution thread: ${why}` };
 }
 
 class ExecutionThread {
@@ -126,23 +165,32 @@ class ExecutionThread {
     this.workerOf();
   }
 
-  local(request: LocalRequest): Promise<LocalAnswer> {
-    if (this.closed) return Promise.resolve(closing());
-    // Until the thread has loaded its code (at start, or after it was replaced), calls run on
+  run<W extends ThreadWork>(work: W): Promise<AnswerTo<W>> {
+    const answer = (a: LocalAnswer | BlockAnswer) => Promise.resolve(a as AnswerTo<W>);
+    if (this.closed) return answer(closing());
+    // Until the thread has loaded its code (at start, or after it was replaced), work runs on
     // the node's thread rather than wait for it.
-    if (this.broken !== null || !this.ready) return Promise.resolve({ kind: "unserved" });
-    if (this.jobs.length >= MAX_LOCALS_PER_THREAD) {
-      return Promise.resolve({
+    if (this.broken !== null || !this.ready) return answer({ kind: "unserved" });
+    if (work.kind === "local" && this.locals() >= MAX_LOCALS_PER_THREAD) {
+      return answer({
         kind: "busy",
         message: `${MAX_LOCALS_PER_THREAD} local calls wait for execution thread ${this.index} already; try again shortly`,
       });
     }
     return new Promise((resolve) => {
-      const job = { id: this.nextId++, request, resolve };
+      const job: Job = {
+        id: this.nextId++,
+        work,
+        resolve: resolve as (a: LocalAnswer | BlockAnswer) => void,
+      };
       this.jobs.push(job);
       this.post(this.workerOf(), job);
       if (this.jobs.length === 1) this.watch(job);
     });
+  }
+
+  private locals(): number {
+    return this.jobs.filter((job) => job.work.kind === "local").length;
   }
 
   close(): Promise<void> {
@@ -174,7 +222,7 @@ class ExecutionThread {
   }
 
   private post(worker: Worker, job: Job): void {
-    worker.postMessage({ kind: "local", id: job.id, request: job.request } satisfies ThreadMessage);
+    worker.postMessage({ kind: "work", id: job.id, work: job.work } satisfies ThreadMessage);
   }
 
   private replied(worker: Worker, reply: ThreadReply): void {
@@ -194,16 +242,18 @@ class ExecutionThread {
     if (this.jobs.length > 0) this.watch(this.jobs[0]!);
   }
 
-  /** Stops the thread when the call it runs holds it past its time limit and the grace. */
+  /** Stops the thread when the work it runs holds it past its limit and the grace. */
   private watch(job: Job): void {
     clearTimeout(this.watchdog);
+    const limitMs = holdLimitMs(job.work);
     this.watchdog = setTimeout(() => {
       if (this.jobs[0] !== job) return;
+      const what = job.work.kind === "local" ? "a local call" : "a new block";
       this.log.warn(
-        `execution thread ${this.index}: a local call held it ${job.request.timeLimitMs + LOCAL_WATCHDOG_GRACE_MS} ms; the thread is replaced`,
+        `execution thread ${this.index}: ${what} on chain ${job.work.request.chainId} held it ${limitMs} ms; the thread is replaced`,
       );
-      this.replace({ kind: "refused", message: commandTimeoutMessage(job.request.timeLimitMs) });
-    }, job.request.timeLimitMs + LOCAL_WATCHDOG_GRACE_MS);
+      this.replace(stoppedAnswer(job.work, "watchdog"));
+    }, limitMs);
     this.watchdog.unref();
   }
 
@@ -227,28 +277,27 @@ class ExecutionThread {
       for (const job of this.jobs) this.post(worker, job);
       return;
     }
-    this.replace({
-      kind: "refused",
-      message: `the command stopped its execution thread: ${error.message}`,
-    });
+    const running = this.jobs[0];
+    this.replace(running === undefined ? null : stoppedAnswer(running.work, error.message));
   }
 
   /**
-   * Answers the running call with `answer`, stops the worker and hands the calls queued behind
+   * Answers the running work with `answer`, stops the worker and hands the work queued behind
    * it to a new one.
    */
-  private replace(answer: LocalAnswer): void {
+  private replace(answer: LocalAnswer | BlockAnswer | null): void {
     clearTimeout(this.watchdog);
     const worker = this.worker;
     this.worker = null;
     if (worker !== null) void worker.terminate();
-    this.jobs.shift()?.resolve(answer);
+    const running = this.jobs.shift();
+    if (running !== undefined && answer !== null) running.resolve(answer);
     if (this.jobs.length === 0) return;
     const next = this.workerOf();
     for (const job of this.jobs) this.post(next, job);
   }
 }
 
-function closing(): LocalAnswer {
+function closing(): LocalAnswer | BlockAnswer {
   return { kind: "failed", message: "the node is shutting down" };
 }

@@ -5,7 +5,14 @@
  */
 import { equalBytes } from "../../chain/bytes.ts";
 import type { NodeChain } from "../node-chain.ts";
-import type { ContractExecutor, LocalAnswer, LocalRequest } from "./contract-executor.ts";
+import { answerBlock } from "./block-job.ts";
+import type {
+  BlockAnswer,
+  BlockRequest,
+  ContractExecutor,
+  LocalAnswer,
+  LocalRequest,
+} from "./contract-executor.ts";
 import { answerLocal } from "./local-job.ts";
 
 export class InProcessExecutor implements ContractExecutor {
@@ -26,6 +33,18 @@ export class InProcessExecutor implements ContractExecutor {
         env: chain.environment(parent),
         state: atHead ? () => chain.state : scratch,
         scratch,
+      }),
+    );
+  }
+
+  makeBlock(request: BlockRequest): Promise<BlockAnswer> {
+    const chain = this.chains[request.chainId]!;
+    const { parent } = request;
+    if (!equalBytes(chain.head.hash, parent.hash)) return Promise.resolve({ kind: "unserved" });
+    return Promise.resolve(
+      answerBlock(request, {
+        env: chain.environment(parent),
+        scratch: () => chain.state.scratchAt(parent.height),
       }),
     );
   }

@@ -1,6 +1,6 @@
 /** What the node and its execution threads tell each other (execution-threads.ts). */
 import type { MinerAccount } from "../options.ts";
-import type { LocalAnswer, LocalRequest } from "./contract-executor.ts";
+import type { BlockAnswer, BlockRequest, LocalAnswer, LocalRequest } from "./contract-executor.ts";
 
 /** What a thread is started with: the network and where the node's files are. */
 export interface ThreadData {
@@ -14,11 +14,21 @@ export interface ThreadData {
   readonly statePaths: readonly string[];
 }
 
+/** One piece of work for a thread. */
+export type ThreadWork =
+  | { readonly kind: "local"; readonly request: LocalRequest }
+  | { readonly kind: "block"; readonly request: BlockRequest };
+
+/** The answer to each kind of work. */
+export type AnswerTo<W extends ThreadWork> = W extends { readonly kind: "local" }
+  ? LocalAnswer
+  : BlockAnswer;
+
 export type ThreadMessage =
-  | { readonly kind: "local"; readonly id: number; readonly request: LocalRequest }
+  | { readonly kind: "work"; readonly id: number; readonly work: ThreadWork }
   | { readonly kind: "close" };
 
 export type ThreadReply =
-  /** The thread has loaded its code and takes calls. */
+  /** The thread has loaded its code and takes work. */
   | { readonly kind: "ready" }
-  | { readonly kind: "answer"; readonly id: number; readonly answer: LocalAnswer };
+  | { readonly kind: "answer"; readonly id: number; readonly answer: LocalAnswer | BlockAnswer };

@@ -4,7 +4,9 @@
  *   event-loop turn share a block, and so do the ones whose signatures are still being checked
  *   when the block could be made (for at most {@link ADMISSION_GATHER_MS}). When the chain's
  *   neighbours are behind, they are caught up a few blocks per turn first, and commands arriving
- *   meanwhile join the block. Afterwards the other chains are caught up in the background.
+ *   meanwhile join the block. The block's commands run on the node's executors (an execution
+ *   thread where the node has them), one block per chain at a time; commands that arrive
+ *   meanwhile wait for the next. Afterwards the other chains are caught up in the background.
  * - `interval`: every chain advances by one block every `miningInterval` seconds.
  * - `pow`: chains are mined one block at a time, lowest first, each with a real nonce search
  *   against its difficulty target (pow.ts), without stopping the event loop.
@@ -66,32 +68,50 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
   let gatherTimer: NodeJS.Timeout | undefined;
   let scheduled = false;
   let stopped = false;
+  /** Chains whose block an executor is making now (their commands wait for it). */
+  const making = new Set<number>();
+  /** Makes the chain's block beside this thread; its end runs the loop again. */
+  const mine = (chainId: number) => {
+    making.add(chainId);
+    producer.mineBeside(chainId).then(
+      (block) => {
+        making.delete(chainId);
+        // A block that took or left out commands but not all of them (it was full, or its time
+        // budget was spent on one that timed out) leaves the rest for the next one; a block
+        // the chain moved past (null) is made again.
+        const progressed =
+          block !== null && (block.requestKeys.length > 0 || block.rejected.length > 0);
+        if ((block === null || progressed) && producer.pending(chainId) > 0) waiting.add(chainId);
+        schedule();
+      },
+      (e: unknown) => {
+        making.delete(chainId);
+        reportFailure(log, `mining chain ${chainId}`, e);
+        schedule();
+      },
+    );
+  };
   const run = () => {
     scheduled = false;
     if (stopped) return;
     const now = performance.now();
     for (const chainId of [...waiting]) {
       // A chain whose neighbours are behind waits for them (below), gathering commands; a ready
-      // one waits for the admissions under way (their end runs this again).
-      if (!producer.isReady(chainId) || gathering(chainId, now)) continue;
+      // one waits for the admissions under way (their end runs this again), and for the block
+      // being made on it.
+      if (making.has(chainId) || !producer.isReady(chainId) || gathering(chainId, now)) continue;
       waiting.delete(chainId);
       gatheringSince.delete(chainId);
-      try {
-        const block = producer.mine(chainId);
-        // A block that took or left out commands but not all of them (it was full, or its time
-        // budget was spent on one that timed out) leaves the rest for the next one.
-        const progressed = block.requestKeys.length > 0 || block.rejected.length > 0;
-        if (progressed && producer.pending(chainId) > 0) waiting.add(chainId);
-      } catch (e) {
-        reportFailure(log, `mining chain ${chainId}`, e);
-      }
+      mine(chainId);
     }
-    if (waiting.size === 0) {
-      producer.level();
+    const waitingNow = [...waiting].filter((chainId) => !making.has(chainId));
+    if (waitingNow.length === 0) {
+      // The chains are caught up once no block is being made (the last one's end runs this).
+      if (making.size === 0) producer.level();
       return;
     }
-    const behind = [...waiting].filter((chainId) => !producer.isReady(chainId));
-    if (behind.length < waiting.size && gatherTimer === undefined) {
+    const behind = waitingNow.filter((chainId) => !producer.isReady(chainId));
+    if (behind.length < waitingNow.length && gatherTimer === undefined) {
       // Gathering ends with the admissions, or at the latest after ADMISSION_GATHER_MS.
       gatherTimer = setTimeout(() => {
         gatherTimer = undefined;
@@ -99,14 +119,16 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
       }, ADMISSION_GATHER_MS);
     }
     if (behind.length === 0) return;
+    let madeAny: boolean;
     try {
-      producer.catchUpStep(behind);
+      madeAny = producer.catchUpStep(behind);
     } catch (e) {
       waiting.clear();
       reportFailure(log, "catching up", e);
       return;
     }
-    schedule();
+    // Nothing could be made while the chains they wait for are being made: their ends run this.
+    if (madeAny) schedule();
   };
   const schedule = () => {
     if (scheduled) return;

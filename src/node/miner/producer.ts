@@ -4,8 +4,10 @@
  * its height (`ensureHeight`, recursively: a neighbour's neighbours must be at most one block
  * behind it). Every mining mode goes through here:
  *
- * - `mine(c)` makes one block on chain c now with what its mempool holds (the request path of
- *   on-demand mining); only the neighbours it needs are caught up first;
+ * - `mine(c)` makes one block on chain c now with what its mempool holds; only the neighbours
+ *   it needs are caught up first; `mineBeside(c)` does the same with the commands executed by
+ *   the node's executors (the request path of on-demand mining: on an execution thread, while
+ *   this thread goes on), their writes applied to the chain's state when they come back;
  * - `catchUpStep(cs)` makes a few of the blocks that chains cs wait for, so that on-demand mining
  *   can let commands gather while their chain's neighbours catch up;
  * - `level()` catches every chain up to the highest one, one block per event-loop turn, so the
@@ -23,6 +25,8 @@ import { adjacentChains } from "../../chain/graph/graph.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { type ChainwebVersion, graphAt } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
+import { transactionText } from "../block-execution/block-executor.ts";
+import type { BlockAnswer, BlockRequest } from "../executor/contract-executor.ts";
 import { blockTimeProblem } from "../mempool/admission.ts";
 import type { NodeChain, PreparedBlock, StoredBlock } from "../node-chain.ts";
 
@@ -61,11 +65,15 @@ export interface ProducerOptions {
   readonly leaveOut: (chain: NodeChain, rejected: PreparedBlock["rejected"]) => void;
   /** Told of a failure of background work (levelling), which has no caller to throw to. */
   readonly onError: (error: unknown) => void;
+  /** Executes a new block's commands (the node's executors: node-executors.ts). */
+  readonly execute: (request: Omit<BlockRequest, "limits">) => Promise<BlockAnswer>;
 }
 
 export class BlockProducer {
   private levelling = false;
   private closed = false;
+  /** Chains whose next block's commands an executor runs now (`mineBeside`). */
+  private readonly executing = new Set<number>();
 
   constructor(private readonly options: ProducerOptions) {}
 
@@ -79,6 +87,45 @@ export class BlockProducer {
       ? this.selectFor(chain, now).commands
       : pending.commands;
     return this.makeBlock(chainId, commands);
+  }
+
+  /**
+   * Makes one block on `chainId` with its pending commands as {@link mine} does, their execution
+   * handed to the node's executors, this thread free meanwhile. Resolves with the block stored,
+   * or null when the chain moved on while the commands ran (another block came first: theirs
+   * stay in the mempool for the next one). At most one at a time per chain.
+   */
+  async mineBeside(chainId: number): Promise<StoredBlock | null> {
+    if (this.executing.has(chainId)) return null;
+    const chain = this.options.chains[chainId]!;
+    const now = this.options.nowMicros();
+    if (this.selectFor(chain, now).needsFreshParent) this.makeBlock(chainId, []);
+    const { commands } = this.selectFor(chain, now);
+    if (commands.length === 0) return this.makeBlock(chainId, []);
+    const { adjacentParents, creationTime } = this.blockInputs(chainId, true);
+    const parent = chain.head;
+    this.executing.add(chainId);
+    let answer: BlockAnswer;
+    try {
+      answer = await this.options.execute({
+        chainId,
+        parent,
+        transactions: commands.map(transactionText),
+      });
+    } finally {
+      this.executing.delete(chainId);
+    }
+    if (answer.kind === "failed") throw Object.assign(new Error(answer.message), answer);
+    if (answer.kind === "unserved" || this.closed) return null;
+    if (!this.stillBranches(chain, parent, adjacentParents)) return null;
+    const block = chain.prepareExecuted(
+      parent,
+      commands,
+      answer.block,
+      adjacentParents,
+      creationTime,
+    );
+    return this.options.store([{ chain, block }])[0]!;
   }
 
   /** One block on every chain, one height at a time, lowest first (interval mode). */
@@ -121,7 +168,10 @@ export class BlockProducer {
     const { chains } = this.options;
     const low = Math.min(...chains.map((c) => c.head.height));
     if (low >= target) return false;
-    this.makeLayer(chains.filter((c) => c.head.height === low));
+    // A chain whose block an executor is making is left to it; levelling resumes after.
+    const group = chains.filter((c) => c.head.height === low && !this.executing.has(c.chainId));
+    if (group.length === 0) return false;
+    this.makeLayer(group);
     return true;
   }
 
@@ -140,13 +190,15 @@ export class BlockProducer {
    * meanwhile join the waiting chains' blocks, so a busy chain mines more commands per block
    * instead of paying for a catch-up per command.
    */
-  catchUpStep(chainIds: readonly number[]): void {
+  catchUpStep(chainIds: readonly number[]): boolean {
     const { chains } = this.options;
     const required = this.requiredHeights(chainIds);
     const behind = chains.filter((c) => c.head.height < (required.get(c.chainId) ?? -1));
     // The lowest chain behind is always ready: its neighbours are required to be no lower.
     behind.sort((a, b) => a.head.height - b.head.height);
-    this.makeLayer(behind.filter((c) => this.isReady(c.chainId)));
+    const group = behind.filter((c) => this.isReady(c.chainId) && !this.executing.has(c.chainId));
+    this.makeLayer(group);
+    return group.length > 0;
   }
 
   /**
@@ -198,6 +250,23 @@ export class BlockProducer {
 
   close(): void {
     this.closed = true;
+  }
+
+  /**
+   * Whether `parent` is still the chain's head and each adjacent parent still on its chain's
+   * branch: a block made on them would still extend the cut.
+   */
+  private stillBranches(
+    chain: NodeChain,
+    parent: BlockHeader,
+    adjacentParents: ReadonlyMap<number, BlockHeader>,
+  ): boolean {
+    if (!equalBytes(chain.head.hash, parent.hash)) return false;
+    for (const [chainId, adjacent] of adjacentParents) {
+      const onBranch = this.options.chains[chainId]!.headerAt(adjacent.height);
+      if (onBranch === undefined || !equalBytes(onBranch.hash, adjacent.hash)) return false;
+    }
+    return true;
   }
 
   /** Brings `chainId` to at least `height`, its neighbours first. */
@@ -258,10 +327,7 @@ export class BlockProducer {
     const { chains } = this.options;
     const chain = chains[work.chainId]!;
     if (chain.head !== work.parent) return null;
-    for (const [chainId, adjacent] of work.adjacentParents) {
-      const onBranch = chains[chainId]!.headerAt(adjacent.height);
-      if (onBranch === undefined || !equalBytes(onBranch.hash, adjacent.hash)) return null;
-    }
+    if (!this.stillBranches(chain, work.parent, work.adjacentParents)) return null;
     const block = chain.prepareBlock(
       work.commands,
       work.adjacentParents,

@@ -11,7 +11,8 @@ import { Decimal } from "../../pact/values/index.ts";
 import { blockContextOf, buyGas, transactionText } from "../block-execution/block-executor.ts";
 import type { NodeClock } from "../clock.ts";
 import type { NodeEvents } from "../events.ts";
-import type { ContractExecutor, LocalAnswer, LocalRequest } from "../executor/contract-executor.ts";
+import type { LocalAnswer, LocalRequest } from "../executor/contract-executor.ts";
+import type { NodeExecutors } from "../executor/node-executors.ts";
 import { LocalBusy, type LocalOptions, LocalRefusal, localHeight } from "../local.ts";
 import {
   type AdmissionRules,
@@ -74,14 +75,8 @@ export interface CommandServiceParts {
   readonly events: Pick<NodeEvents, "emit">;
   /** The mining mode, once started. */
   readonly mining: () => MiningControl | null;
-  /**
-   * Who runs `local`: the execution threads (null: none, as on a node in memory) and this
-   * thread's executor, which runs what the threads cannot.
-   */
-  readonly executors: {
-    readonly threads: ContractExecutor | null;
-    readonly inProcess: ContractExecutor;
-  };
+  /** Who runs `local`: the execution threads, or this thread (node-executors.ts). */
+  readonly executors: Pick<NodeExecutors, "local">;
   /** Whether writes work: `submit` is refused while they fail, a disk failure met is refused. */
   readonly storage: Pick<StorageGuard, "write" | "refusal">;
 }
@@ -248,19 +243,11 @@ export class NodeCommandService implements CommandService {
    * for a failure of the disk met on the way.
    */
   async local(chainId: number, command: ParsedCommand, options: LocalOptions): Promise<string> {
-    const { threads, inProcess } = this.parts.executors;
-    const { commandTimeLimitMs, localTimeLimitMs } = this.parts.options.execution;
     let answer: LocalAnswer;
     try {
-      answer =
-        threads === null
-          ? { kind: "unserved" }
-          : await threads.local(this.localRequest(chainId, command, options, localTimeLimitMs));
-      if (answer.kind === "unserved") {
-        // Resolved and run in one turn of this thread: its view cannot be stale.
-        const request = this.localRequest(chainId, command, options, commandTimeLimitMs);
-        answer = await inProcess.local(request);
-      }
+      answer = await this.parts.executors.local((timeLimitMs) =>
+        this.localRequest(chainId, command, options, timeLimitMs),
+      );
     } catch (e) {
       throw this.parts.storage.refusal(e);
     }
@@ -272,7 +259,8 @@ export class NodeCommandService implements CommandService {
       case "busy":
         throw new LocalBusy(answer.message);
       case "unserved":
-        throw new LocalBusy(`chain ${chainId} changed branch while local ran; try again`);
+        // The node's thread resolves and runs a call in one turn: it is never left unserved.
+        throw new Error("a local call was left unserved");
       case "failed":
         throw this.parts.storage.refusal(
           Object.assign(

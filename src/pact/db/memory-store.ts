@@ -6,7 +6,7 @@
  */
 import { compareCodePoints } from "../values/text.ts";
 import type { StoreReader, VersionedStore } from "./store.ts";
-import { type BlockRecord, SYSTEM_DOMAINS } from "./types.ts";
+import { type BlockRecord, type BlockWrites, SYSTEM_DOMAINS } from "./types.ts";
 
 interface Version {
   readonly txId: number;
@@ -176,6 +176,22 @@ export class MemoryStore implements VersionedStore {
   }
 
   flush(): void {}
+
+  /**
+   * Every version it holds, as {@link BlockWrites}' rows, and the domains it created that
+   * `existed` does not name (a scratch state's top layer: what a block wrote).
+   */
+  layerWrites(existed: (domain: string) => boolean): Pick<BlockWrites, "domains" | "rows"> {
+    const domains: [string, number][] = [];
+    const rows: [string, string, number, string][] = [];
+    for (const [name, d] of this.domains) {
+      if (d.createdTxId !== SYSTEM_TX_ID && !existed(name)) domains.push([name, d.createdTxId]);
+      for (const [key, versions] of d.versions) {
+        for (const v of versions) rows.push([name, key, v.txId, v.value]);
+      }
+    }
+    return { domains, rows };
+  }
 
   /** One thread reads and writes a memory store: every read is consistent already. */
   readSnapshot<T>(read: () => T): T {

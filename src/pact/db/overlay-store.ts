@@ -6,16 +6,28 @@
 import { compareCodePoints } from "../values/text.ts";
 import { MemoryStore } from "./memory-store.ts";
 import type { StoreReader, WritableStore } from "./store.ts";
+import type { BlockWrites } from "./types.ts";
 
 export class OverlayStore implements WritableStore {
-  private readonly top: WritableStore = new MemoryStore();
+  private readonly top = new MemoryStore();
   private nextTxId: number;
 
   constructor(
     private readonly base: StoreReader,
-    firstTxId: number,
+    private readonly firstTxId: number,
   ) {
     this.nextTxId = firstTxId;
+  }
+
+  /** What was written on top of the base (nothing may be open). */
+  writes(): BlockWrites {
+    if (this.top.depth !== 0)
+      throw new Error("a scratch state's writes listed inside a transaction");
+    return {
+      firstTxId: this.firstTxId,
+      endTxId: this.nextTxId,
+      ...this.top.layerWrites((domain) => this.base.hasDomain(domain)),
+    };
   }
 
   hasDomain(domain: string): boolean {
@@ -53,13 +65,13 @@ export class OverlayStore implements WritableStore {
     return out;
   }
 
-  createDomain(domain: string, txId: number, height: number): void {
-    this.top.createDomain(domain, txId, height);
+  createDomain(domain: string, txId: number): void {
+    this.top.createDomain(domain, txId);
   }
 
   put(domain: string, key: string, value: string, txId: number, height: number): void {
     // A table of the base state gets a layer of its own on its first write.
-    if (!this.top.hasDomain(domain)) this.top.createDomain(domain, txId, height);
+    if (!this.top.hasDomain(domain)) this.top.createDomain(domain, txId);
     this.top.put(domain, key, value, txId, height);
   }
 

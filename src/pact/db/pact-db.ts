@@ -38,6 +38,7 @@ import { RowCache } from "./row-cache.ts";
 import type { StoreReader, VersionedStore, WritableStore } from "./store.ts";
 import {
   type BlockRecord,
+  type BlockWrites,
   DEFPACTS_DOMAIN,
   type ExecutionMode,
   KEYSETS_DOMAIN,
@@ -46,6 +47,7 @@ import {
   type NamespaceRecord,
   type PactDb,
   type PactDbView,
+  type ScratchDb,
   type StoredModule,
   type TxLogEntry,
   USER_TABLES_LOG_DOMAIN,
@@ -307,6 +309,21 @@ export class StorePactDb extends StoreView implements PactDb {
   }
 }
 
+/** A scratch state over a store overlay, which lists what was written on top. */
+class ScratchPactDb extends StorePactDb implements ScratchDb {
+  constructor(
+    private readonly overlay: OverlayStore,
+    heightOfWrites: number,
+    madeFrom: PactDb,
+  ) {
+    super(overlay, heightOfWrites, madeFrom);
+  }
+
+  writes(): BlockWrites {
+    return this.overlay.writes();
+  }
+}
+
 /** A block being executed. */
 interface OpenBlock {
   readonly height: number;
@@ -374,13 +391,34 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
     return new StoreView(this.versions.readerBefore(this.recordedBlock(height).endTxId));
   }
 
-  scratchAt(height: number): PactDb {
+  scratchAt(height: number): ScratchDb {
     const { endTxId } = this.recordedBlock(height);
-    return new StorePactDb(
+    return new ScratchPactDb(
       new OverlayStore(this.versions.readerBefore(endTxId), endTxId),
       height + 1,
       this,
     );
+  }
+
+  applyBlock(height: number, writes: BlockWrites): void {
+    if (writes.firstTxId !== this.nextTxId) {
+      throw blockSequenceError(
+        `the block's writes begin at transaction ${writes.firstTxId}, the state is at ${this.nextTxId}`,
+      );
+    }
+    this.beginBlock(height);
+    try {
+      for (const [name, txId] of writes.domains) this.store.createDomain(name, txId, height);
+      for (const [domain, key, txId, value] of writes.rows) {
+        this.store.put(domain, key, value, txId, height);
+      }
+    } catch (e) {
+      this.abortBlock();
+      throw e;
+    }
+    // The cached rows and modules are the previous block's.
+    this.forgetCached();
+    this.nextTxId = writes.endTxId;
   }
 
   rewindTo(height: number): void {

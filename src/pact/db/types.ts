@@ -137,6 +137,28 @@ export interface PactDb extends PactDbView {
 }
 
 /**
+ * What a block executed on a scratch state wrote, to be applied to the state itself
+ * (`VersionedPactDb.applyBlock`): the tables it created and every row version it left, each
+ * with the transaction id it was written under. Plain data (it crosses threads).
+ */
+export interface BlockWrites {
+  /** The transaction id the block's first transaction had (the state's next when it began). */
+  readonly firstTxId: number;
+  /** The transaction id after its last. */
+  readonly endTxId: number;
+  /** Tables created, in the order they were created, with the transaction that created each. */
+  readonly domains: readonly (readonly [name: string, txId: number])[];
+  /** Every row version written, per table in order of transactions. */
+  readonly rows: readonly (readonly [domain: string, key: string, txId: number, value: string])[];
+}
+
+/** A scratch state (`scratchAt`): a `PactDb` that keeps its writes to itself, and can list them. */
+export interface ScratchDb extends PactDb {
+  /** What it wrote since it was made (nothing may be open). */
+  writes(): BlockWrites;
+}
+
+/**
  * Contract state versioned by block: every write is tagged with its transaction id and block
  * height, so the state after any recorded block can be read, and later blocks rewound.
  */
@@ -162,7 +184,13 @@ export interface VersionedPactDb extends PactDb {
    * own writes in memory, where they vanish with it (the node's `local` with `rewindDepth`).
    * Valid until the next rewind.
    */
-  scratchAt(height: number): PactDb;
+  scratchAt(height: number): ScratchDb;
+  /**
+   * Opens block `height` (as `beginBlock`) holding `writes`, what that block wrote when it was
+   * executed on a scratch state after the latest block; commit or abort it as any block. Throws
+   * when the writes were not made on the latest block's state.
+   */
+  applyBlock(height: number, writes: BlockWrites): void;
   /** Deletes everything written after block `height` (a recorded block). */
   rewindTo(height: number): void;
   /** Makes the committed blocks durable (when the backend holds commits back). */
