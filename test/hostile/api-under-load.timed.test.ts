@@ -190,7 +190,7 @@ describe("the API answers while contract code runs (issue #34)", { timeout: 300_
   });
 
   it("eight concurrent local calls of (enumerate 0 (^ 10 60) (^ 10 54))", {
-    todo: "slowest 1,072–2,114 ms in 5 runs (1,001–1,239 ms before): a call whose 71 MB result is encoded after the watchdog fired still posts it, and the node's thread copies it in (~1.1 s, 270–370 ms of it on the CPU) before dropping it; one answered in time costs the same copy",
+    todo: "slowest 1,072–2,114 ms in 5 runs (1,001–1,239 ms before): a call whose 71 MB result is encoded after the watchdog fired still posts it, and the node's thread copies it in (~1.1 s to its next system call) before dropping it; one answered in time costs the same copy",
   }, async () => {
     const ten54 = `1${"0".repeat(54)}`;
     const done = `{"gas":25012,"result":{"status":"success","data":[{"int":0},{"int":"${ten54}"},`;
