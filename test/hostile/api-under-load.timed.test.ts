@@ -150,7 +150,7 @@ describe("the API answers while contract code runs (issue #34)", { timeout: 300_
   };
 
   it("four concurrent local calls of 900,000 literals", {
-    todo: "slowest 197–571 ms in 5 runs on a shared 2-core machine (9,660 ms before execution threads): the node's thread still takes 100–120 ms of CPU per 1.8 MB command before a thread runs it (reading the body, JSON.parse, hashing cmd with Blake2s then Blake2b, escaping it again for transactionText, copying it to the thread), and 74 ms re-posting the queued calls when the watchdog replaces a thread",
+    todo: "slowest 197–571 ms in 6 runs on a shared 2-core machine (9,660 ms before execution threads): the node's thread still takes 100–120 ms of CPU per 1.8 MB command before a thread runs it (reading the body, JSON.parse, hashing cmd with Blake2s then Blake2b, escaping it again for transactionText, copying it to the thread), and 74 ms re-posting the queued calls when the watchdog replaces a thread",
   }, async () => {
     const code = `(length [${Array(900_000).fill("1").join(" ")}])`;
     await locals("900,000 literals", code, 4, ({ status, text }) => {
@@ -174,7 +174,7 @@ describe("the API answers while contract code runs (issue #34)", { timeout: 300_
   });
 
   it(`${BIG_POWER_CODE} through send, in the blocks it makes`, {
-    todo: "slowest 225–395 ms in 4 runs (404–455 ms before): blocks are still made on the node's thread, where each of these commands runs ~125 ms in int-to-str (one BigInt toString the 100 ms limit, checked as gas is charged, cannot stop) and ~25 ms in (^ 3 1000000)",
+    todo: "slowest 225–565 ms in 5 runs (404–455 ms before): blocks are still made on the node's thread, where each of these commands runs ~125 ms in int-to-str (one BigInt toString the 100 ms limit, checked as gas is charged, cannot stop) and ~25 ms in (^ 3 1000000)",
   }, async () => {
     const { waits, result: outcomes } = await probeDuring(node.child.pid!, [info], async () => {
       const outcomes: string[] = [];
@@ -190,7 +190,7 @@ describe("the API answers while contract code runs (issue #34)", { timeout: 300_
   });
 
   it("eight concurrent local calls of (enumerate 0 (^ 10 60) (^ 10 54))", {
-    todo: "slowest 1,072–2,114 ms in 5 runs (1,001–1,239 ms before): a call whose 71 MB result is encoded after the watchdog fired still posts it, and the node's thread copies it in (~1.1 s to its next system call) before dropping it; one answered in time costs the same copy",
+    todo: "slowest 339–2,114 ms in 6 runs (above 1 s in 5) (1,001–1,239 ms before): a call whose 71 MB result is encoded after the watchdog fired still posts it, and the node's thread copies it in (~1.1 s to its next system call) before dropping it; one answered in time costs the same copy",
   }, async () => {
     const ten54 = `1${"0".repeat(54)}`;
     const done = `{"gas":25012,"result":{"status":"success","data":[{"int":0},{"int":"${ten54}"},`;
