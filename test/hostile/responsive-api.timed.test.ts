@@ -17,22 +17,20 @@
  * the probe. The wall-clock p99 and slowest answer are printed too.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { devCommand } from "../../src/node/test-support/dev-node.ts";
+import {
+  commandBody,
+  answerText as ok,
+  PROBE_HEADERS,
+  probeDuring,
+  reportWaits,
+  type Waits,
+} from "../support/answer-probe.ts";
 import { devServerPerSuite } from "../support/dev-server-process.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
 
 /** The most the server's thread may run while the second client waits for any one answer. */
 const SERVER_RUNS_AT_MOST_MS = 500;
-/** A header that marks the second client's requests. */
-const PROBE_HEADERS = { "x-braid-probe": "1" };
-/** The unit of /proc's CPU times (USER_HZ). */
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
-/** How often the second client asks. */
-const PROBE_EVERY_MS = 10;
 /** How many times the node's load runs the worst commands (so it lasts a few seconds). */
 const ROUNDS = 3;
 
@@ -47,83 +45,18 @@ const WORST_CODES = [
   "(length (map (lambda (x) (int-to-str 16 x)) (enumerate 1 1000000)))",
 ];
 
-/** `{"cmds":[…]}` of one command as a client sends it. */
+/** `{"cmds":[…]}` of one command as a client sends it, at the block's gas limit. */
 function body(code: string, nonce: string): string {
-  const c = devCommand({ code, nonce, gasLimit: 150_000 });
-  const sigs = c.sigs.map((sig) => ({ sig }));
-  return JSON.stringify({ hash: c.hash, sigs, cmd: c.cmd });
+  return commandBody(code, nonce, 150_000);
 }
 
-/** Milliseconds of CPU time the main thread of process `pid` (its event loop) has used. */
-function mainThreadCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
-  // After the parenthesised name: the state (the line's 3rd field), …, utime (14th), stime (15th).
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
-
-/** For each answer: how long it took by the wall clock, and how long the server's thread ran. */
-interface Waits {
-  readonly wallMs: number[];
-  readonly serverCpuMs: number[];
-}
-
-/**
- * Asks each of `probes` of the server `pid` in turn, one every {@link PROBE_EVERY_MS} ms, until
- * `load` settles; the waits for each answer, and the load's result.
- */
-async function probeDuring<T>(
-  pid: number,
-  probes: readonly (() => Promise<unknown>)[],
-  load: () => Promise<T>,
-): Promise<{ waits: Waits; result: T }> {
-  const waits: Waits = { wallMs: [], serverCpuMs: [] };
-  let cpuWhenSent = Number.NaN;
-  const sent = (message: unknown) => {
-    if ((message as { headers: string }).headers.includes("\r\nx-braid-probe: ")) {
-      cpuWhenSent = mainThreadCpuMs(pid);
-    }
-  };
-  subscribe("undici:client:sendHeaders", sent);
-  let done = false;
-  const prober = (async () => {
-    for (let i = 0; !done; i++) {
-      const started = performance.now();
-      await probes[i % probes.length]!();
-      waits.serverCpuMs.push(mainThreadCpuMs(pid) - cpuWhenSent);
-      waits.wallMs.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
-    }
-  })();
-  try {
-    return { waits, result: await load() };
-  } finally {
-    done = true;
-    await prober;
-    unsubscribe("undici:client:sendHeaders", sent);
-  }
-}
-
-function report(label: string, { wallMs, serverCpuMs }: Waits): void {
-  const sorted = [...wallMs].sort((a, b) => a - b);
-  const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? 0;
-  const slowest = sorted.at(-1) ?? 0;
-  const most = Math.max(...serverCpuMs);
-  console.log(
-    `# ${label}: ${wallMs.length} answers, p99 ${p99.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms; the server ran at most ${most} ms during one`,
-  );
-  assert.ok(wallMs.length > 10, "the second client was answered while the load ran");
+function report(label: string, waits: Waits): void {
+  const { answers, mostServerCpuMs } = reportWaits(label, waits);
+  assert.ok(answers > 10, "the second client was answered while the load ran");
   assert.ok(
-    most < SERVER_RUNS_AT_MOST_MS,
-    `${label}: the server ran ${most} ms while an answer waited`,
+    mostServerCpuMs < SERVER_RUNS_AT_MOST_MS,
+    `${label}: the server ran ${mostServerCpuMs} ms while an answer waited`,
   );
-}
-
-async function ok(response: Promise<Response>): Promise<string> {
-  const r = await response;
-  const text = await r.text();
-  assert.ok(r.status < 500, `${r.status} ${text}`);
-  return text;
 }
 
 describe("the node keeps answering while the worst commands run", { timeout: 120_000 }, () => {
