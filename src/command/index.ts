@@ -1,6 +1,7 @@
 /** The contract command layer: parsing and verification, building, YAML requests, signing data. */
 export * from "./build.ts";
 export * from "./cmd-encoder.ts";
+export * from "./command-body.ts";
 export * from "./command-json.ts";
 export * from "./errors.ts";
 export * from "./hash-algorithm.ts";

@@ -41,6 +41,8 @@ import {
 
 /** A `local` call's options (its query parameters). */
 export interface LocalOptions {
+  /** Whether the command's signatures are checked (true unless told). */
+  readonly verifySignatures?: boolean;
   readonly preflight: boolean;
   /** Blocks back from the head (0: the head), at most the head's height (back to genesis). */
   readonly rewindDepth: bigint;

@@ -5,6 +5,7 @@
  * `identity` (a compressed body, which would otherwise be read as if it were text) with a 415.
  */
 import type { FastifyInstance } from "fastify";
+import { jsonObjectText, jsonText } from "../../command/index.ts";
 import { badRequest, HttpError } from "./errors.ts";
 import { quoteText } from "./quote.ts";
 
@@ -57,21 +58,16 @@ export function bodyText(body: unknown, contentType: string | undefined): string
   return "";
 }
 
-/** Parses a JSON body; a 400 naming the problem when it is not JSON. */
+/** Parses a JSON body; a 400 naming the problem when it is not JSON (command-body.ts). */
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === "") throw badRequest("the request body is empty: expected JSON");
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw badRequest(`malformed JSON in the request body: ${(e as Error).message}`);
-  }
+  const json = jsonText(text);
+  if (!json.ok) throw badRequest(json.message);
+  return json.value;
 }
 
-/** The body as a JSON object; a 400 naming what it was otherwise. */
+/** The body as a JSON object; a 400 naming what it was otherwise (command-body.ts). */
 export function jsonObjectBody(text: string, expected: string): Record<string, unknown> {
-  const value = parseJsonBody(text);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw badRequest(`the request body must be a JSON object ${expected}`);
-  }
-  return value as Record<string, unknown>;
+  const body = jsonObjectText(text, expected);
+  if (!body.ok) throw badRequest(body.message);
+  return body.value;
 }

@@ -130,14 +130,13 @@ export class ContractApi {
     const preflight = booleanParam(query.preflight, "preflight", false);
     const verify = booleanParam(query.signatureVerification, "signatureVerification", true);
     const rewindDepth = depthParam(query.rewindDepth, "rewindDepth");
-    const parsed = await parseCommandAsync(jsonObjectBody(body, "(a command)"), {
-      verifySignatures: verify,
-    });
-    if (!parsed.ok) {
-      throw badRequest(`Validation failed: ${parsed.problems.map((p) => p.message).join("; ")}`);
-    }
     try {
-      return await this.node.commands.local(chainId, parsed.command, { preflight, rewindDepth });
+      // The body is parsed and verified where the command runs (an execution thread).
+      return await this.node.commands.local(chainId, body, {
+        preflight,
+        rewindDepth,
+        verifySignatures: verify,
+      });
     } catch (e) {
       if (e instanceof LocalRefusal) throw badRequest(e.message);
       if (e instanceof LocalBusy) throw new HttpError(503, e.message);

@@ -14,11 +14,17 @@ import type { BlockWrites } from "../../pact/db/index.ts";
 import type { BlockTimeLimits } from "../block-execution/block-executor.ts";
 import type { LocalRules } from "../local.ts";
 
-/** A `local` call, its parent block resolved and its signatures checked already. */
+/**
+ * A `local` call, its parent block resolved. The command comes as the request's body text: the
+ * executor parses and verifies it (on an execution thread, so a huge command costs the node's
+ * thread no more than its copy).
+ */
 export interface LocalRequest {
   readonly chainId: number;
-  /** The command as a payload transaction's text: `{"hash","sigs","cmd"}`. */
-  readonly transaction: string;
+  /** The request body: one command `{"hash","sigs","cmd"}` as JSON text. */
+  readonly body: string;
+  /** Whether its signatures are checked (`signatureVerification`). */
+  readonly verifySignatures: boolean;
   readonly preflight: boolean;
   /** The block it runs on top of: the chain's head or, with `rewindDepth`, an ancestor. */
   readonly parent: BlockHeader;

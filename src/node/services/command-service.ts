@@ -42,8 +42,11 @@ export interface CommandService {
   submit(chainId: number, commands: readonly ParsedCommand[]): string[];
   /** Runs `check` while the mining mode knows commands for `chainId` are on their way. */
   admitting<T>(chainId: number, check: () => Promise<T>): Promise<T>;
-  /** `local`: the JSON text of its answer. */
-  local(chainId: number, command: ParsedCommand, options: LocalOptions): Promise<string>;
+  /**
+   * `local` of a command, or of a request body's text (parsed and verified where it runs, its
+   * refusals a {@link LocalRefusal} with the API's message): the JSON text of its answer.
+   */
+  local(chainId: number, command: ParsedCommand | string, options: LocalOptions): Promise<string>;
   /** The JSON text of a command's result, or null when it is not (yet) confirmed. */
   result(chainId: number, hashBytes: Uint8Array, confirmationDepth?: number): string | null;
   /** An SPV proof of a command's output for another chain (base64url of Chainweb's JSON). */
@@ -242,7 +245,11 @@ export class NodeCommandService implements CommandService {
    * has them. Throws {@link LocalRefusal}, {@link LocalBusy}, or `StorageUnavailable` (a 503)
    * for a failure of the disk met on the way.
    */
-  async local(chainId: number, command: ParsedCommand, options: LocalOptions): Promise<string> {
+  async local(
+    chainId: number,
+    command: ParsedCommand | string,
+    options: LocalOptions,
+  ): Promise<string> {
     let answer: LocalAnswer;
     try {
       answer = await this.parts.executors.local((timeLimitMs) =>
@@ -274,7 +281,7 @@ export class NodeCommandService implements CommandService {
   /** A `local` call as the executors take it, its parent block resolved now. */
   private localRequest(
     chainId: number,
-    command: ParsedCommand,
+    command: ParsedCommand | string,
     options: LocalOptions,
     timeLimitMs: number,
   ): LocalRequest {
@@ -287,7 +294,8 @@ export class NodeCommandService implements CommandService {
     const { networkId, blockGasLimit } = this.admissionRules(chainId);
     return {
       chainId,
-      transaction: transactionText(command),
+      body: typeof command === "string" ? command : transactionText(command),
+      verifySignatures: options.verifySignatures ?? true,
       preflight: options.preflight,
       parent,
       rules: { networkId, chainId, blockGasLimit },
