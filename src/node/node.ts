@@ -142,6 +142,7 @@ export class BraidNode {
     let chainDb: ChainDatabase | null = null;
     let storage: StorageGuard | null = null;
     let journal: MempoolJournal | null = null;
+    let threads: ExecutionThreads | null = null;
     try {
       if (dir !== null) checkChainFile(dir);
       chainDb = new ChainDatabase(path(CHAIN_DB_FILE), base, {
@@ -156,6 +157,12 @@ export class BraidNode {
             : openSqlitePactDb(path(stateFile(chainId)), { batchCommits: true }),
         );
       }
+      // Started before the genesis blocks are made or the stored ones replayed, so that a
+      // thread loads its code meanwhile (its files are opened with its first work).
+      threads =
+        dir === null || options.execution.executionThreads === 0
+          ? null
+          : executionThreads(options, states, () => storage?.failed ?? false, path, log);
       const opened = dir === null ? null : openJournal(path(JOURNAL_FILE), log);
       journal = opened?.journal ?? null;
       const fresh = chainDb.chainIds().length === 0;
@@ -203,18 +210,12 @@ export class BraidNode {
       });
       replayToCut(importer, chainDb, chains, log);
       const { execution } = options;
-      const executors = new NodeExecutors(
-        dir === null || execution.executionThreads === 0
-          ? null
-          : executionThreads(options, chains, storage, path, log),
-        new InProcessExecutor(chains),
-        {
-          localOnThreadMs: execution.localTimeLimitMs,
-          blockCommandOnThreadMs: execution.blockCommandTimeLimitMs,
-          commandHereMs: execution.commandTimeLimitMs,
-          blockBudgetMs: execution.blockTimeBudgetMs ?? BLOCK_TIME_BUDGET_MS,
-        },
-      );
+      const executors = new NodeExecutors(threads, new InProcessExecutor(chains), {
+        localOnThreadMs: execution.localTimeLimitMs,
+        blockCommandOnThreadMs: execution.blockCommandTimeLimitMs,
+        commandHereMs: execution.commandTimeLimitMs,
+        blockBudgetMs: execution.blockTimeBudgetMs ?? BLOCK_TIME_BUDGET_MS,
+      });
       node = new BraidNode(
         options,
         version,
@@ -237,6 +238,7 @@ export class BraidNode {
       node.expiryTimer = setInterval(() => node!.dropExpired(), MEMPOOL_EXPIRY_SWEEP_MS).unref();
       return node;
     } catch (e) {
+      void threads?.close();
       journal?.close();
       storage?.close();
       for (const state of states) state.close();
@@ -500,14 +502,14 @@ function replayToCut(
 }
 
 /**
- * The threads that run `local` beside this one, on read-only views of the data directory's
- * files; a chain's state is saved before a call on it is handed over (not while writes fail:
- * the thread then finds the state behind and the call runs on this thread).
+ * The threads that run contract work beside this one, on read-only views of the data directory's
+ * files; a chain's state is saved before work on it is handed over (not while writes fail: the
+ * thread then finds the state behind and the work runs on this thread).
  */
 function executionThreads(
   options: NodeOptions,
-  chains: readonly NodeChain[],
-  storage: StorageGuard,
+  states: readonly VersionedPactDb[],
+  writesFail: () => boolean,
   path: (file: string) => string,
   log: NodeLogger,
 ): ExecutionThreads {
@@ -519,10 +521,10 @@ function executionThreads(
       miner: options.mining.miner,
       blockGasLimit: options.mempool.blockGasLimit,
       chainDbPath: path(CHAIN_DB_FILE),
-      statePaths: chains.map((chain) => path(stateFile(chain.chainId))),
+      statePaths: states.map((_, chainId) => path(stateFile(chainId))),
     },
     saveState: (chainId) => {
-      if (!storage.failed) chains[chainId]!.state.flush();
+      if (!writesFail()) states[chainId]!.flush();
     },
     log,
   });

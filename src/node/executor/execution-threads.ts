@@ -168,9 +168,9 @@ class ExecutionThread {
   run<W extends ThreadWork>(work: W): Promise<AnswerTo<W>> {
     const answer = (a: LocalAnswer | BlockAnswer) => Promise.resolve(a as AnswerTo<W>);
     if (this.closed) return answer(closing());
-    // Until the thread has loaded its code (at start, or after it was replaced), work runs on
-    // the node's thread rather than wait for it.
-    if (this.broken !== null || !this.ready) return answer({ kind: "unserved" });
+    // Work waits for a thread that is loading its code (at start, or after it was replaced):
+    // run here instead, a heavy command would hold the node's thread.
+    if (this.broken !== null) return answer({ kind: "unserved" });
     if (work.kind === "local" && this.locals() >= MAX_LOCALS_PER_THREAD) {
       return answer({
         kind: "busy",
@@ -185,7 +185,7 @@ class ExecutionThread {
       };
       this.jobs.push(job);
       this.post(this.workerOf(), job);
-      if (this.jobs.length === 1) this.watch(job);
+      if (this.jobs.length === 1 && this.ready) this.watch(job);
     });
   }
 
