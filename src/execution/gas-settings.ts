@@ -13,6 +13,7 @@
  * caller answers for the time a command takes (a `local` call, a block being made, the
  * development server), {@link CommandBounds.timeLimitMs} also stops it after that long.
  */
+
 import type { ParsedCommand } from "../command/index.ts";
 import {
   type GasMeter,
@@ -23,6 +24,7 @@ import {
   TABLE_GAS_CONFIG,
   TABLE_GAS_MODEL,
 } from "../pact/index.ts";
+import { threadCpuMs } from "./thread-cpu.ts";
 
 export type GasLimitSetting = number | "command" | null;
 
@@ -109,19 +111,20 @@ export function commandTimeoutMessage(limitMs: number): string {
 }
 
 /**
- * The time limit of one command's meter, in time the process ran: the wall clock is read (cheap)
- * until the limit has passed on it, then the process's CPU time, so that a machine busy with
- * other work — when the node is not even running — does not time out a command that would fit.
+ * The time limit of one command's meter, in time its thread ran: the wall clock is read (cheap)
+ * until the limit has passed on it, then the thread's CPU time (thread-cpu.ts), so that a machine
+ * busy with other work — when the command is not even running — does not time out a command that
+ * would fit.
  */
 class Deadline {
   private charges = 0;
   private wallDeadline: number;
-  private readonly cpuAtStart: NodeJS.CpuUsage;
+  private readonly cpuAtStart: number;
   timedOut = false;
 
   constructor(private readonly limitMs: number) {
     this.wallDeadline = performance.now() + limitMs;
-    this.cpuAtStart = process.cpuUsage();
+    this.cpuAtStart = threadCpuMs();
   }
 
   check(): void {
@@ -132,8 +135,7 @@ class Deadline {
   checkNow(): void {
     const now = performance.now();
     if (now <= this.wallDeadline) return;
-    const cpu = process.cpuUsage(this.cpuAtStart);
-    const ranMs = (cpu.user + cpu.system) / 1000;
+    const ranMs = threadCpuMs() - this.cpuAtStart;
     if (ranMs < this.limitMs) {
       // Waited for the machine meanwhile: what is left of the limit, in wall time again.
       this.wallDeadline = now + (this.limitMs - ranMs);
