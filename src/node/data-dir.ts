@@ -7,9 +7,18 @@
  * holder's process id and command line are in {@link HOLDER_FILE} beside it, for the message
  * that refuses the second.
  */
-import { mkdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
+import type { VersionedPactDb } from "../pact/db/index.ts";
 
 /** The file whose lock the process holding the data directory keeps. */
 export const LOCK_FILE = "node.lock";
@@ -128,4 +137,39 @@ export function makeDirectory(dir: string): string | null {
     throw new Error(`cannot create the directory ${dir}: ${(e as Error).message}`);
   }
   return top;
+}
+
+/** The chain database's file in the data directory. */
+export const CHAIN_DB_FILE = "chain.sqlite";
+/** Chain c's contract state file in the data directory. */
+export const stateFile = (chainId: number) => `state-${chainId}.sqlite`;
+
+/**
+ * The chain database of a data directory must not be an empty file: SQLite would take it for a
+ * new database, and the node would make a new network's genesis blocks beside the contract
+ * states of the old one.
+ */
+export function checkChainFile(dir: string): void {
+  const file = join(dir, CHAIN_DB_FILE);
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return; // a new data directory
+  }
+  if (size === 0 && existsSync(join(dir, stateFile(0)))) {
+    throw new Error(
+      `the chain database ${file} is empty (0 bytes) but the data directory holds the contract states of a network: the chain database was truncated or replaced; restore it from a backup, or move the data directory away to start a new network`,
+    );
+  }
+}
+
+/** A chain database without blocks beside contract states that hold blocks is not a new network. */
+export function checkNoStateBlocks(states: readonly VersionedPactDb[]): void {
+  const chainId = states.findIndex((state) => state.latestBlock() !== null);
+  if (chainId === -1) return;
+  const height = states[chainId]!.latestBlock()!.height;
+  throw new Error(
+    `the chain database holds no blocks, but the contract state of chain ${chainId} is at height ${height}: the chain database was emptied or replaced; restore it from a backup, or move the data directory away to start a new network`,
+  );
 }

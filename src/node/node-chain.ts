@@ -23,7 +23,7 @@ import { genesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { makeBlockHeader } from "../chain/mining/new-header.ts";
 import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payload/payload.ts";
-import { type ParsedCommand, parseCommand } from "../command/index.ts";
+import type { ParsedCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import type { BlockRecord, PactDb, VersionedPactDb } from "../pact/db/index.ts";
 import { jsonString } from "../pact/values/index.ts";
@@ -34,10 +34,10 @@ import {
   executeBlock,
   leavingOutTimedOut,
   minerOfData,
-  transactionBytes,
 } from "./block-execution/block-executor.ts";
 import { blockEnvironment, type EnvironmentParts } from "./block-execution/environment.ts";
 import type { ExecutedBlockData } from "./executor/contract-executor.ts";
+import { blockOfExecuted } from "./executor/executed-block.ts";
 import { executeGenesis } from "./genesis/genesis.ts";
 import { ImportError } from "./import/import-error.ts";
 import { Mempool } from "./mempool/mempool.ts";
@@ -45,6 +45,7 @@ import type { MempoolJournal } from "./mempool-journal.ts";
 import type { MinerAccount } from "./options.ts";
 import type { ProofAncestry } from "./spv.ts";
 import type { StorageGuard } from "./storage-guard.ts";
+import { indexOfPayload, storedCommand } from "./stored-payload.ts";
 
 const utf8 = new TextDecoder();
 
@@ -252,12 +253,7 @@ export class NodeChain {
       throw context.storage.refusal(e);
     }
     try {
-      const included = executed.included.map((c) => ({ ...c, command: commands[c.index]! }));
-      const payload = makePayloadWithOutputs(
-        included.map((c) => ({ transaction: transactionBytes(c.command), output: c.output })),
-        executed.minerData,
-        executed.coinbase,
-      );
+      const { payload, index, requestKeys, rejected } = blockOfExecuted(commands, executed);
       const header = makeBlockHeader({
         version: context.version,
         parent,
@@ -265,13 +261,7 @@ export class NodeChain {
         payloadHash: payload.payloadHash,
         creationTime,
       });
-      return {
-        header,
-        payload,
-        index: included.map((c) => ({ requestKey: c.command.hashBytes, metaOffset: c.metaOffset })),
-        requestKeys: included.map((c) => c.command.hash),
-        rejected: executed.rejected.map((r) => ({ command: commands[r.index]!, reason: r.reason })),
-      };
+      return { header, payload, index, requestKeys, rejected };
     } catch (e) {
       this.abortPrepared();
       throw context.storage.refusal(e);
@@ -500,41 +490,6 @@ export class NodeChain {
   }
 }
 
-/**
- * The transaction index entries of a payload: each command's request key and where its output
- * leaves room for `metaData` (found by scanning the output's top-level keys).
- */
-export function indexOfPayload(payload: PayloadWithOutputs) {
-  return payload.transactions.map((t) => {
-    const output = utf8.decode(t.output);
-    const offset = topLevelValueOffset(output, "metaData");
-    if (offset === null) throw new Error("a command output without metaData");
-    return {
-      requestKey: storedCommand(t.transaction).hashBytes,
-      metaOffset: Buffer.byteLength(output.slice(0, offset)),
-    };
-  });
-}
-
-/**
- * Where the value of `key` starts in a JSON object's text, looking at its top-level keys only
- * (strings and nested values are skipped); null when it has no such key.
- */
-export function topLevelValueOffset(json: string, key: string): number | null {
-  const wanted = JSON.stringify(key);
-  let depth = 0;
-  for (let i = 0; i < json.length; i++) {
-    const c = json[i];
-    if (c === '"') {
-      const start = i;
-      for (i++; i < json.length && json[i] !== '"'; i++) if (json[i] === "\\") i++;
-      if (depth === 1 && json.slice(start, i + 1) === wanted && json[i + 1] === ":") return i + 2;
-    } else if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") depth--;
-  }
-  return null;
-}
-
 /** The miner a stored block paid (its payload's miner data, checked when it was imported). */
 function storedMiner(header: BlockHeader, payload: PayloadWithOutputs): MinerAccount {
   const miner = minerOfData(payload.minerData);
@@ -542,12 +497,4 @@ function storedMiner(header: BlockHeader, payload: PayloadWithOutputs): MinerAcc
     throw new Error(`block ${encodeBase64Url(header.hash)} holds miner data Braid cannot pay`);
   }
   return miner;
-}
-
-/** A command as stored in a payload (already verified when it was first accepted). */
-export function storedCommand(bytes: Uint8Array): ParsedCommand {
-  const parsed = parseCommand(JSON.parse(utf8.decode(bytes)), { verifySignatures: false });
-  if (!parsed.ok)
-    throw new Error(`a stored command does not parse: ${parsed.problems[0]?.message}`);
-  return parsed.command;
 }

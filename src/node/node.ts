@@ -4,11 +4,10 @@
  * reopen), starts the mining mode, and closes everything in reverse. The one place the parts are
  * wired together; the API reaches the node only through the methods here and `events`.
  */
-import { existsSync, rmSync, statSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Cut } from "../chain/cut/cut.ts";
 import { ChainDatabase, ExplorerIndexes } from "../chain/db/index.ts";
-import { genesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { findVersionByName } from "../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
@@ -21,8 +20,16 @@ import {
 } from "../pact/db/index.ts";
 import { Decimal } from "../pact/values/index.ts";
 import { BLOCK_TIME_BUDGET_MS } from "./block-execution/block-executor.ts";
+import { openChain, replayToCut } from "./chain-opening.ts";
 import { NodeClock } from "./clock.ts";
-import { claimDataDir, type DataDirClaim } from "./data-dir.ts";
+import {
+  CHAIN_DB_FILE,
+  checkChainFile,
+  checkNoStateBlocks,
+  claimDataDir,
+  type DataDirClaim,
+  stateFile,
+} from "./data-dir.ts";
 import { DevControls, developmentOnlyProblem } from "./dev/controls.ts";
 import { NodeEvents } from "./events.ts";
 import { ExecutionThreads } from "./executor/execution-threads.ts";
@@ -38,17 +45,14 @@ import type { MiningControl } from "./miner/control.ts";
 import { MiningCoordinator } from "./miner/coordination.ts";
 import { startMining } from "./miner/modes.ts";
 import { BlockProducer } from "./miner/producer.ts";
-import { type ChainContext, cutOf, NodeChain } from "./node-chain.ts";
+import { type ChainContext, cutOf, type NodeChain } from "./node-chain.ts";
 import type { NodeOptions } from "./options.ts";
 import type { NodePorts } from "./ports.ts";
 import { NodeCommandService } from "./services/command-service.ts";
 import { NodeMempoolExchange } from "./services/mempool-exchange.ts";
 import { StorageGuard } from "./storage-guard.ts";
 
-/** The chain database's file in the data directory. */
-export const CHAIN_DB_FILE = "chain.sqlite";
-/** Chain c's contract state file in the data directory. */
-export const stateFile = (chainId: number) => `state-${chainId}.sqlite`;
+export { CHAIN_DB_FILE, stateFile } from "./data-dir.ts";
 
 /**
  * How often the chains' contract states are committed to their files. Between two flushes a
@@ -443,65 +447,6 @@ function openJournal(file: string, log: NodeLogger) {
 }
 
 /**
- * The chain database of a data directory must not be an empty file: SQLite would take it for a
- * new database, and the node would make a new network's genesis blocks beside the contract
- * states of the old one.
- */
-function checkChainFile(dir: string): void {
-  const file = join(dir, CHAIN_DB_FILE);
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch {
-    return; // a new data directory
-  }
-  if (size === 0 && existsSync(join(dir, stateFile(0)))) {
-    throw new Error(
-      `the chain database ${file} is empty (0 bytes) but the data directory holds the contract states of a network: the chain database was truncated or replaced; restore it from a backup, or move the data directory away to start a new network`,
-    );
-  }
-}
-
-/** A chain database without blocks beside contract states that hold blocks is not a new network. */
-function checkNoStateBlocks(states: readonly VersionedPactDb[]): void {
-  const chainId = states.findIndex((state) => state.latestBlock() !== null);
-  if (chainId === -1) return;
-  const height = states[chainId]!.latestBlock()!.height;
-  throw new Error(
-    `the chain database holds no blocks, but the contract state of chain ${chainId} is at height ${height}: the chain database was emptied or replaced; restore it from a backup, or move the data directory away to start a new network`,
-  );
-}
-
-/**
- * Brings every chain's state to the chain database's cut (replaying the blocks a crash or a
- * deleted state file left out), showing progress on the log.
- */
-function replayToCut(
-  importer: BlockImporter,
-  chainDb: ChainDatabase,
-  chains: readonly NodeChain[],
-  log: NodeLogger,
-): void {
-  const cut = chainDb.cut();
-  const behind = chains.reduce(
-    (sum, chain) => sum + Math.max(0, cut.get(chain.chainId)!.height - chain.head.height),
-    0,
-  );
-  const started = performance.now();
-  let replayed = 0;
-  importer.adoptCut((chain) => {
-    replayed++;
-    log.progress(
-      `replaying stored blocks: ${replayed} of ${Math.max(behind, replayed)} (chain ${chain.chainId})`,
-    );
-  });
-  if (replayed > 0) {
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    log.progressDone(`replayed ${replayed} stored blocks in ${seconds} s`);
-  }
-}
-
-/**
  * The threads that run contract work beside this one, on read-only views of the data directory's
  * files; a chain's state is saved before work on it is handed over (not while writes fail: the
  * thread then finds the state behind and the work runs on this thread).
@@ -528,23 +473,4 @@ function executionThreads(
     },
     log,
   });
-}
-
-/** The chain's state at its last committed block (genesis replayed when it has none). */
-function openChain(chainId: number, state: VersionedPactDb, context: ChainContext): NodeChain {
-  const db = context.chainDb;
-  const latest = state.latestBlock();
-  if (latest !== null) {
-    const head = db.header(latest.hash);
-    if (head === undefined) {
-      throw new Error(
-        `the state of chain ${chainId} is at a block the chain database does not hold; the data directory is damaged`,
-      );
-    }
-    return new NodeChain(chainId, state, context, head);
-  }
-  const genesis = genesisHeader(context.version, chainId);
-  const chain = new NodeChain(chainId, state, context, genesis);
-  chain.replay(genesis);
-  return chain;
 }

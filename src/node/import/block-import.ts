@@ -13,7 +13,8 @@ import { payloadHashMismatches } from "../../chain/payload/payload.ts";
 import { validateHeader } from "../../chain/validation/validate.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import { indexOfPayload, type NodeChain } from "../node-chain.ts";
+import type { NodeChain } from "../node-chain.ts";
+import { indexOfPayload } from "../stored-payload.ts";
 import { type ForeignBlock, ForkExecution } from "./fork-execution.ts";
 
 export type { ForeignBlock } from "./fork-execution.ts";

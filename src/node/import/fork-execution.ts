@@ -21,8 +21,9 @@ import { type ParsedCommand, parseCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { PactDb } from "../../pact/db/index.ts";
 import { executeBlock, minerOfData } from "../block-execution/block-executor.ts";
-import { type NodeChain, storedCommand } from "../node-chain.ts";
+import type { NodeChain } from "../node-chain.ts";
 import type { ProofAncestry } from "../spv.ts";
+import { storedCommand } from "../stored-payload.ts";
 import { ImportError } from "./import-error.ts";
 import { blockTransactionProblem } from "./transaction-rules.ts";
 
