@@ -101,6 +101,26 @@ module.exports = {
       to: { path: "^src/pact/", pathNot: PACT_PUBLIC },
     },
     {
+      name: "node-contract-state",
+      comment:
+        "in the node, contract states (src/pact/db) are reached only by the executors (src/node/executor) and the files that still make, replay and import blocks on the node's thread or open the states (issue 34: this list only shrinks; some take only StorageUnavailable from it)",
+      severity: "error",
+      from: {
+        path: "^src/node/",
+        pathNot: [
+          TESTS,
+          "^src/node/executor/",
+          "^src/node/test-support/",
+          "^src/node/(node|node-chain|chain-opening|data-dir|local|storage-guard)\\.ts$",
+          "^src/node/block-execution/block-executor\\.ts$",
+          "^src/node/genesis/genesis\\.ts$",
+          "^src/node/import/(fork-execution|genesis-blocks|importer)\\.ts$",
+          "^src/node/miner/(modes|pow)\\.ts$",
+        ],
+      },
+      to: { path: "^src/pact/db/" },
+    },
+    {
       name: "command-pact-values",
       comment: "command sits below the interpreter: of it, only pact/values",
       severity: "error",
