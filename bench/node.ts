@@ -9,13 +9,16 @@
  * - cost of an empty block: in this process, a BraidNode in memory and on SQLite files, 500
  *   rounds of one block on every chain after 100 unmeasured ones, time / blocks;
  * - send → result visible in `poll`: 200 sequential transfers (sender00 → sender01 on chain 0,
- *   signed beforehand), `poll` every 1 ms until the result is there; median, p99;
+ *   signed beforehand), `poll` every 1 ms until the result is there; median, p99; and 100 more
+ *   with 20 ms of think time between them (the peer's `GAP_MS=20`);
  * - transfers/s through `send`: 10 concurrent loops (sender i = sender0i, chain 0), each
  *   send → poll until the result → next, 15 s, every command signed before the clock starts;
  * - `local` requests/s: `(coin.get-balance "sender01")`, 10 connections, 10 s (autocannon in a
  *   child process, after 2 s of warm-up).
  * BRAID_BENCH_PROFILE=dir makes the node process of the load runs write a CPU profile there;
- * BRAID_BENCH_NODE_ARGS adds flags to `braid node` (e.g. `--execution-threads 2`).
+ * BRAID_BENCH_NODE_ARGS adds flags to `braid node` (e.g. `--execution-threads 2`);
+ * BRAID_BENCH_LOAD_ONLY=1 measures only the load runs (one start, no empty blocks), for sittings
+ * alternated with the Hardhat and Anvil peers.
  * Prints a line per figure and, last, one JSON object with every figure.
  * Usage: npm run bench -- node
  */
@@ -50,6 +53,9 @@ const LOCAL_SECONDS = 10;
 const EMPTY_BLOCK_ROUNDS = 500;
 /** When set, the node process of the load runs writes a CPU profile (--cpu-prof) there. */
 const PROFILE_DIR = process.env.BRAID_BENCH_PROFILE;
+const LOAD_ONLY = process.env.BRAID_BENCH_LOAD_ONLY === "1";
+const THINK_TIME_MS = 20;
+const THINK_TIME_TRANSFERS = 100;
 /** Flags added to `braid node`, split at spaces. */
 const NODE_ARGS = (process.env.BRAID_BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
 
@@ -252,22 +258,24 @@ try {
   // Start-up: fresh data directories, then the last one reopened.
   const fresh: number[] = [];
   const reopen: number[] = [];
-  let dataDir = "";
-  for (let i = 0; i < STARTS; i++) {
+  let dataDir = join(dir, "data-load");
+  for (let i = 0; i < (LOAD_ONLY ? 0 : STARTS); i++) {
     dataDir = join(dir, `data-${i}`);
     const node = await startNode(dataDir);
     fresh.push(node.readyMs);
     await stopNode(node);
   }
-  for (let i = 0; i < STARTS; i++) {
+  for (let i = 0; i < (LOAD_ONLY ? 0 : STARTS); i++) {
     const node = await startNode(dataDir);
     reopen.push(node.readyMs);
     await stopNode(node);
   }
-  figures.startup_fresh_ms = r3(median(fresh));
-  figures.startup_reopen_ms = r3(median(reopen));
-  line("start-up to ready, fresh (median of 3)", `${median(fresh).toFixed(0)} ms`);
-  line("start-up to ready, reopen (median of 3)", `${median(reopen).toFixed(0)} ms`);
+  if (!LOAD_ONLY) {
+    figures.startup_fresh_ms = r3(median(fresh));
+    figures.startup_reopen_ms = r3(median(reopen));
+    line("start-up to ready, fresh (median of 3)", `${median(fresh).toFixed(0)} ms`);
+    line("start-up to ready, reopen (median of 3)", `${median(reopen).toFixed(0)} ms`);
+  }
 
   const node = await startNode(dataDir, PROFILE_DIR);
   try {
@@ -291,6 +299,24 @@ try {
     line(
       `send → poll, ${LATENCY_TRANSFERS} sequential transfers`,
       `median ${pct(latencies, 50).toFixed(2)} ms, p99 ${pct(latencies, 99).toFixed(2)} ms`,
+    );
+
+    // The same with think time between transfers.
+    const thoughtful = Array.from({ length: THINK_TIME_TRANSFERS }, (_, i) =>
+      transfer(0, 1, `think ${i}`),
+    );
+    const thinking: number[] = [];
+    for (const c of thoughtful) {
+      await sleep(THINK_TIME_MS);
+      thinking.push(await sendAndPoll(node.api, c));
+    }
+    figures.send_to_poll_think_ms = {
+      p50: r3(pct(thinking, 50)),
+      p99: r3(pct(thinking, 99)),
+    };
+    line(
+      `send → poll, ${THINK_TIME_MS} ms between transfers`,
+      `median ${pct(thinking, 50).toFixed(2)} ms, p99 ${pct(thinking, 99).toFixed(2)} ms`,
     );
 
     // Transfers/s, 10 concurrent senders, signed before the clock starts.
@@ -341,13 +367,15 @@ try {
     await stopNode(node);
   }
 
-  // Empty blocks, in this process.
-  figures.empty_block_us_memory = r3(emptyBlockMicros(null));
-  figures.empty_block_us_sqlite = r3(emptyBlockMicros(join(dir, "empty-blocks")));
-  line(
-    "empty block (in process)",
-    `${figures.empty_block_us_memory} µs in memory, ${figures.empty_block_us_sqlite} µs on SQLite files`,
-  );
+  if (!LOAD_ONLY) {
+    // Empty blocks, in this process.
+    figures.empty_block_us_memory = r3(emptyBlockMicros(null));
+    figures.empty_block_us_sqlite = r3(emptyBlockMicros(join(dir, "empty-blocks")));
+    line(
+      "empty block (in process)",
+      `${figures.empty_block_us_memory} µs in memory, ${figures.empty_block_us_sqlite} µs on SQLite files`,
+    );
+  }
 } finally {
   agent.destroy();
   rmSync(dir, { recursive: true, force: true });
