@@ -87,6 +87,12 @@ export interface ContractExecutor {
   close(): Promise<void>;
 }
 
+/** A `failed` answer as the error it carries (its code kept, so a failing disk is told apart). */
+export function failureError(answer: { readonly message: string; readonly code?: string }): Error {
+  const error = new Error(answer.message);
+  return answer.code === undefined ? error : Object.assign(error, { code: answer.code });
+}
+
 /** An error met while executing as the answer that carries it across threads. */
 export function failedAnswer(e: unknown): {
   readonly kind: "failed";

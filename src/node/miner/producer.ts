@@ -26,7 +26,11 @@ import type { BlockHeader } from "../../chain/header/types.ts";
 import { type ChainwebVersion, graphAt } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
 import { transactionText } from "../block-execution/block-executor.ts";
-import type { BlockAnswer, BlockRequest } from "../executor/contract-executor.ts";
+import {
+  type BlockAnswer,
+  type BlockRequest,
+  failureError,
+} from "../executor/contract-executor.ts";
 import { blockTimeProblem } from "../mempool/admission.ts";
 import type { NodeChain, PreparedBlock, StoredBlock } from "../node-chain.ts";
 
@@ -115,8 +119,9 @@ export class BlockProducer {
     } finally {
       this.executing.delete(chainId);
     }
-    if (answer.kind === "failed") throw Object.assign(new Error(answer.message), answer);
-    if (answer.kind === "unserved" || this.closed) return null;
+    // Closing answers the work under way, `failed`: nothing to store, nothing to report.
+    if (this.closed || answer.kind === "unserved") return null;
+    if (answer.kind === "failed") throw failureError(answer);
     if (!this.stillBranches(chain, parent, adjacentParents)) return null;
     const block = chain.prepareExecuted(
       parent,

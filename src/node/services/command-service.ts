@@ -11,7 +11,11 @@ import { Decimal } from "../../pact/values/index.ts";
 import { blockContextOf, buyGas, transactionText } from "../block-execution/block-executor.ts";
 import type { NodeClock } from "../clock.ts";
 import type { NodeEvents } from "../events.ts";
-import type { LocalAnswer, LocalRequest } from "../executor/contract-executor.ts";
+import {
+  failureError,
+  type LocalAnswer,
+  type LocalRequest,
+} from "../executor/contract-executor.ts";
 import type { NodeExecutors } from "../executor/node-executors.ts";
 import { LocalBusy, type LocalOptions, LocalRefusal, localHeight } from "../local.ts";
 import {
@@ -269,12 +273,7 @@ export class NodeCommandService implements CommandService {
         // The node's thread resolves and runs a call in one turn: it is never left unserved.
         throw new Error("a local call was left unserved");
       case "failed":
-        throw this.parts.storage.refusal(
-          Object.assign(
-            new Error(answer.message),
-            answer.code === undefined ? {} : { code: answer.code },
-          ),
-        );
+        throw this.parts.storage.refusal(failureError(answer));
     }
   }
 
