@@ -185,6 +185,7 @@ class ExecutionThread {
       };
       this.jobs.push(job);
       this.post(this.workerOf(), job);
+      this.holdProcess();
       if (this.jobs.length === 1 && this.ready) this.watch(job);
     });
   }
@@ -200,6 +201,8 @@ class ExecutionThread {
     const worker = this.worker;
     this.worker = null;
     if (worker === null) return Promise.resolve();
+    // Held until it has exited, so whoever awaits the close is not left with nothing pending.
+    worker.ref();
     return new Promise((resolve) => {
       worker.once("exit", () => resolve());
       worker.postMessage({ kind: "close" } satisfies ThreadMessage);
@@ -211,14 +214,22 @@ class ExecutionThread {
   private workerOf(): Worker {
     if (this.worker !== null) return this.worker;
     const worker = startWorker(this.data, `braid-execution-${this.index}`);
-    // The node's server keeps the process alive; a thread alone must not.
-    worker.unref();
     this.worker = worker;
+    this.holdProcess();
     this.ready = false;
     worker.on("message", (reply: ThreadReply) => this.replied(worker, reply));
     worker.on("error", (e) => this.stopped(worker, e));
     worker.on("exit", (code) => this.stopped(worker, new Error(`it exited (code ${code})`)));
     return worker;
+  }
+
+  /**
+   * A thread keeps the process alive while it has work (whoever waits for the answer may have
+   * nothing else pending), and not while idle: the node's server does that.
+   */
+  private holdProcess(): void {
+    if (this.jobs.length > 0) this.worker?.ref();
+    else this.worker?.unref();
   }
 
   private post(worker: Worker, job: Job): void {
@@ -238,6 +249,7 @@ class ExecutionThread {
     if (job === undefined || job.id !== reply.id) return;
     this.jobs.shift();
     clearTimeout(this.watchdog);
+    this.holdProcess();
     job.resolve(reply.answer);
     if (this.jobs.length > 0) this.watch(this.jobs[0]!);
   }
