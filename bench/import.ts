@@ -62,7 +62,7 @@ try {
     for (let start = 0; start < blocks.length; start += PAYLOAD_FETCH_BLOCKS) {
       const batch = blocks.slice(start, start + PAYLOAD_FETCH_BLOCKS);
       const t0 = performance.now();
-      node.ports.sync.importBlocks(batch);
+      await node.ports.sync.importBlocks(batch);
       const ms = performance.now() - t0;
       importing += ms;
       if (start >= half) secondHalf += ms;

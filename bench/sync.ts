@@ -58,10 +58,10 @@ try {
     let importing = 0;
     const sync = node.ports.sync as { importBlocks: typeof node.ports.sync.importBlocks };
     const importBlocks = sync.importBlocks;
-    sync.importBlocks = (blocks) => {
+    sync.importBlocks = async (blocks) => {
       const started = performance.now();
       try {
-        importBlocks(blocks);
+        await importBlocks(blocks);
       } finally {
         importing += performance.now() - started;
       }

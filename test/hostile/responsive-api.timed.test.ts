@@ -17,20 +17,17 @@
  * the probe. The wall-clock p99 and slowest answer are printed too.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { devCommand } from "../../src/node/test-support/dev-node.ts";
 import { devServerPerSuite } from "../support/dev-server-process.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
+import { mainThreadCpuMs } from "../support/thread-cpu.ts";
 
 /** The most the server's thread may run while the second client waits for any one answer. */
 const SERVER_RUNS_AT_MOST_MS = 500;
 /** A header that marks the second client's requests. */
 const PROBE_HEADERS = { "x-braid-probe": "1" };
-/** The unit of /proc's CPU times (USER_HZ). */
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 /** How often the second client asks. */
 const PROBE_EVERY_MS = 10;
 /** How many times the node's load runs the worst commands (so it lasts a few seconds). */
@@ -52,14 +49,6 @@ function body(code: string, nonce: string): string {
   const c = devCommand({ code, nonce, gasLimit: 150_000 });
   const sigs = c.sigs.map((sig) => ({ sig }));
   return JSON.stringify({ hash: c.hash, sigs, cmd: c.cmd });
-}
-
-/** Milliseconds of CPU time the main thread of process `pid` (its event loop) has used. */
-function mainThreadCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
-  // After the parenthesised name: the state (the line's 3rd field), …, utime (14th), stime (15th).
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** For each answer: how long it took by the wall clock, and how long the server's thread ran. */
