@@ -8,7 +8,8 @@
  * - send on A → result on C: A and C follow B, which mines on demand; sequential transfers sent
  *   to A, C's `poll` asked every 2 ms; median, against send → poll on B alone in the same sitting;
  * - sync rate: a new node joins A after A made HEIGHTS heights of the 20 chains (default 10,000:
- *   200,000 blocks): time until its cut is A's, and blocks per second;
+ *   200,000 blocks): time until its cut is A's, and blocks per second; meanwhile its `/info`,
+ *   asked every 10 ms: p99 and slowest answer, and the most its thread ran during one;
  * - convergence: two `pow` nodes mine apart behind an `nft` partition for 3 s, then the partition
  *   heals: time until both name the same cut; median of 3.
  * Prints a line per figure and, last, one JSON object with every figure.
@@ -19,6 +20,7 @@ import { signCommand } from "../src/command/index.ts";
 import { decodeHex, keyPairFromSeed } from "../src/crypto/index.ts";
 import { DEV_ACCOUNTS } from "../src/node/genesis/accounts.ts";
 import { converged } from "../test/network/support/converge.ts";
+import { infoWaitsUntil } from "../test/network/support/info-probe.ts";
 import type { NetNode } from "../test/network/support/net-node.ts";
 import { networkTestSkip, TestNetwork } from "../test/network/support/netns.ts";
 
@@ -168,11 +170,18 @@ if (runs("propagation")) {
     await c.stop();
     const joined = performance.now();
     const d = await net.startNode("d", { args: ["--mining", "none", "--peer", a.peer] });
-    await converged([a, d], 30 * 60_000, 200);
+    const caughtUp = converged([a, d], 30 * 60_000, 200);
+    const waits = await infoWaitsUntil(d, caughtUp);
     const seconds = (performance.now() - joined) / 1000;
     const blocks = (HEIGHTS + 1) * CHAINS.length - CHAINS.length;
     report("catch-up of a new node", seconds, `s (${blocks} blocks)`);
     report("catch-up blocks/s", blocks / seconds, "blocks/s");
+    report("/info during the catch-up p99", quantile(waits.wallMs, 0.99), "ms");
+    report(
+      "/info during the catch-up slowest",
+      Math.max(...waits.wallMs),
+      `ms (${waits.wallMs.length} answers; the node ran at most ${Math.max(...waits.serverCpuMs)} ms during one)`,
+    );
   } finally {
     await net.close();
   }

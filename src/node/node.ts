@@ -396,7 +396,8 @@ export class BraidNode {
         : null,
       dev: this.devControls(),
       sync: {
-        importBlocks: (blocks) => this.insertBlocks(blocks),
+        // A sync's blocks: imported in turns, so that the API answers during a catch-up.
+        importBlocks: (blocks) => this.importer.importForeignYielding(blocks),
         offerCut: (heads) => this.importer.offerCut(heads),
       },
     };

@@ -100,8 +100,11 @@ export interface NodePorts {
   readonly dev: DevControls | { readonly refused: string };
   /** Blocks from peers: each through the import pipeline (validated, executed, compared). */
   readonly sync: {
-    /** Imports blocks, parents first; throws an `ImportError` for the first bad one. */
-    importBlocks(blocks: readonly ForeignBlock[]): void;
+    /**
+     * Imports blocks, parents first, letting the event loop run between its transactions;
+     * rejects with an `ImportError` for the first bad one.
+     */
+    importBlocks(blocks: readonly ForeignBlock[]): Promise<void>;
     /**
      * A peer's cut, by its heads' hashes: adopted when its blocks are all stored, it is braided
      * and it is heavier than the node's cut.

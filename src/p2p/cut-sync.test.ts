@@ -147,7 +147,7 @@ function watchImports(node: BraidNode, seen: (blocks: number) => void): void {
   const importBlocks = sync.importBlocks;
   sync.importBlocks = (blocks) => {
     seen(blocks.length);
-    importBlocks(blocks);
+    return importBlocks(blocks);
   };
 }
 

@@ -7,30 +7,19 @@
  * answers (`test/hostile/*.timed.test.ts`).
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { readFileSync } from "node:fs";
 import { devCommand } from "../../src/node/test-support/dev-node.ts";
+import { mainThreadCpuMs } from "./thread-cpu.ts";
 
 /** A header that marks the second client's requests. */
 export const PROBE_HEADERS = { "x-braid-probe": "1" };
 /** How often the second client asks. */
 export const PROBE_EVERY_MS = 10;
-/** The unit of /proc's CPU times (USER_HZ). */
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 
 /** For each answer: how long it took by the wall clock, and how long the server's thread ran. */
 export interface Waits {
   readonly wallMs: number[];
   readonly serverCpuMs: number[];
-}
-
-/** Milliseconds of CPU time the main thread of process `pid` (its event loop) has used. */
-export function mainThreadCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
-  // After the parenthesised name: the state (the line's 3rd field), …, utime (14th), stime (15th).
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /**

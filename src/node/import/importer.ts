@@ -1,6 +1,7 @@
 /**
  * The one way blocks enter the node and heads move. Every block goes through here, one call at a
- * time (JavaScript's one thread makes each call whole):
+ * time (JavaScript's one thread makes each call whole; a sync's import is whole transaction by
+ * transaction, and other calls may come between two of its transactions):
  *
  * - blocks this node made (`storeProduced`: on-demand, interval and proof-of-work mining, the
  *   development controls' `mine`), already executed on their chains' states: their headers
@@ -8,14 +9,16 @@
  *   of their commands, announced (their outputs are the execution's, so there is nothing to
  *   compare). Nothing is stored while writes fail (storage-guard.ts), and a failure of the disk
  *   aborts every block of the call, to be thrown as a refusal;
- * - blocks made elsewhere (`importForeign`): validated, checked and executed on their fork before
- *   anything is stored (block-import.ts), then adopted when heavier;
+ * - blocks made elsewhere (`importForeign`, or `importForeignYielding` for a sync, which lets the
+ *   event loop run between its chain-database transactions): validated, checked and executed on
+ *   their fork before anything is stored (block-import.ts), then adopted when heavier;
  * - the genesis blocks (genesis-blocks.ts, before the chains exist);
  * - a change of branch (`adoptCut`, `moveTo`): after an import, on start (the blocks a crash or
  *   a missing state file left unexecuted), and for a development revert — each chain's state
  *   rewound to the fork point and the new branch replayed, with one rule for what the mempool
  *   keeps. The importer is the one writer of the cut (`cut` and `reorg` events).
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { equalBytes } from "../../chain/bytes.ts";
 import { type Cut, cutWeight } from "../../chain/cut/cut.ts";
 import { type ChainDatabase, isBraided } from "../../chain/db/index.ts";
@@ -73,9 +76,11 @@ export const ANNOUNCE_WITHIN_MS = 2;
 
 /**
  * The longest one transaction of an import may grow to (its windows double from
- * {@link ANNOUNCE_WITHIN_MS}). Also bounds how late a catch-up announces a block.
+ * {@link ANNOUNCE_WITHIN_MS}). Also bounds how late a catch-up announces a block and, since a
+ * sync's import lets the event loop run between its transactions, about how long the API waits
+ * for one during a catch-up.
  */
-export const ANNOUNCE_WINDOW_LIMIT_MS = 256;
+export const ANNOUNCE_WINDOW_LIMIT_MS = 32;
 
 /**
  * An import that starts within this of the end of the one before continues its windows instead
@@ -90,6 +95,8 @@ export class BlockImporter {
   private window = ANNOUNCE_WITHIN_MS;
   /** When the last import of blocks from elsewhere ended (performance.now()). */
   private lastImportEnded = Number.NEGATIVE_INFINITY;
+  /** The yielding imports, one after another: settles when the last one asked for has ended. */
+  private yieldingImports: Promise<void> = Promise.resolve();
 
   constructor(private readonly parts: ImporterParts) {}
 
@@ -137,9 +144,31 @@ export class BlockImporter {
    * heavier.
    */
   importForeign(blocks: readonly ForeignBlock[]): void {
+    const steps = this.importSteps(blocks);
+    while (!steps.next().done);
+  }
+
+  /**
+   * `importForeign`, letting the event loop run between its chain-database transactions (each
+   * at most {@link ANNOUNCE_WINDOW_LIMIT_MS} of work, committed and announced before the turn
+   * is given up), so the API answers while a sync imports thousands of blocks. Such imports run
+   * one after another; a block made here or an `importForeign` may come between two
+   * transactions, as between two of a sync's batches (each transaction checks the heads anew).
+   */
+  importForeignYielding(blocks: readonly ForeignBlock[]): Promise<void> {
+    const run = this.yieldingImports.then(async () => {
+      const steps = this.importSteps(blocks);
+      while (!steps.next().done) await nextTurn();
+    });
+    this.yieldingImports = run.catch(() => undefined);
+    return run;
+  }
+
+  /** An import of blocks from elsewhere (`importForeign`), paused after each transaction. */
+  private *importSteps(blocks: readonly ForeignBlock[]): Generator<void, void> {
     // Read once: every block of the call was made before it began.
     const now = this.parts.nowMicros();
-    const { extended, failure } = this.extendHeads(blocks, now);
+    const { extended, failure } = yield* this.extendHeads(blocks, now);
     if (extended > 0) {
       // The heads extended are braided, but another stored branch may make a heavier cut.
       this.adoptHeavier();
@@ -167,18 +196,21 @@ export class BlockImporter {
    * them in transactions of {@link ANNOUNCE_WITHIN_MS} of work, then twice that, and so on up to
    * {@link ANNOUNCE_WINDOW_LIMIT_MS}, continued by an import that follows at once
    * ({@link IMPORT_CONTINUES_WITHIN_MS}: a sync's next batch), each committed before the blocks
-   * in it are announced, so no result is told before it is stored, and the last before this
-   * returns, so no flush of the contract states (they are flushed on a timer) can come before the
-   * blocks they hold are stored. The first bad block's error is returned, to be thrown once the ones
-   * before it are committed and announced.
+   * in it are announced, so no result is told before it is stored, and each before the import
+   * pauses (yields, between two transactions) or returns, so no flush of the contract states
+   * (they are flushed on a timer) can come before the blocks they hold are stored. The first bad
+   * block's error is returned, to be thrown once the ones before it are committed and announced.
    */
-  private extendHeads(
+  private *extendHeads(
     blocks: readonly ForeignBlock[],
     now: number,
-  ): {
-    readonly extended: number;
-    readonly failure?: { readonly error: unknown };
-  } {
+  ): Generator<
+    void,
+    {
+      readonly extended: number;
+      readonly failure?: { readonly error: unknown };
+    }
+  > {
     let failure: { readonly error: unknown } | undefined;
     let extended = 0;
     let more = true;
@@ -187,6 +219,8 @@ export class BlockImporter {
         ? this.window
         : ANNOUNCE_WITHIN_MS;
     while (more && failure === undefined && extended < blocks.length) {
+      // Between two transactions: the blocks before are committed and announced.
+      if (extended > 0) yield;
       const started = performance.now();
       const done: StoredBlock[] = [];
       // A failure of the disk in the transaction or at its commit is the storage guard's to

@@ -1,0 +1,95 @@
+/**
+ * A sync's import (`importForeignYielding`, the `sync` port's `importBlocks`): the event loop runs
+ * between its chain-database transactions, each committed and announced before the turn is given
+ * up, and imports asked for together run one after another.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import Database from "better-sqlite3";
+import type { Block } from "../../chain/db/index.ts";
+import { encodeBase64Url } from "../../crypto/index.ts";
+import { makeLogger } from "../logger.ts";
+import { BraidNode } from "../node.ts";
+import { resolveNodeOptions } from "../options.ts";
+import { blocksAfterGenesis, manualNode } from "../test-support/dev-node.ts";
+
+/** Heights of the 20 chains the source node makes: enough work for several transactions. */
+const HEIGHTS = 20;
+
+const headsOf = (node: BraidNode) =>
+  [...node.cut().values()].map((header) => encodeBase64Url(header.hash));
+
+/**
+ * Runs `check` with a node on files in a fresh data directory (`dir`), a source node's blocks and
+ * their heads.
+ */
+async function withImport(
+  check: (
+    node: BraidNode,
+    blocks: readonly Block[],
+    heads: readonly string[],
+    dir: string,
+  ) => Promise<void>,
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "braid-importer-"));
+  const source = manualNode();
+  try {
+    for (let height = 0; height < HEIGHTS; height++) source.producer.mineAll();
+    const node = BraidNode.open(
+      resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
+      makeLogger("error"),
+    );
+    try {
+      await check(node, blocksAfterGenesis(source), headsOf(source), dir);
+    } finally {
+      node.close();
+    }
+  } finally {
+    source.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("a sync's import", () => {
+  it("lets the event loop run between its transactions, each committed and announced before", () =>
+    withImport(async (node, blocks, heads, dir) => {
+      const reader = new Database(join(dir, "chain.sqlite"), { readonly: true });
+      try {
+        const stored = reader.prepare("SELECT count(*) AS n FROM block_headers").pluck();
+        const genesis = stored.get() as number;
+        let announced = 0;
+        node.ports.events.on("block", () => announced++);
+        // At each turn the event loop gets during the import: what is announced is committed.
+        const turns: { announced: number; committed: number }[] = [];
+        let importing = true;
+        const watch = () => {
+          if (!importing) return;
+          turns.push({ announced, committed: (stored.get() as number) - genesis });
+          setImmediate(watch);
+        };
+        setImmediate(watch);
+        await node.ports.sync.importBlocks(blocks);
+        importing = false;
+        const between = turns.filter((t) => t.announced > 0 && t.announced < blocks.length);
+        assert.ok(between.length >= 2, `turns between transactions: ${JSON.stringify(turns)}`);
+        for (const turn of turns) assert.equal(turn.committed, turn.announced);
+        assert.equal(announced, blocks.length);
+        assert.deepEqual(headsOf(node), heads);
+      } finally {
+        reader.close();
+      }
+    }));
+
+  it("runs imports asked for together one after another: the second's blocks extend the first's", () =>
+    withImport(async (node, blocks, heads) => {
+      const half = blocks.length / 2;
+      await Promise.all([
+        node.ports.sync.importBlocks(blocks.slice(0, half)),
+        node.ports.sync.importBlocks(blocks.slice(half)),
+      ]);
+      assert.deepEqual(headsOf(node), heads);
+    }));
+});
