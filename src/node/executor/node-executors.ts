@@ -1,15 +1,25 @@
 /**
  * Who executes the node's contract work: the execution threads when the node has them, this
- * thread's executor otherwise and for whatever the threads leave unserved (a thread starting, a
- * state not saved while writes fail, a chain that moved under the work). Each side has its own
- * time limits: on a thread chainweb-node's (2 s for `local`, 12.5 µs per unit of the block gas
- * limit for a new block's command); on the node's thread, which must keep answering, the
- * node's `commandTimeLimit` (100 ms).
+ * thread's executor otherwise, for whatever the threads leave unserved (a state not saved while
+ * writes fail, a chain that moved under the work), and for new blocks whose commands' gas limits
+ * leave them too little work to be worth a thread. Each side has its own time limits: on a thread
+ * chainweb-node's (2 s for `local`, 12.5 µs per unit of the block gas limit for a new block's
+ * command); on the node's thread, which must keep answering, the node's `commandTimeLimit`
+ * (100 ms).
  */
 import type { BlockTimeLimits } from "../block-execution/block-executor.ts";
 import type { BlockAnswer, BlockRequest, LocalAnswer, LocalRequest } from "./contract-executor.ts";
 import type { ExecutionThreads } from "./execution-threads.ts";
 import type { InProcessExecutor } from "./in-process-executor.ts";
+
+/**
+ * A new block whose commands' gas limits add up to at most this is made on the node's thread: its
+ * work is small (a transfer takes ~700 gas and under a millisecond; most contract code 1–5 µs a
+ * unit of gas), and never runs past `commandTimeLimit` there, while handing it to a thread costs
+ * more (saving the chain's state for the thread to read, the messages, applying the writes:
+ * ~3 ms a block, measured with one transfer).
+ */
+export const SMALL_BLOCK_GAS = 10_000;
 
 export interface ExecutionLimits {
   /** One `local` on a thread (`localTimeLimit`). */
@@ -42,7 +52,7 @@ export class NodeExecutors {
   async makeBlock(request: Omit<BlockRequest, "limits">): Promise<BlockAnswer> {
     const { blockBudgetMs, blockCommandOnThreadMs, commandHereMs } = this.limits;
     const limits = (commandMs: number): BlockTimeLimits => ({ commandMs, blockMs: blockBudgetMs });
-    if (this.threads !== null) {
+    if (this.threads !== null && request.gasLimit > SMALL_BLOCK_GAS) {
       const answer = await this.threads.makeBlock({
         ...request,
         limits: limits(blockCommandOnThreadMs),

@@ -26,6 +26,7 @@ import type { BlockHeader } from "../../chain/header/types.ts";
 import { type ChainwebVersion, graphAt } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
 import { transactionText } from "../block-execution/block-executor.ts";
+import { commandGasLimit } from "../block-execution/gas-fees.ts";
 import {
   type BlockAnswer,
   type BlockRequest,
@@ -115,6 +116,10 @@ export class BlockProducer {
         chainId,
         parent,
         transactions: commands.map(transactionText),
+        gasLimit: commands.reduce(
+          (sum, c) => sum + commandGasLimit(c.payload.meta, this.options.blockGasLimit),
+          0,
+        ),
       });
     } finally {
       this.executing.delete(chainId);
