@@ -56,8 +56,8 @@ export interface BlockRequest {
   readonly parent: BlockHeader;
   /** The commands as payload transactions' text, in order (checked when they were admitted). */
   readonly transactions: readonly string[];
-  /** The sum of their gas limits: what bounds the block's work. */
-  readonly gasLimit: number;
+  /** The largest of their gas limits: what bounds the work of its longest command. */
+  readonly largestGasLimit: number;
   readonly limits: BlockTimeLimits;
 }
 

@@ -116,9 +116,8 @@ export class BlockProducer {
         chainId,
         parent,
         transactions: commands.map(transactionText),
-        gasLimit: commands.reduce(
-          (sum, c) => sum + commandGasLimit(c.payload.meta, this.options.blockGasLimit),
-          0,
+        largestGasLimit: Math.max(
+          ...commands.map((c) => commandGasLimit(c.payload.meta, this.options.blockGasLimit)),
         ),
       });
     } finally {
