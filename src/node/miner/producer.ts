@@ -84,14 +84,20 @@ export class BlockProducer {
 
   /** Makes one block on `chainId` with its pending commands (after any blocks it needs first). */
   mine(chainId: number): StoredBlock {
+    return this.makeBlock(chainId, this.commandsForNextBlock(chainId));
+  }
+
+  /**
+   * The pending commands the next block of `chainId` takes, an empty block with the current
+   * time made first when one was created too long after the head's time (`selectFor`).
+   */
+  private commandsForNextBlock(chainId: number): ParsedCommand[] {
     const chain = this.options.chains[chainId]!;
     const now = this.options.nowMicros();
     const pending = this.selectFor(chain, now);
-    if (pending.needsFreshParent) this.makeBlock(chainId, []);
-    const commands = pending.needsFreshParent
-      ? this.selectFor(chain, now).commands
-      : pending.commands;
-    return this.makeBlock(chainId, commands);
+    if (!pending.needsFreshParent) return pending.commands;
+    this.makeBlock(chainId, []);
+    return this.selectFor(chain, now).commands;
   }
 
   /**
@@ -103,9 +109,7 @@ export class BlockProducer {
   async mineBeside(chainId: number): Promise<StoredBlock | null> {
     if (this.executing.has(chainId)) return null;
     const chain = this.options.chains[chainId]!;
-    const now = this.options.nowMicros();
-    if (this.selectFor(chain, now).needsFreshParent) this.makeBlock(chainId, []);
-    const { commands } = this.selectFor(chain, now);
+    const commands = this.commandsForNextBlock(chainId);
     if (commands.length === 0) return this.makeBlock(chainId, []);
     const { adjacentParents, creationTime } = this.blockInputs(chainId, true);
     const parent = chain.head;
