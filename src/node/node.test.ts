@@ -14,17 +14,10 @@ import {
   blocksAfterGenesis,
   cap,
   devCommand,
+  devTransfer,
   GAS_CAP,
   manualNode,
 } from "./test-support/dev-node.ts";
-
-function transfer(amount: string, nonce: string): ParsedCommand {
-  return devCommand({
-    code: `(coin.transfer "sender00" "sender01" ${amount})`,
-    caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber(amount))],
-    nonce,
-  });
-}
 
 async function balance(node: BraidNode, account: string): Promise<string> {
   const text = await node.commands.local(
@@ -42,7 +35,7 @@ describe("BraidNode", () => {
   it("mines a transfer and reports its result with the block's metaData", async () => {
     const node = manualNode();
     try {
-      const tx = transfer("1.0", "t1");
+      const tx = devTransfer("1.0", "t1");
       node.commands.submit(0, [tx]);
       const block = node.producer.mine(0);
       assert.deepEqual(block.requestKeys, [tx.hash]);
@@ -60,7 +53,7 @@ describe("BraidNode", () => {
     try {
       assert.equal(node.commands.minesOnRequest, false);
       assert.equal(node.minesWithNonces, false);
-      const tx = transfer("1.0", "none");
+      const tx = devTransfer("1.0", "none");
       node.commands.submit(0, [tx]);
       await new Promise((resolve) => setTimeout(resolve, 20));
       assert.deepEqual(
@@ -78,7 +71,7 @@ describe("BraidNode", () => {
     const b = manualNode();
     try {
       assert.deepEqual(a.chains[0]!.head.hash, b.chains[0]!.head.hash, "the same genesis");
-      const tx = transfer("2.5", "fork");
+      const tx = devTransfer("2.5", "fork");
       a.commands.submit(0, [tx]);
       a.producer.mine(0);
       assert.equal(await balance(a, "sender01"), "110000002.5");
@@ -176,8 +169,8 @@ describe("BraidNode", () => {
   it("on demand, a command whose check is under way joins the block the chain could make now", async () => {
     const node = manualNode({ mining: "on-demand" });
     try {
-      const first = transfer("1.0", "first");
-      const second = transfer("2.0", "second");
+      const first = devTransfer("1.0", "first");
+      const second = devTransfer("2.0", "second");
       let checked: (commands: ParsedCommand[]) => void = () => {};
       const checking = node.commands.admitting(
         0,
@@ -208,7 +201,7 @@ describe("BraidNode", () => {
   it(`on demand, a block waits at most ${ADMISSION_GATHER_MS} ms for a check under way`, async () => {
     const node = manualNode({ mining: "on-demand" });
     try {
-      const first = transfer("1.0", "first");
+      const first = devTransfer("1.0", "first");
       const checking = node.commands.admitting(0, () => new Promise<void>(() => {}));
       node.commands.submit(0, [first]);
       node.commands.commandsArrived(0);

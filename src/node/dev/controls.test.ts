@@ -11,7 +11,7 @@ import { JsonNumber } from "../../pact/values/index.ts";
 import { makeLogger } from "../logger.ts";
 import { BraidNode } from "../node.ts";
 import { resolveNodeOptions } from "../options.ts";
-import { cap, devCommand, GAS_CAP, manualNode } from "../test-support/dev-node.ts";
+import { cap, devCommand, devTransfer, GAS_CAP, manualNode } from "../test-support/dev-node.ts";
 import {
   checkFundRequest,
   DevControlRefusal,
@@ -25,15 +25,6 @@ const dirs: string[] = [];
 after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-function transfer(amount: string, nonce: string, creationTime?: number): ParsedCommand {
-  return devCommand({
-    code: `(coin.transfer "sender00" "sender01" ${amount})`,
-    caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber(amount))],
-    nonce,
-    creationTime,
-  });
-}
 
 async function balance(node: BraidNode, account: string, chainId = 0): Promise<string> {
   const text = await node.commands.local(
@@ -120,14 +111,14 @@ describe("development controls", () => {
       const systemNow = Math.floor(Date.now() / 1000);
       const newTime = systemNow + 86_400;
       // Before: a command created a day ahead is refused as being in the future.
-      assert.throws(() => node.commands.submit(0, [transfer("1.0", "early", newTime)]), {
+      assert.throws(() => node.commands.submit(0, [devTransfer("1.0", "early", newTime)]), {
         message: /Transaction creation time too far in the future/,
       });
       assert.equal(await controls.advanceTime(86_400), 86_400);
-      assert.throws(() => node.commands.submit(0, [transfer("1.0", "old")]), {
+      assert.throws(() => node.commands.submit(0, [devTransfer("1.0", "old")]), {
         message: /Transaction time-to-live is expired/,
       });
-      const fresh = transfer("1.0", "new", newTime);
+      const fresh = devTransfer("1.0", "new", newTime);
       const preflight = JSON.parse(
         await node.commands.local(0, fresh, { preflight: true, rewindDepth: 0n }),
       ).preflightResult;
@@ -159,7 +150,7 @@ describe("development controls", () => {
       const id = await controls.snapshot();
       assert.equal(id, 1);
       snapshotHead = node.chains[0]!.head.hash;
-      const tx = transfer("7.5", "reverted");
+      const tx = devTransfer("7.5", "reverted");
       node.commands.submit(0, [tx]);
       const block = node.producer.mine(0);
       transferBlock = block.header.hash;
@@ -205,10 +196,10 @@ describe("development controls", () => {
     const node = manualNode();
     try {
       const controls = new DevControls(node);
-      const before = transfer("1.0", "pending-before");
+      const before = devTransfer("1.0", "pending-before");
       node.commands.submit(0, [before]);
       const id = await controls.snapshot();
-      const later = transfer("2.0", "pending-after");
+      const later = devTransfer("2.0", "pending-after");
       node.commands.submit(0, [later]);
       node.producer.mine(0);
       assert.equal(node.chains[0]!.mempool.size, 0);

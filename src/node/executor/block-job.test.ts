@@ -2,9 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { equalBytes } from "../../chain/bytes.ts";
 import type { ParsedCommand } from "../../command/index.ts";
-import { JsonNumber } from "../../pact/values/index.ts";
 import type { BraidNode } from "../node.ts";
-import { cap, devCommand, GAS_CAP, manualNode } from "../test-support/dev-node.ts";
+import { devCommand, devTransfer, manualNode } from "../test-support/dev-node.ts";
 
 const MODULE = `(namespace 'free)
 (module ledger GOV
@@ -18,11 +17,7 @@ const MODULE = `(namespace 'free)
 
 /** The commands of three blocks: a deploy with its table, rows and a transfer, a failure, reads. */
 function blocks(): ParsedCommand[][] {
-  const transfer = devCommand({
-    code: '(coin.transfer "sender00" "sender01" 2.5)',
-    caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber("2.5"))],
-    nonce: "transfer",
-  });
+  const transfer = devTransfer("2.5", "transfer");
   return [
     [devCommand({ code: MODULE, nonce: "deploy", gasLimit: 100_000 })],
     [

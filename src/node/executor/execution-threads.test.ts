@@ -4,12 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { threadCpuMs } from "../../execution/thread-cpu.ts";
-import { JsonNumber } from "../../pact/values/index.ts";
 import { LocalRefusal } from "../local.ts";
 import { makeLogger } from "../logger.ts";
 import { BraidNode } from "../node.ts";
 import { resolveNodeOptions } from "../options.ts";
-import { cap, devCommand, GAS_CAP } from "../test-support/dev-node.ts";
+import { devCommand, devTransfer } from "../test-support/dev-node.ts";
 
 /** A node on a data directory of its own, mining only when told. */
 function nodeOn(dir: string, executionThreads: number, localTimeLimit = 2_000): BraidNode {
@@ -28,11 +27,7 @@ describe("local on execution threads", { timeout: 60_000 }, () => {
     dir = mkdtempSync(join(tmpdir(), "braid-threads-"));
     threaded = nodeOn(join(dir, "threads"), 1);
     for (let i = 0; i < 3; i++) threaded.producer.mineAll();
-    const transfer = devCommand({
-      code: '(coin.transfer "sender00" "sender01" 2.5)',
-      caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber("2.5"))],
-      nonce: "moved",
-    });
+    const transfer = devTransfer("2.5", "moved");
     threaded.commands.submit(0, [transfer]);
     threaded.producer.mine(0);
     await threaded.executionThreadsStarted();

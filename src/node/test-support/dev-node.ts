@@ -149,3 +149,16 @@ export function cap(name: string, ...args: (string | JsonNumber)[]): SigCapabili
 
 /** `coin.GAS`, which every gas payer signs. */
 export const GAS_CAP: SigCapability = cap("coin.GAS");
+
+/**
+ * sender00's signed transfer of `amount` (decimal text) to sender01 on chain 0, with the
+ * capabilities it needs.
+ */
+export function devTransfer(amount: string, nonce: string, creationTime?: number): ParsedCommand {
+  return devCommand({
+    code: `(coin.transfer "sender00" "sender01" ${amount})`,
+    caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber(amount))],
+    nonce,
+    creationTime,
+  });
+}
