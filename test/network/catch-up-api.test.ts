@@ -12,8 +12,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { post } from "../crash/support/requests.ts";
+import { PROBE_EVERY_MS } from "../support/answer-probe.ts";
 import { converged, cutOf } from "./support/converge.ts";
-import { infoWaitsSummary, infoWaitsUntil, POLL_EVERY_MS } from "./support/info-probe.ts";
+import { infoWaitsSummary, infoWaitsUntil } from "./support/info-probe.ts";
 import type { NetNode } from "./support/net-node.ts";
 import { networkTestSkip, TestNetwork } from "./support/netns.ts";
 
@@ -40,7 +41,7 @@ describe("the API during a catch-up", { skip: networkTestSkip(), timeout: 180_00
   });
   after(() => net?.close());
 
-  it(`a follower catching up ${CATCH_UP_HEIGHTS * CHAINS.length} blocks, /info asked every ${POLL_EVERY_MS} ms: the follower runs at most ${SLOWEST_INFO_MS} ms while an answer waits`, async () => {
+  it(`a follower catching up ${CATCH_UP_HEIGHTS * CHAINS.length} blocks, /info asked every ${PROBE_EVERY_MS} ms: the follower runs at most ${SLOWEST_INFO_MS} ms while an answer waits`, async () => {
     const follower = await net.startNode("follower", {
       args: ["--mining", "none", "--peer", peer.peer],
     });
