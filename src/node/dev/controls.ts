@@ -12,6 +12,7 @@
  * The controls run one at a time (a mine of many blocks yields to requests between heights).
  */
 
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ChainDatabase } from "../../chain/db/index.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import {
@@ -115,7 +116,8 @@ export class DevControls {
 
   /**
    * Makes `blocks` more blocks on each of `chains`, one height at a time, mining first what the
-   * neighbours need (braiding), in slices of {@link MINE_SLICE_MS} between which the event loop
+   * neighbours need (braiding), each chain's commands executed by the node's executors (as
+   * on-demand mining does), in slices of {@link MINE_SLICE_MS} between which the event loop
    * answers other requests. Stops early once `stop` aborts (its client went away). Resolves with
    * the heads' heights of the chains asked for.
    */
@@ -150,7 +152,7 @@ export class DevControls {
             }
             sliceStart = performance.now();
           }
-          producer.ensureHeight(chainId, start.get(chainId)! + step);
+          await producer.mineTo(chainId, start.get(chainId)! + step);
         }
       }
       if (this.node.commands.minesOnRequest) producer.level();
@@ -383,8 +385,4 @@ export function checkFundRequest(request: FundRequest): FundRequest {
     );
   }
   return { ...request, amount: `${match![1]}.${match![2] ?? "0"}` };
-}
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

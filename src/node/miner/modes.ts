@@ -7,7 +7,9 @@
  *   meanwhile join the block. The block's commands run on the node's executors (an execution
  *   thread where the node has them), one block per chain at a time; commands that arrive
  *   meanwhile wait for the next. Afterwards the other chains are caught up in the background.
- * - `interval`: every chain advances by one block every `miningInterval` seconds.
+ * - `interval`: every chain advances by one block every `miningInterval` seconds, the blocks of
+ *   chains holding commands made on the node's executors (a round that takes longer delays the
+ *   next).
  * - `pow`: chains are mined one block at a time, lowest first, each with a real nonce search
  *   against its difficulty target (pow.ts), without stopping the event loop.
  * - `none`: no block is made but by the development controls (a node that only follows, or a
@@ -159,12 +161,16 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
 }
 
 function interval(producer: BlockProducer, seconds: number, log: NodeLogger): MiningControl {
+  // A round whose commands run longer than the interval delays the next one: rounds never overlap.
+  let round: Promise<void> | null = null;
   const timer = setInterval(() => {
-    try {
-      producer.mineAll();
-    } catch (e) {
-      reportFailure(log, "mining", e);
-    }
+    if (round !== null) return;
+    round = producer
+      .mineRound()
+      .catch((e: unknown) => reportFailure(log, "mining", e))
+      .finally(() => {
+        round = null;
+      });
   }, seconds * 1000);
   return {
     makesBlocksOnRequest: false,

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import type { ParsedCommand } from "../../command/index.ts";
+import { SMALL_COMMAND_GAS } from "../executor/node-executors.ts";
 import type { BraidNode } from "../node.ts";
-import { manualNode } from "../test-support/dev-node.ts";
+import { devCommand, GAS_CAP, manualNode } from "../test-support/dev-node.ts";
 import { LEVEL_BLOCKS_PER_TURN } from "./producer.ts";
 
 /** Chain 0's adjacent chains in the twenty-chain graph, and the chains two steps away. */
@@ -52,5 +55,50 @@ describe("the block producer's catch-up for a busy chain", () => {
     assert.deepEqual(madeByTurn, [LEVEL_BLOCKS_PER_TURN, 3, 2]);
     assert.deepEqual(chainsAt(2), [0, ...NEIGHBOURS_OF_0]);
     assert.deepEqual(chainsAt(1), SECOND_RING_OF_0);
+  });
+});
+
+describe("the commands a block takes when another chain needs it", () => {
+  let node: BraidNode;
+  beforeEach(() => {
+    node = manualNode();
+    // Blocks of now, so that new commands are not too young for their parents (genesis is old).
+    node.producer.mineAll();
+  });
+  afterEach(() => node.close());
+
+  const onChain5 = (gasLimit: number, nonce: string) =>
+    devCommand({ code: "(+ 1 2)", caps: [GAS_CAP], chainId: "5", gasLimit, nonce });
+  const mined = (command: ParsedCommand) => node.commands.result(5, command.hashBytes) !== null;
+
+  it("takes the small ones and leaves a large one for its own chain's block", async () => {
+    const small = onChain5(SMALL_COMMAND_GAS, "small");
+    const large = onChain5(SMALL_COMMAND_GAS + 1, "large");
+    node.commands.submit(5, [small, large]);
+    // Chain 0's block at height 3 needs chain 5 (its neighbour) at height 2.
+    node.producer.ensureHeight(0, 3);
+    assert.equal(node.chains[5]!.head.height, 2);
+    assert.deepEqual([mined(small), mined(large)], [true, false]);
+    assert.equal(node.producer.pending(5), 1);
+
+    await node.producer.mineTo(5, 3);
+    assert.deepEqual([mined(small), mined(large)], [true, true]);
+    assert.equal(node.producer.pending(5), 0);
+  });
+
+  it("levelling leaves a large one too; the interval's round takes it", async () => {
+    const large = onChain5(SMALL_COMMAND_GAS + 1, "large");
+    node.commands.submit(5, [large]);
+    node.producer.mine(0);
+    node.producer.level();
+    while (Math.min(...node.chains.map((c) => c.head.height)) < 2) await nextTurn();
+    assert.equal(mined(large), false);
+
+    await node.producer.mineRound();
+    assert.equal(mined(large), true);
+    assert.deepEqual(
+      node.chains.map((c) => c.head.height),
+      node.chains.map(() => 3),
+    );
   });
 });

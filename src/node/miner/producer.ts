@@ -12,7 +12,13 @@
  *   can let commands gather while their chain's neighbours catch up;
  * - `level()` catches every chain up to the highest one, one block per event-loop turn, so the
  *   next request on any chain finds its neighbours ready (off the request's critical path);
- * - `mineAll()` advances every chain by one block (interval mode).
+ * - `mineRound()` advances every chain by one block (interval mode), the blocks of chains with
+ *   commands made as `mineBeside` makes them; `mineAll()` does the same on this thread (tests).
+ *
+ * The blocks made because another chain needs them (its neighbours caught up, levelling) take only
+ * the commands whose gas limits keep them small (`SMALL_COMMAND_GAS`): on this thread a command
+ * may run only `commandTimeLimit`, and one that may do more waits for its own chain's block,
+ * which the executors make with chainweb-node's limits.
  *
  * Block times: a block's creation time is the clock's, but always after its parent's and its
  * adjacent parents'. Commands run with their parent block's time, and Chainweb refuses a command
@@ -20,6 +26,7 @@
  * block with the current time is made first.
  */
 
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { equalBytes } from "../../chain/bytes.ts";
 import { adjacentChains } from "../../chain/graph/graph.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
@@ -32,6 +39,7 @@ import {
   type BlockRequest,
   failureError,
 } from "../executor/contract-executor.ts";
+import { SMALL_COMMAND_GAS } from "../executor/node-executors.ts";
 import { blockTimeProblem } from "../mempool/admission.ts";
 import type { NodeChain, PreparedBlock, StoredBlock } from "../node-chain.ts";
 
@@ -94,10 +102,10 @@ export class BlockProducer {
   private commandsForNextBlock(chainId: number): ParsedCommand[] {
     const chain = this.options.chains[chainId]!;
     const now = this.options.nowMicros();
-    const pending = this.selectFor(chain, now);
+    const pending = this.selectFor(chain, "all", now);
     if (!pending.needsFreshParent) return pending.commands;
     this.makeBlock(chainId, []);
-    return this.selectFor(chain, now).commands;
+    return this.selectFor(chain, "all", now).commands;
   }
 
   /**
@@ -141,10 +149,33 @@ export class BlockProducer {
     return this.options.store([{ chain, block }])[0]!;
   }
 
-  /** One block on every chain, one height at a time, lowest first (interval mode). */
+  /**
+   * A block on `chainId` at `height` at least, its own commands executed as {@link mineBeside}
+   * executes them (a development control's `mine`): made again when the chain moved on meanwhile.
+   */
+  async mineTo(chainId: number, height: number): Promise<void> {
+    const chain = this.options.chains[chainId]!;
+    while (!this.closed && chain.head.height < height) {
+      if ((await this.mineBeside(chainId)) === null) await nextTurn();
+    }
+  }
+
+  /**
+   * One block on every chain (interval mode): the chains holding commands get theirs through the
+   * executors ({@link mineBeside}, side by side), then every chain is brought to the new height.
+   */
+  async mineRound(): Promise<void> {
+    const { chains } = this.options;
+    const target = Math.max(...chains.map((c) => c.head.height)) + 1;
+    const busy = chains.filter((c) => c.mempool.size > 0 && c.head.height < target);
+    await Promise.all(busy.map((c) => this.mineBeside(c.chainId)));
+    while (!this.closed && this.levelStep(target, "all"));
+  }
+
+  /** One block on every chain, one height at a time, lowest first, all on this thread. */
   mineAll(): void {
     const target = Math.max(...this.options.chains.map((c) => c.head.height)) + 1;
-    while (this.levelStep(target));
+    while (this.levelStep(target, "all"));
   }
 
   /**
@@ -160,7 +191,7 @@ export class BlockProducer {
       let more = false;
       try {
         const top = Math.max(...this.options.chains.map((c) => c.head.height));
-        more = !this.closed && this.levelStep(top);
+        more = !this.closed && this.levelStep(top, "small");
       } catch (e) {
         this.options.onError(e);
       }
@@ -175,16 +206,17 @@ export class BlockProducer {
 
   /**
    * The next block of chains at the lowest height (up to {@link LEVEL_BLOCKS_PER_TURN}), stored
-   * together; false (and nothing made) when every chain has reached `target`.
+   * together, with the commands of `scope`; false (and nothing made) when every chain has reached
+   * `target`.
    */
-  private levelStep(target: number): boolean {
+  private levelStep(target: number, scope: CommandScope): boolean {
     const { chains } = this.options;
     const low = Math.min(...chains.map((c) => c.head.height));
     if (low >= target) return false;
     // A chain whose block an executor is making is left to it; levelling resumes after.
     const group = chains.filter((c) => c.head.height === low && !this.executing.has(c.chainId));
     if (group.length === 0) return false;
-    this.makeLayer(group);
+    this.makeLayer(group, scope);
     return true;
   }
 
@@ -210,7 +242,7 @@ export class BlockProducer {
     // The lowest chain behind is always ready: its neighbours are required to be no lower.
     behind.sort((a, b) => a.head.height - b.head.height);
     const group = behind.filter((c) => this.isReady(c.chainId) && !this.executing.has(c.chainId));
-    this.makeLayer(group);
+    this.makeLayer(group, "small");
     return group.length > 0;
   }
 
@@ -240,15 +272,16 @@ export class BlockProducer {
 
   /**
    * The next block of each of `group` (up to {@link LEVEL_BLOCKS_PER_TURN}, each ready: no
-   * neighbour behind it), stored in one chain database transaction.
+   * neighbour behind it) with the pending commands of `scope`, stored in one chain database
+   * transaction.
    */
-  private makeLayer(group: readonly NodeChain[]): void {
+  private makeLayer(group: readonly NodeChain[], scope: CommandScope): void {
     if (group.length === 0) return;
     const prepared: { chain: NodeChain; block: PreparedBlock }[] = [];
     try {
       for (const chain of group.slice(0, LEVEL_BLOCKS_PER_TURN)) {
         const { adjacentParents, creationTime } = this.blockInputs(chain.chainId, false);
-        const { commands } = this.selectFor(chain);
+        const { commands } = this.selectFor(chain, scope);
         prepared.push({
           chain,
           block: chain.prepareBlock(commands, adjacentParents, creationTime),
@@ -282,10 +315,15 @@ export class BlockProducer {
     return true;
   }
 
-  /** Brings `chainId` to at least `height`, its neighbours first. */
-  ensureHeight(chainId: number, height: number): void {
+  /**
+   * Brings `chainId` to at least `height`, its neighbours first (with their small commands only),
+   * its blocks taking the pending commands of `scope`.
+   */
+  ensureHeight(chainId: number, height: number, scope: CommandScope = "all"): void {
     const chain = this.options.chains[chainId]!;
-    while (chain.head.height < height) this.makeBlock(chainId, this.selectFor(chain).commands);
+    while (chain.head.height < height) {
+      this.makeBlock(chainId, this.selectFor(chain, scope).commands);
+    }
   }
 
   /** Makes a block with `commands` on top of the chain's head, neighbours caught up first. */
@@ -313,7 +351,7 @@ export class BlockProducer {
     const chain = ready ? wanted : chains.reduce((a, b) => (b.head.height < a.head.height ? b : a));
     const { adjacentParents, creationTime } = this.blockInputs(chain.chainId, false);
     const candidate = chain.candidateBlock(
-      this.selectFor(chain).commands,
+      this.selectFor(chain, "all").commands,
       adjacentParents,
       creationTime,
     );
@@ -359,7 +397,7 @@ export class BlockProducer {
     const { chains, version } = this.options;
     const parent = chains[chainId]!.head;
     const neighbours = adjacentChains(graphAt(version, parent.height + 1), chainId);
-    if (catchUp) for (const n of neighbours) this.ensureHeight(n, parent.height);
+    if (catchUp) for (const n of neighbours) this.ensureHeight(n, parent.height, "small");
     const adjacentParents = new Map<number, BlockHeader>();
     let latest = parent.creationTime;
     for (const n of neighbours) {
@@ -373,12 +411,12 @@ export class BlockProducer {
   }
 
   /**
-   * The pending commands a block on the chain's head may hold. Commands that expired before the
-   * head's time, or are already on the chain's branch (a block from elsewhere brought them),
-   * are dropped; when one was created too long after the head's time, `needsFreshParent` says so
-   * (and it is left for the next block).
+   * The pending commands of `scope` a block on the chain's head may hold. Commands that expired
+   * before the head's time, or are already on the chain's branch (a block from elsewhere brought
+   * them), are dropped; when one was created too long after the head's time, `needsFreshParent`
+   * says so (and it is left for the next block).
    */
-  private selectFor(chain: NodeChain, now = this.options.nowMicros()) {
+  private selectFor(chain: NodeChain, scope: CommandScope, now = this.options.nowMicros()) {
     const parentTime = chain.head.creationTime;
     const commands: ParsedCommand[] = [];
     const dropped: string[] = [];
@@ -388,9 +426,20 @@ export class BlockProducer {
       if (problem === "expired" || chain.isOnChain(command.hashBytes)) dropped.push(command.hash);
       else if (problem === "future") {
         if (now > parentTime) needsFreshParent = true;
-      } else commands.push(command);
+      } else if (scope === "all" || this.isSmall(command)) commands.push(command);
     }
     chain.mempool.remove(dropped);
     return { commands, needsFreshParent };
   }
+
+  /** Whether a command's gas limit keeps it small enough for this thread's blocks. */
+  private isSmall(command: ParsedCommand): boolean {
+    return commandGasLimit(command.payload.meta, this.options.blockGasLimit) <= SMALL_COMMAND_GAS;
+  }
 }
+
+/**
+ * Which pending commands a block takes: all of them (a block asked for on its chain), or only the
+ * small ones (a block made because another chain needs it: see the module's comment).
+ */
+type CommandScope = "all" | "small";
