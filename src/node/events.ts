@@ -13,7 +13,10 @@ interface NodeEventMap {
   cut: [];
   /** The chain's head moved from `from` to `to`, which does not descend from it. */
   reorg: [chainId: number, from: BlockHeader, to: BlockHeader];
-  /** Commands were admitted to the chain's mempool (`send`, `private`, a peer's `insert`). */
+  /**
+   * Commands entered the chain's mempool: admitted (`send`, `private`, a peer's `insert`), or back
+   * from blocks that left the chain's branch. Mining is told (node.ts), and the node's peers.
+   */
   pending: [chainId: number];
 }
 

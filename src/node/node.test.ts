@@ -101,6 +101,34 @@ describe("BraidNode", () => {
     }
   });
 
+  it("under on-demand mining, mines again the command a competing branch took back to the mempool", async () => {
+    const a = manualNode({ mining: "on-demand" });
+    const b = manualNode();
+    try {
+      const tx = devTransfer("2.5", "fork on demand");
+      const minedAt = async () => {
+        for (let turn = 0; turn < 1_000; turn++) {
+          const result = a.commands.result(0, tx.hashBytes);
+          if (result !== null)
+            return (JSON.parse(result) as { metaData: { blockHeight: number } }).metaData
+              .blockHeight;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        return null;
+      };
+      a.commands.submit(0, [tx]);
+      // At height 2: an empty block of now first (the genesis blocks are older than a command may be).
+      assert.equal(await minedAt(), 2);
+      for (let i = 0; i < 3; i++) b.producer.mineAll();
+      a.insertBlocks(blocksAfterGenesis(b));
+      assert.equal(a.chains[0]!.mempool.has(tx.hash), true);
+      assert.equal(await minedAt(), 4);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
   it("replays the stored blocks a missing state file lacks, showing progress on the log", () => {
     const dir = mkdtempSync(join(tmpdir(), "braid-replay-"));
     try {

@@ -127,6 +127,7 @@ export class BraidNode {
       storage,
       executors,
     });
+    events.on("pending", (chainId) => this.commands.commandsArrived(chainId));
   }
 
   /**

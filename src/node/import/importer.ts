@@ -360,6 +360,7 @@ export class BlockImporter {
       const reorg = !chainDb.isAncestor(from.hash, head.hash);
       if (reorg) events.emit("reorg", chain.chainId, from, head);
       const back = keptInMempool(chain, dropped, ruleOf(chain));
+      if (back > 0) events.emit("pending", chain.chainId);
       if (onReplayed === undefined) {
         // A branch change is news; a chain extended by blocks from elsewhere is the usual.
         (reorg || back > 0 ? log.info : log.debug)(

@@ -99,7 +99,7 @@ export class NodeCommandService implements CommandService {
     return this.parts.mining()?.makesBlocksOnRequest ?? false;
   }
 
-  /** Tells the mining mode that commands wait on `chainId`. */
+  /** Tells the mining mode that commands wait on `chainId` (node.ts: each `pending` event). */
   commandsArrived(chainId: number): void {
     this.parts.mining()?.commandsArrived(chainId);
   }
@@ -162,7 +162,6 @@ export class NodeCommandService implements CommandService {
       );
     }
     chain.mempool.add(commands);
-    this.commandsArrived(chainId);
     this.parts.events.emit("pending", chainId);
     return commands.map((c) => c.hash);
   }
@@ -214,7 +213,6 @@ export class NodeCommandService implements CommandService {
       }
       if (added.length > 0) {
         chain.mempool.add(added);
-        this.commandsArrived(chainId);
         this.parts.events.emit("pending", chainId);
       }
       return { added: added.map((c) => c.hash), alreadyPending, refused, overflow };
