@@ -24,6 +24,7 @@ const LAYERS = [
   ["node", "^src/node/"],
   ["p2p", "^src/p2p/"],
   ["api", "^src/api/"],
+  ["app", "^src/app/"],
   ["cli", "^src/cli/"],
 ];
 
@@ -85,6 +86,14 @@ module.exports = {
       to: { path: "^src/node/", pathNot: "^src/node/ports\\.ts$" },
     },
     {
+      name: "app-through-node-root",
+      comment:
+        "the composition root of a running node opens the node through node.ts and its options, as the CLI does",
+      severity: "error",
+      from: { path: "^src/app/", pathNot: TESTS },
+      to: { path: "^src/node/", pathNot: "^src/node/(node|ports|options|logger)\\.ts$" },
+    },
+    {
       name: "cli-through-node-root",
       comment:
         "the CLI opens the node through its composition root and options, and uses it through its ports",
@@ -95,9 +104,9 @@ module.exports = {
     {
       name: "pact-entry-point",
       comment:
-        "execution, node, api and cli use the interpreter through src/pact/index.ts (and the public index.ts of pact/values and pact/db)",
+        "execution, node, api, app and cli use the interpreter through src/pact/index.ts (and the public index.ts of pact/values and pact/db)",
       severity: "error",
-      from: { path: "^src/(execution|node|api|cli)/" },
+      from: { path: "^src/(execution|node|api|app|cli)/" },
       to: { path: "^src/pact/", pathNot: PACT_PUBLIC },
     },
     {

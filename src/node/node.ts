@@ -1,8 +1,10 @@
 /**
- * The node's composition root: opens the chain database and each chain's state, creates the
- * genesis blocks on a fresh data directory (or brings every chain's state to its stored head on
- * reopen), starts the mining mode, and closes everything in reverse. The one place the parts are
- * wired together; the API reaches the node only through the methods here and `events`.
+ * The node put together: opens the chain database and each chain's state, creates the genesis
+ * blocks on a fresh data directory (or brings every chain's state to its stored head on reopen),
+ * starts the mining mode, and closes everything in reverse. The one place the node's parts are
+ * wired together; the API reaches the node only through the methods here and `events`, and a
+ * running node — this with its P2P network and HTTP service — is put together by
+ * src/app/start-node.ts.
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 /**
- * What the node offers the layers above it (the API and the CLI): narrow views, built by the
- * composition root (node.ts). Each route registrar takes `Pick<NodePorts, …>` of the ports it
+ * What the node offers the layers above it (the API and the CLI): narrow views, built where the
+ * node is put together (node.ts). Each route registrar takes `Pick<NodePorts, …>` of the ports it
  * uses, so what a part of the API can touch is written in its signature, and none reaches into
  * the node's insides (the layering check, .dependency-cruiser.cjs, holds the API and the CLI to
  * this file and the few node modules it names there).

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { serveWithNetwork } from "../api/p2p/test-support/served-network.ts";
+import { serveWithNetwork } from "../app/test-support/served-network.ts";
 import { type CutHashes, cutId, decodeCutHashes, encodeCutHashes } from "../chain/cut/cut.ts";
 import { type PayloadData, payloadDataOf } from "../chain/payload/payload.ts";
 import { encodeBase64Url } from "../crypto/index.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { serveWithNetwork } from "../api/p2p/test-support/served-network.ts";
+import { serveWithNetwork } from "../app/test-support/served-network.ts";
 import { cutId, cutWeight } from "../chain/cut/cut.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import type { BraidNode } from "../node/node.ts";

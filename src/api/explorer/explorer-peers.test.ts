@@ -8,12 +8,12 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { serveWithNetwork } from "../../app/test-support/served-network.ts";
 import { cutHeight, cutWeight } from "../../chain/cut/cut.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { manualNode } from "../../node/test-support/dev-node.ts";
 import type { P2PNetwork } from "../../p2p/network.ts";
 import type { PeerAddress } from "../../p2p/peer-info.ts";
-import { serveWithNetwork } from "../p2p/test-support/served-network.ts";
 import type { RunningNodeServer } from "../service/server.ts";
 
 /** How long the peers may take to agree on what the test expects. */

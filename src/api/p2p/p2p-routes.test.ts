@@ -9,13 +9,13 @@ import assert from "node:assert/strict";
 import { createServer, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { serveWithNetwork } from "../../app/test-support/served-network.ts";
 import { encodeCutHashes } from "../../chain/cut/cut.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { manualNode } from "../../node/test-support/dev-node.ts";
 import { MAX_PEER_VERIFICATIONS, type P2PNetwork } from "../../p2p/network.ts";
 import { closedPort } from "../../p2p/test-support/closed-port.ts";
 import type { RunningNodeServer } from "../service/server.ts";
-import { serveWithNetwork } from "./test-support/served-network.ts";
 
 const BASE = "/chainweb/0.0/development";
 const NOT_A_PEER = 'a peer must be an object {"id": …, "address": {"hostname": …, "port": …}}';

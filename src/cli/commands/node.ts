@@ -5,9 +5,8 @@
  * the mining mode, where data lives, the configured peers and the funded accounts with their keys.
  */
 import { isLoopbackHost } from "../../api/service/dev-guard.ts";
-import { startNodeServer } from "../../api/service/server.ts";
+import { NodeOpenError, type RunningNode, startNode } from "../../app/start-node.ts";
 import { makeLogger } from "../../node/logger.ts";
-import { BraidNode } from "../../node/node.ts";
 import {
   type NodeOptions,
   NodeOptionsError,
@@ -18,7 +17,6 @@ import {
 } from "../../node/options.ts";
 import { DEV_ACCOUNTS, type PeerAddress, peerKey } from "../../node/ports.ts";
 import { certificateFingerprint } from "../../p2p/certificate.ts";
-import { P2PNetwork } from "../../p2p/network.ts";
 import { listenError, UserError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 import type { Subcommand } from "../registry.ts";
@@ -69,58 +67,29 @@ async function runNode(options: NodeOptions, io: CliIO): Promise<void> {
     isTTY: io.outIsTerminal,
   });
   const started = performance.now();
-  let node: BraidNode;
+  let running: RunningNode;
   try {
-    node = BraidNode.open(options, log);
-  } catch (e) {
-    throw new UserError(`cannot open the node: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  const network = new P2PNetwork(
-    node.ports,
-    {
-      peers: options.p2p.peers,
-      maxPeers: options.p2p.maxPeers,
-      dataDir: options.storage.dataDir,
-      ...(tls === undefined ? {} : { https: { id: certificateFingerprint(tls.cert) } }),
-    },
-    log,
-  );
-  let server: Awaited<ReturnType<typeof startNodeServer>>;
-  try {
-    server = await startNodeServer(node.ports, {
-      p2p: { network, config: publicConfig(options) },
+    running = await startNode(options, log, {
       ...(tls === undefined ? {} : { tls }),
-      host: options.api.host,
-      port: options.api.port,
-      bodyLimit: options.api.bodyLimit,
-      listenTimeoutSeconds: options.api.listenTimeoutSeconds,
-      devControls: options.api.devControls,
       onFault: (e) =>
         log.error(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
     });
   } catch (e) {
-    await node.closeDiscardingNew();
+    if (e instanceof NodeOpenError) throw new UserError(`cannot open the node: ${e.message}`);
     throw listenError(e, options.api.host, options.api.port);
   }
   const readyMs = performance.now() - started;
-  const announce = announcedAddress(options, server.port);
   if (options.log.level === "debug" || options.log.level === "info") {
-    io.out(banner(options, server.url, node, readyMs, announce));
+    io.out(banner(options, running, readyMs));
   }
-  network.start(announce);
+  running.startNetwork();
   await untilStopped();
-  network.close();
-  await server.close();
-  await node.close();
+  await running.close();
 }
 
-function banner(
-  options: NodeOptions,
-  url: string,
-  node: BraidNode,
-  readyMs: number,
-  announce: PeerAddress | null,
-): string {
+function banner(options: NodeOptions, running: RunningNode, readyMs: number): string {
+  const { node, announce } = running;
+  const url = running.server.url;
   const base = `${url}/chainweb/0.0/${options.network}`;
   const lines = [
     `Braid node ready in ${Math.round(readyMs)} ms${node.fresh ? " (new network: genesis blocks made)" : ""}`,
@@ -192,19 +161,6 @@ function readCertificate(
     throw new UserError(`p2pCertificate: ${files.certificateFile} is not a PEM certificate`);
   }
   return tls;
-}
-
-/** The address peers are told: `announce`, else the service's unless it listens on a wildcard. */
-function announcedAddress(options: NodeOptions, port: number): PeerAddress | null {
-  if (options.p2p.announce !== undefined) return options.p2p.announce;
-  const host = options.api.host;
-  return host === "0.0.0.0" || host === "::" ? null : { hostname: host, port };
-}
-
-/** `GET /config`: the options, without the data directory's place on this machine. */
-function publicConfig(options: NodeOptions): unknown {
-  const { storage: _storage, ...rest } = options;
-  return rest;
 }
 
 /** The banner's peers: the configured ones, or how another node joins this one. */
