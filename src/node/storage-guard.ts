@@ -10,7 +10,11 @@
  * are flushed as a test: when that works, the node writes and makes blocks again.
  */
 import { statfsSync } from "node:fs";
-import { StateWriteLost, StorageUnavailable, storageFailureReason } from "../pact/db/index.ts";
+import {
+  StateWriteLost,
+  StorageUnavailable,
+  storageFailureReason,
+} from "../pact/db/storage-failure.ts";
 import type { NodeLogger } from "./logger.ts";
 
 /** How often a node whose writes failed tries again (ms). */

@@ -26,7 +26,7 @@ import type { BlockHeader } from "../../chain/header/types.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import { StorageUnavailable } from "../../pact/db/index.ts";
+import { StorageUnavailable } from "../../pact/db/storage-failure.ts";
 import type { NodeEvents } from "../events.ts";
 import type { NodeLogger } from "../logger.ts";
 import { cutOf, type NodeChain, type PreparedBlock, type StoredBlock } from "../node-chain.ts";

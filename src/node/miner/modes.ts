@@ -15,7 +15,7 @@
  * - `none`: no block is made but by the development controls (a node that only follows, or a
  *   test that decides when blocks come).
  */
-import { StorageUnavailable } from "../../pact/db/index.ts";
+import { StorageUnavailable } from "../../pact/db/storage-failure.ts";
 import type { NodeLogger } from "../logger.ts";
 import type { MiningOptions } from "../options.ts";
 import type { MiningControl } from "./control.ts";

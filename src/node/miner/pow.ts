@@ -6,7 +6,7 @@
  */
 import { encodeHeaderWithoutHash } from "../../chain/header/binary.ts";
 import { mineNonce } from "../../chain/mining/mine.ts";
-import { StorageUnavailable } from "../../pact/db/index.ts";
+import { StorageUnavailable } from "../../pact/db/storage-failure.ts";
 import type { NodeLogger } from "../logger.ts";
 import { STORAGE_RETRY_MS } from "../storage-guard.ts";
 import type { MiningControl } from "./control.ts";
