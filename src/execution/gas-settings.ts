@@ -24,7 +24,7 @@ import {
   TABLE_GAS_CONFIG,
   TABLE_GAS_MODEL,
 } from "../pact/index.ts";
-import { threadCpuMs } from "./thread-cpu.ts";
+import { threadCpuAtStartMs, threadCpuMs } from "./thread-cpu.ts";
 
 export type GasLimitSetting = number | "command" | null;
 
@@ -124,7 +124,7 @@ class Deadline {
 
   constructor(private readonly limitMs: number) {
     this.wallDeadline = performance.now() + limitMs;
-    this.cpuAtStart = threadCpuMs();
+    this.cpuAtStart = threadCpuAtStartMs();
   }
 
   check(): void {

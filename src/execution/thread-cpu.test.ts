@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Worker } from "node:worker_threads";
-import { threadCpuMs } from "./thread-cpu.ts";
+import { CPU_READING_REUSE_MS, threadCpuAtStartMs, threadCpuMs } from "./thread-cpu.ts";
 
 /** The process's CPU time in milliseconds (every thread's). */
 function processCpuMs(): number {
@@ -34,5 +34,16 @@ describe("threadCpuMs", () => {
     const ownMs = threadCpuMs() - ownBefore;
     assert.ok(processMs >= 400, `the process ran ${processMs} ms`);
     assert.ok(ownMs < 150, `this thread ran ${ownMs} ms while the other spun`);
+  });
+
+  it("a command's start: a reading no later than now, taken again once it is old", () => {
+    const first = threadCpuAtStartMs();
+    assert.ok(first <= threadCpuMs());
+    const processBefore = processCpuMs();
+    while (processCpuMs() - processBefore < 100);
+    const later = performance.now() + CPU_READING_REUSE_MS;
+    while (performance.now() <= later);
+    // The spin's time is in the new reading (/proc counts in 10 ms ticks).
+    assert.ok(threadCpuAtStartMs() - first >= 50);
   });
 });
