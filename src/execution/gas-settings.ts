@@ -93,6 +93,16 @@ export const COMMAND_BOUNDS: CommandBounds = Object.freeze({
  */
 export const DEFAULT_COMMAND_TIME_LIMIT_MS = 100;
 
+/**
+ * chainweb-node's limit on one `local` call (`localTimeout`, 2 s): a node's `local` on an
+ * execution thread and every command of the development server, each run beside the thread that
+ * answers HTTP.
+ */
+export const DEFAULT_LOCAL_TIME_LIMIT_MS = 2_000;
+
+/** The longest time limit for one command a node or a development server accepts. */
+export const MAX_COMMAND_TIME_LIMIT_MS = 60_000;
+
 /** {@link COMMAND_BOUNDS} with a time limit of `timeLimitMs`. */
 export function boundsWithTimeLimit(timeLimitMs: number): CommandBounds {
   return { ...COMMAND_BOUNDS, timeLimitMs };
