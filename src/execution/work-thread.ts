@@ -118,9 +118,11 @@ export class WorkThread<W, A> {
     });
   }
 
-  /** How many pieces of work the thread holds (running and queued) that `which` selects. */
-  holding(which: (work: W) => boolean = () => true): number {
-    return this.jobs.filter((job) => which(job.work)).length;
+  /** How many pieces of work the thread holds (running and queued), or of them that `which` selects. */
+  holding(which?: (work: W) => boolean): number {
+    return which === undefined
+      ? this.jobs.length
+      : this.jobs.filter((job) => which(job.work)).length;
   }
 
   /** Answers the work it holds with `closingAnswer` and stops the worker. */
