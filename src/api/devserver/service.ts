@@ -115,7 +115,7 @@ export class DevService {
       if (answer.line !== null) this.log.line(answer.line);
       this.store(key, answer.text);
     } else if (answer.kind === "stopped") {
-      const outcome = stoppedOutcome(key, answer.message);
+      const outcome = failureAtTop(key, answer.message);
       if (this.config.verbose) this.log.line(verboseLine("transactional", outcome));
       this.record(key, outcome);
     } else if (answer.kind === "failed") {
@@ -211,14 +211,7 @@ export class DevService {
       await this.runCommands([{ parsed, body }]);
     } else {
       const message = `Private command not addressed to this entity "${entity}": sent from "${from}" to ${JSON.stringify(to)}`;
-      this.record(
-        parsed.hash,
-        failureOutcome(parsed.hash, {
-          type: "EvalError",
-          message: bounded(message),
-          info: `${TOPLEVEL_ORIGIN}:0`,
-        }),
-      );
+      this.record(parsed.hash, failureAtTop(parsed.hash, message));
     }
     return `{"requestKeys":[${jsonString(parsed.hash)}]}`;
   }
@@ -289,8 +282,11 @@ export class DevService {
   }
 }
 
-/** The result of a command that stopped the contract thread: a failure saying why. */
-function stoppedOutcome(key: string, message: string): CommandOutcome {
+/**
+ * A failure result for a command that did not run to its end here (not addressed to this entity,
+ * or it stopped the contract thread): `message`, raised outside any function.
+ */
+function failureAtTop(key: string, message: string): CommandOutcome {
   return failureOutcome(key, {
     type: "EvalError",
     message: bounded(message),
