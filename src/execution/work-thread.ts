@@ -5,14 +5,18 @@
  * plain data and taken one piece at a time, in order; each piece's answer comes back as plain
  * data. The thread's side of the exchange is `serveWork` (work-thread-port.ts).
  *
- * A watchdog stops the thread when a piece of work holds it past the limit its owner gives
+ * A watchdog stops the thread when a piece of work has run on it past the limit its owner gives
  * (what runs outside the interpreter's clock: parsing a huge body, encoding a huge result), as
  * does the thread stopping on its own (an error, memory exhausted); the piece under way is given
- * the owner's answer for that, and the pieces queued behind it go on on a fresh thread.
+ * the owner's answer for that, and the pieces queued behind it go on on a fresh thread. As the
+ * interpreter's time limit does (thread-cpu.ts), the watchdog counts the thread's CPU time once
+ * the wall clock has passed the limit, so that a machine busy with other work, when the thread
+ * is not even running, does not stop work that would fit.
  */
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { threadCpuMsAt } from "./thread-cpu.ts";
 
 /** How long past its time limit a piece of work may hold its thread before the thread is stopped. */
 export const WATCHDOG_GRACE_MS = 1_000;
@@ -27,8 +31,9 @@ export type ThreadMessage<W> =
 
 /** What the thread tells its owner. */
 export type ThreadReply<A> =
-  /** The thread has loaded its code and takes work. */
-  { readonly kind: "ready" } | { readonly kind: "answer"; readonly id: number; readonly answer: A };
+  /** The thread has loaded its code and takes work; its CPU time is in `cpuFile` (Linux). */
+  | { readonly kind: "ready"; readonly cpuFile: string | null }
+  | { readonly kind: "answer"; readonly id: number; readonly answer: A };
 
 /**
  * The URL of the module `name` beside the module at `moduleUrl` (its `import.meta.url`), with
@@ -83,6 +88,8 @@ interface Job<W, A> {
 export class WorkThread<W, A> {
   private worker: Worker | null = null;
   private ready = false;
+  /** Where the running worker's CPU time is read (null: the wall clock stands in). */
+  private cpuFile: string | null = null;
   private failedStarts = 0;
   private closed = false;
   /** Work handed to the worker, oldest (the one running) first. */
@@ -172,6 +179,7 @@ export class WorkThread<W, A> {
     if (worker !== this.worker) return;
     if (reply.kind === "ready") {
       this.ready = true;
+      this.cpuFile = reply.cpuFile;
       this.markStarted();
       this.failedStarts = 0;
       if (this.jobs.length > 0) this.watch(this.jobs[0]!);
@@ -186,16 +194,25 @@ export class WorkThread<W, A> {
     if (this.jobs.length > 0) this.watch(this.jobs[0]!);
   }
 
-  /** Stops the thread when the work it runs holds it past its limit and the grace. */
+  /** Stops the thread when the work it runs has run past its limit and the grace. */
   private watch(job: Job<W, A>): void {
     clearTimeout(this.watchdog);
     const limitMs = this.options.holdLimitMs(job.work);
-    this.watchdog = setTimeout(() => {
-      if (this.jobs[0] !== job) return;
-      this.options.onHeld(job.work, limitMs);
-      this.replace(this.options.stoppedAnswer(job.work, "watchdog"));
-    }, limitMs);
-    this.watchdog.unref();
+    const cpuFile = this.cpuFile;
+    const cpuAtStart = cpuFile === null ? null : threadCpuMsAt(cpuFile);
+    const check = (waitMs: number) => {
+      this.watchdog = setTimeout(() => {
+        if (this.jobs[0] !== job) return;
+        const cpuNow = cpuFile === null ? null : threadCpuMsAt(cpuFile);
+        const ranMs = cpuAtStart === null || cpuNow === null ? limitMs : cpuNow - cpuAtStart;
+        // Waited for a core meanwhile: what is left of the limit, on the wall clock again.
+        if (ranMs < limitMs) return check(limitMs - ranMs);
+        this.options.onHeld(job.work, limitMs);
+        this.replace(this.options.stoppedAnswer(job.work, "watchdog"));
+      }, waitMs);
+      this.watchdog.unref();
+    };
+    check(limitMs);
   }
 
   /** The worker stopped on its own: an error in it, or it ran out of memory. */
