@@ -83,15 +83,25 @@ export const COMMAND_BOUNDS: CommandBounds = Object.freeze({
 });
 
 /**
- * How long one command may run in `local`, in a block the node makes and on the development
- * server, unless configured otherwise: the node has one thread, so this is how long one command
- * can keep it from answering anyone else. Far above what ordinary commands take (a transfer:
+ * How long one command may run on the node's own thread — in `local` and in a block the node
+ * makes there — unless configured otherwise: this is how long one command can keep that thread
+ * from answering anyone else. Far above what ordinary commands take (a transfer:
  * under a millisecond), and with what a command may overrun it by (a collection of garbage, the
  * step under way) below the 200 ms a client should ever be kept waiting. Chainweb's are
  * 2 s for `local` (when enabled) and 12.5 µs per unit of the block gas limit (1.9 s) for a new
  * block's command, on a node whose API has threads of its own.
  */
 export const DEFAULT_COMMAND_TIME_LIMIT_MS = 100;
+
+/**
+ * chainweb-node's limit on one `local` call (`localTimeout`, 2 s): a node's `local` on an
+ * execution thread and every command of the development server, each run beside the thread that
+ * answers HTTP.
+ */
+export const DEFAULT_LOCAL_TIME_LIMIT_MS = 2_000;
+
+/** The longest time limit for one command a node or a development server accepts. */
+export const MAX_COMMAND_TIME_LIMIT_MS = 60_000;
 
 /** {@link COMMAND_BOUNDS} with a time limit of `timeLimitMs`. */
 export function boundsWithTimeLimit(timeLimitMs: number): CommandBounds {

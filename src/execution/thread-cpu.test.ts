@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Worker } from "node:worker_threads";
-import { CPU_READING_REUSE_MS, threadCpuAtStartMs, threadCpuMs } from "./thread-cpu.ts";
+import {
+  CPU_READING_REUSE_MS,
+  ownThreadStatFile,
+  threadCpuAtStartMs,
+  threadCpuMs,
+  threadCpuMsAt,
+} from "./thread-cpu.ts";
 
 /** The process's CPU time in milliseconds (every thread's). */
 function processCpuMs(): number {
@@ -45,5 +51,29 @@ describe("threadCpuMs", () => {
     while (performance.now() <= later);
     // The spin's time is in the new reading (/proc counts in 10 ms ticks).
     assert.ok(threadCpuAtStartMs() - first >= 50);
+  });
+
+  it("reads another thread's from the file that thread names", {
+    skip: process.platform !== "linux",
+  }, async () => {
+    const own = ownThreadStatFile();
+    assert.match(own ?? "", /^\/proc\/\d+\/task\/\d+\/stat$/);
+    assert.equal(threadCpuMsAt("/proc/no-such-thread/stat"), null);
+    // The other thread names its file, spins 300 ms of its own CPU time, then waits to be ended.
+    const worker = new Worker(
+      `const { parentPort } = require("node:worker_threads");
+       const { readlinkSync, readFileSync } = require("node:fs");
+       const file = "/proc/" + readlinkSync("/proc/thread-self") + "/stat";
+       const cpu = () => { const f = readFileSync(file, "latin1").split(") ")[1].split(" ");
+         return (Number(f[11]) + Number(f[12])) * 10; };
+       const end = cpu() + 300; while (cpu() < end);
+       parentPort.postMessage(file);`,
+      { eval: true },
+    );
+    const file = await new Promise<string>((resolve) => worker.once("message", resolve));
+    const ranMs = threadCpuMsAt(file);
+    await worker.terminate();
+    assert.notEqual(file, own);
+    assert.ok(ranMs !== null && ranMs >= 300, `the other thread ran ${ranMs} ms`);
   });
 });

@@ -6,7 +6,7 @@
  * 20 has no call for it (`process.threadCpuUsage` came in Node 23.9): on Linux it is read from
  * `/proc/thread-self/stat`; elsewhere the process's time stands in.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 
 /** The unit of /proc's CPU times: USER_HZ, 100 on every Linux userspace ABI. */
 const PROC_TICKS_PER_SECOND = 100;
@@ -21,14 +21,9 @@ export function threadCpuMs(): number {
     return (user + system) / 1000;
   }
   if (procReadable) {
-    try {
-      const stat = readFileSync(PROC_STAT, "latin1");
-      // After the parenthesised name: state (field 3) … utime (14), stime (15).
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / PROC_TICKS_PER_SECOND;
-    } catch {
-      procReadable = false;
-    }
+    const ms = threadCpuMsAt(PROC_STAT);
+    if (ms !== null) return ms;
+    procReadable = false;
   }
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
@@ -58,4 +53,30 @@ export function threadCpuAtStartMs(): number {
     lastReading = { atMs: now, cpuMs: threadCpuMs() };
   }
   return lastReading.cpuMs;
+}
+
+/**
+ * The /proc file of the calling thread's CPU times under a name the process's other threads can
+ * read too (`/proc/PID/task/TID/stat`: `/proc/thread-self` names the reader's own thread); null
+ * off Linux.
+ */
+export function ownThreadStatFile(): string | null {
+  if (process.platform !== "linux") return null;
+  try {
+    return `/proc/${readlinkSync("/proc/thread-self")}/stat`;
+  } catch {
+    return null;
+  }
+}
+
+/** The CPU time, in milliseconds, of the thread whose stat file is `file`; null if unreadable. */
+export function threadCpuMsAt(file: string): number | null {
+  try {
+    const stat = readFileSync(file, "latin1");
+    // After the parenthesised name: state (field 3) … utime (14), stime (15).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / PROC_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
 }

@@ -5,7 +5,11 @@
  * docs/node.md its table; options.ts reads and checks the values.
  */
 import { availableParallelism } from "node:os";
-import { DEFAULT_COMMAND_TIME_LIMIT_MS } from "../execution/index.ts";
+import {
+  DEFAULT_COMMAND_TIME_LIMIT_MS,
+  DEFAULT_LOCAL_TIME_LIMIT_MS,
+  MAX_COMMAND_TIME_LIMIT_MS,
+} from "../execution/index.ts";
 import { DEV_ACCOUNTS } from "./genesis/accounts.ts";
 
 export const MINING_MODES = ["on-demand", "interval", "pow", "none"] as const;
@@ -41,9 +45,6 @@ export const MAX_LISTEN_TIMEOUT_SECONDS = 3_600;
 /** Chainweb's service API body limit: 2 MB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 2_000_000;
 export const MAX_BODY_LIMIT_BYTES = 64_000_000;
-export const MAX_COMMAND_TIME_LIMIT_MS = 60_000;
-/** chainweb-node's limit on one `local` call (`localTimeout`, 2 s). */
-export const DEFAULT_LOCAL_TIME_LIMIT_MS = 2_000;
 /** chainweb-node's limit on one command of a new block: this per unit of the block gas limit. */
 export const BLOCK_COMMAND_MICROS_PER_GAS = 12.5;
 /** The most execution threads a node starts. */

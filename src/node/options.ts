@@ -5,7 +5,11 @@
  */
 import { resolve } from "node:path";
 import { readConfigYaml } from "../command/yaml-input.ts";
-import { DEFAULT_COMMAND_TIME_LIMIT_MS } from "../execution/index.ts";
+import {
+  DEFAULT_COMMAND_TIME_LIMIT_MS,
+  DEFAULT_LOCAL_TIME_LIMIT_MS,
+  MAX_COMMAND_TIME_LIMIT_MS,
+} from "../execution/index.ts";
 import { NodeOptionsError, OptionReader } from "./option-reader.ts";
 import type { PeerAddress } from "./peer-address.ts";
 
@@ -17,7 +21,6 @@ import {
   DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_HOST,
   DEFAULT_LISTEN_TIMEOUT_SECONDS,
-  DEFAULT_LOCAL_TIME_LIMIT_MS,
   DEFAULT_MAX_PEERS,
   DEFAULT_MIN_GAS_PRICE,
   DEFAULT_MINING_INTERVAL_SECONDS,
@@ -29,7 +32,6 @@ import {
   type LogLevel,
   MAX_BLOCK_GAS_LIMIT,
   MAX_BODY_LIMIT_BYTES,
-  MAX_COMMAND_TIME_LIMIT_MS,
   MAX_EXECUTION_THREADS,
   MAX_LISTEN_TIMEOUT_SECONDS,
   MAX_MAX_PEERS,

@@ -18,15 +18,18 @@ export interface DevServerProcess {
   readonly child: ChildProcess;
 }
 
+/** The configuration a test's server starts with unless it gives its own. */
+const TEST_CONFIG = "port: 0\nlistenTimeout: 0.2\nlogDir: log\n";
+
 /**
  * A development server for the enclosing `describe`, in a new folder named from `prefix`:
  * started before its tests, killed and its folder removed after. Call the result in a test.
  */
-export function devServerPerSuite(prefix: string): () => DevServerProcess {
+export function devServerPerSuite(prefix: string, config = TEST_CONFIG): () => DevServerProcess {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   let server: DevServerProcess | undefined;
   before(async () => {
-    server = await startDevServer(dir);
+    server = await startDevServer(dir, config);
   });
   after(() => {
     server?.child.kill();
@@ -35,10 +38,7 @@ export function devServerPerSuite(prefix: string): () => DevServerProcess {
   return () => server!;
 }
 
-export async function startDevServer(
-  dir: string,
-  config = "port: 0\nlistenTimeout: 0.2\nlogDir: log\n",
-): Promise<DevServerProcess> {
+export async function startDevServer(dir: string, config = TEST_CONFIG): Promise<DevServerProcess> {
   const file = join(dir, "config.yaml");
   writeFileSync(file, config);
   const child = spawn(process.execPath, ["--import", TSX, MAIN, "-s", file], {

@@ -31,6 +31,7 @@ describe("parseDevServerConfig", () => {
       listenTimeoutSeconds: 180,
       commandHash: "blake2s",
       bodyLimit: 1_048_576,
+      commandTimeLimitMs: 2_000,
     });
   });
 
@@ -49,6 +50,7 @@ describe("parseDevServerConfig", () => {
       "listenTimeout: 2.5",
       "commandHash: blake2b",
       "bodyLimit: 4096",
+      "commandTimeLimit: 500",
     ].join("\n");
     assert.deepEqual(parseDevServerConfig(text, PATH), {
       port: 0,
@@ -64,13 +66,14 @@ describe("parseDevServerConfig", () => {
       listenTimeoutSeconds: 2.5,
       commandHash: "blake2b",
       bodyLimit: 4096,
+      commandTimeLimitMs: 500,
     });
   });
 
   it("names an unknown key", () => {
     fails(
       "port: 1\nexecConfig: []\n",
-      '/srv/braid/config.yaml: unknown key "execConfig"; the keys are port, host, persistDir, logDir, pragmas, entity, gasLimit, gasRate, flags, verbose, listenTimeout, commandHash, bodyLimit',
+      '/srv/braid/config.yaml: unknown key "execConfig"; the keys are port, host, persistDir, logDir, pragmas, entity, gasLimit, gasRate, flags, verbose, listenTimeout, commandHash, bodyLimit, commandTimeLimit',
     );
   });
 
@@ -99,6 +102,10 @@ describe("parseDevServerConfig", () => {
     fails(
       "port: 1\nbodyLimit: 0\n",
       "/srv/braid/config.yaml: bodyLimit must be an integer from 1 to 67108864, got 0",
+    );
+    fails(
+      "port: 1\ncommandTimeLimit: 60001\n",
+      "/srv/braid/config.yaml: commandTimeLimit must be an integer from 1 to 60000, got 60001",
     );
     fails(
       "port: 1\nentity: ''\n",

@@ -10,6 +10,7 @@ import {
   DEFAULT_COMMAND_HASH,
 } from "../../command/hash-algorithm.ts";
 import { readConfigYaml } from "../../command/yaml-input.ts";
+import { DEFAULT_LOCAL_TIME_LIMIT_MS, MAX_COMMAND_TIME_LIMIT_MS } from "../../execution/index.ts";
 import { EXECUTION_FLAGS } from "../../pact/index.ts";
 import {
   DEFAULT_BODY_LIMIT_BYTES,
@@ -41,6 +42,8 @@ export interface DevServerConfig {
   /** The hash algorithm the server calls its own (both are accepted). */
   readonly commandHash: CommandHashAlgorithm;
   readonly bodyLimit: number;
+  /** Milliseconds one command may run (chainweb-node's `local` limit unless configured). */
+  readonly commandTimeLimitMs: number;
 }
 
 export class ConfigError extends Error {
@@ -61,6 +64,7 @@ export const CONFIG_KEYS = [
   "listenTimeout",
   "commandHash",
   "bodyLimit",
+  "commandTimeLimit",
 ] as const;
 
 /** A pragma as `name` or `name = value`, value a word or a number. */
@@ -113,6 +117,12 @@ export function parseDevServerConfig(text: string, path: string): DevServerConfi
     ),
     commandHash: read.choice("commandHash", COMMAND_HASH_ALGORITHMS, DEFAULT_COMMAND_HASH),
     bodyLimit: read.integer("bodyLimit", DEFAULT_BODY_LIMIT_BYTES, 1, MAX_BODY_LIMIT_BYTES),
+    commandTimeLimitMs: read.integer(
+      "commandTimeLimit",
+      DEFAULT_LOCAL_TIME_LIMIT_MS,
+      1,
+      MAX_COMMAND_TIME_LIMIT_MS,
+    ),
   };
 }
 

@@ -21,11 +21,19 @@ export const MAX_BODY_LIMIT_BYTES = 67_108_864;
 export { MAX_POLL_KEYS, MAX_SEND_COMMANDS } from "../http/command-bodies.ts";
 
 /**
- * How long the server runs queued commands before it answers others: a `send` of many commands
- * runs them in turns of this many milliseconds (each command bounded by the time limit of one
- * command), so one batch cannot keep the server from answering.
+ * How long `send` and `private` wait for their commands' results before they answer with the
+ * request keys anyway (the results then come to `poll` and `listen` when the commands have run):
+ * an ordinary command's result is in `poll` as soon as `send` answers, as on Pact's server, and
+ * a client whose commands wait behind long ones is not kept waiting past the node's `send`.
  */
-export const COMMAND_TURN_MS = 50;
+export const SEND_WAIT_MS = 2_000;
+
+/**
+ * The most pieces of work (commands of `send` and `private`, `local` and `verify` calls) the
+ * server holds for its contract thread, running and waiting; more are answered 503 at once, so
+ * a flood of requests cannot make it hold an unbounded queue.
+ */
+export const MAX_WAITING_WORK = 10_000;
 
 /** The file names inside `persistDir` and `logDir`. */
 export const STATE_FILE = "pactdb.sqlite";

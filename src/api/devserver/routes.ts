@@ -13,13 +13,19 @@ export function registerRoutes(app: FastifyInstance, service: DevService): void 
   const text = (request: FastifyRequest) => bodyText(request.body, request.headers["content-type"]);
   const json = (reply: FastifyReply, body: string) => reply.type(JSON_TYPE).send(body);
 
-  app.post("/api/v1/send", (request, reply) => json(reply, service.send(text(request))));
-  app.post("/api/v1/poll", (request, reply) => json(reply, service.poll(text(request))));
-  app.post("/api/v1/local", (request, reply) =>
-    json(reply, service.local(text(request), request.query as LocalQuery)),
+  app.post("/api/v1/send", async (request, reply) =>
+    json(reply, await service.send(text(request))),
   );
-  app.post("/api/v1/private", (request, reply) => json(reply, service.private(text(request))));
-  app.post("/api/v1/verify", (request, reply) => json(reply, service.verify(text(request))));
+  app.post("/api/v1/poll", (request, reply) => json(reply, service.poll(text(request))));
+  app.post("/api/v1/local", async (request, reply) =>
+    json(reply, await service.local(text(request), request.query as LocalQuery)),
+  );
+  app.post("/api/v1/private", async (request, reply) =>
+    json(reply, await service.private(text(request))),
+  );
+  app.post("/api/v1/verify", async (request, reply) =>
+    json(reply, await service.verify(text(request))),
+  );
   app.post("/api/v1/listen", async (request, reply) => {
     const body = text(request);
     // The client going away ends the wait.

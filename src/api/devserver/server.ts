@@ -41,6 +41,13 @@ export async function startDevServer(
     options.log ??
     (config.logDir === null ? stdoutLogSink() : fileLogSink(join(config.logDir, ACCESS_LOG_FILE)));
   const service = new DevService(config, log);
+  try {
+    await service.started();
+  } catch (e) {
+    await service.close();
+    await log.close();
+    throw e;
+  }
   const limits = defaultConnectionLimits();
   const app = Fastify({
     logger: false,
@@ -59,7 +66,7 @@ export async function startDevServer(
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (e) {
-    service.close();
+    await service.close();
     await log.close();
     throw e;
   }
@@ -73,7 +80,7 @@ export async function startDevServer(
     async close() {
       service.endListens();
       await app.close();
-      service.close();
+      await service.close();
       await log.close();
     },
   };

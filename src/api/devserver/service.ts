@@ -1,41 +1,31 @@
 /**
  * What the development server does, independent of HTTP: each endpoint takes the request body
  * text and returns the response body text, or throws an `HttpError` (always before running any
- * command). Commands run one at a time against one contract state, each in its own transaction;
- * results are stored by request key and wake `listen` callers waiting for them.
+ * command). The requests are read and checked here, on the thread that answers HTTP; the
+ * commands run on the contract thread (contract-runner.ts), one at a time in the order they
+ * came, each in its own transaction against the one contract state. Results are stored here by
+ * request key and wake `listen` callers waiting for them.
  */
 import { join } from "node:path";
 import { type ParsedCommand, parseCommand } from "../../command/index.ts";
 import {
   bounded,
-  boundsWithTimeLimit,
   type CommandOutcome,
-  DEFAULT_COMMAND_TIME_LIMIT_MS,
   encodeCommandResult,
-  executeCommand,
-  FREE_GAS_WITH_COMMAND_LIMIT,
   failureOutcome,
-  type GasSettings,
   TOPLEVEL_ORIGIN,
 } from "../../execution/index.ts";
-import { openMemoryPactDb, openSqlitePactDb, type VersionedPactDb } from "../../pact/db/index.ts";
-import { encodeLegacyObject, jsonString, PactTime } from "../../pact/values/index.ts";
+import { encodeLegacyObject, jsonString } from "../../pact/values/index.ts";
 import type { LogSink } from "../http/access-log.ts";
 import { listenBody, pollBody, sendBody } from "../http/command-bodies.ts";
-import { badRequest } from "../http/errors.ts";
+import { badRequest, HttpError } from "../http/errors.ts";
 import { jsonObjectBody } from "../http/json-body.ts";
 import { KeyWaiters } from "../http/key-waiters.ts";
 import type { DevServerConfig } from "./config.ts";
-import { COMMAND_TURN_MS, RESULTS_FILE, STATE_FILE } from "./limits.ts";
+import { ContractRunner } from "./contract-runner.ts";
+import { type ContractAnswer, type ContractWork, verboseLine } from "./contract-work.ts";
+import { MAX_WAITING_WORK, RESULTS_FILE, SEND_WAIT_MS } from "./limits.ts";
 import { MemoryResultStore, type ResultStore, SqliteResultStore } from "./results-store.ts";
-import { verifyRequest } from "./verify.ts";
-
-/**
- * Every command's bounds here: the work and value bounds of any command, and the node's default
- * time limit (a command past it fails with Chainweb's "Transaction timed out"), so that one
- * command cannot keep the server from answering others for long.
- */
-const DEV_SERVER_BOUNDS = boundsWithTimeLimit(DEFAULT_COMMAND_TIME_LIMIT_MS);
 
 /** Query parameters of `local`, as received. */
 export interface LocalQuery {
@@ -43,17 +33,18 @@ export interface LocalQuery {
   readonly signatureVerification?: string;
 }
 
+/** A command checked here, and the object the client sent for it (what crosses to the thread). */
+interface CheckedCommand {
+  readonly parsed: ParsedCommand;
+  readonly body: unknown;
+}
+
 export class DevService {
-  readonly db: VersionedPactDb;
   readonly results: ResultStore;
+  private readonly contracts: ContractRunner;
   private readonly waiters = new KeyWaiters<string>();
-  /** Sent commands not run yet, in the order they came, and their request keys. */
-  private readonly queue: ParsedCommand[] = [];
+  /** Request keys of the commands handed to the contract thread that have no result yet. */
   private readonly queued = new Set<string>();
-  private turnScheduled = false;
-  private closed = false;
-  private readonly gas: GasSettings;
-  private readonly flags: ReadonlySet<string>;
 
   constructor(
     readonly config: DevServerConfig,
@@ -61,74 +52,102 @@ export class DevService {
     private readonly log: LogSink,
   ) {
     const dir = config.persistDir;
-    const pragmas = config.pragmas;
-    this.db =
-      dir === null ? openMemoryPactDb() : openSqlitePactDb(join(dir, STATE_FILE), { pragmas });
+    this.results =
+      dir === null
+        ? new MemoryResultStore()
+        : new SqliteResultStore(join(dir, RESULTS_FILE), config.pragmas);
     try {
-      this.results =
-        dir === null
-          ? new MemoryResultStore()
-          : new SqliteResultStore(join(dir, RESULTS_FILE), pragmas);
+      this.contracts = new ContractRunner(config, log);
     } catch (e) {
-      this.db.close();
+      this.results.close();
       throw e;
     }
-    // A server gas limit of 0 leaves each command its own meta.gasLimit; every command is also
-    // bounded by COMMAND_BOUNDS (src/execution), free gas or not.
-    this.gas =
-      config.gasLimit === 0 && config.gasRate === 0
-        ? FREE_GAS_WITH_COMMAND_LIMIT
-        : {
-            kind: "metered",
-            limit: config.gasLimit === 0 ? "command" : config.gasLimit,
-            perAction: config.gasRate === 0 ? null : config.gasRate,
-          };
-    this.flags = new Set(config.flags);
+  }
+
+  /** Resolves once the contract thread has opened the state; throws why it could not. */
+  started(): Promise<void> {
+    return this.contracts.started();
   }
 
   /**
    * `send`: `{"cmds":[…]}` → `{"requestKeys":[…]}`. The commands run in the order they came,
-   * before the answer as far as {@link COMMAND_TURN_MS} allows, the rest in later turns (their
-   * results then come to `poll` and `listen` when they have run).
+   * after those sent before; the answer waits for their results at most {@link SEND_WAIT_MS}
+   * (the rest come to `poll` and `listen` when they have run).
    */
-  send(bodyText: string): string {
+  async send(bodyText: string): Promise<string> {
     const cmds = sendBody(bodyText);
-    const commands = cmds.map((c, i) => this.publicCommand(c, `command ${i}`, true));
-    this.checkNew(commands);
-    this.enqueue(commands);
-    return `{"requestKeys":[${commands.map((c) => jsonString(c.hash)).join(",")}]}`;
+    const commands = cmds.map((c, i) => ({
+      parsed: this.publicCommand(c, `command ${i}`, true),
+      body: c,
+    }));
+    this.checkNew(commands.map((c) => c.parsed));
+    await this.runCommands(commands);
+    return `{"requestKeys":[${commands.map((c) => jsonString(c.parsed.hash)).join(",")}]}`;
   }
 
-  /** Queues commands to run after those already queued, and runs what a turn allows. */
-  private enqueue(commands: readonly ParsedCommand[]): void {
-    for (const command of commands) {
-      this.queue.push(command);
-      this.queued.add(command.hash);
+  /**
+   * Hands commands to the contract thread, each result stored when it comes; resolves when they
+   * all have, or after {@link SEND_WAIT_MS}.
+   */
+  private async runCommands(commands: readonly CheckedCommand[]): Promise<void> {
+    this.checkRoom(commands.length);
+    const ran = commands.map(({ parsed, body }) => {
+      this.queued.add(parsed.hash);
+      return this.contracts
+        .run({ kind: "command", command: body })
+        .then((answer) => this.commandRan(parsed.hash, answer))
+        .catch((e) =>
+          this.log.line(`internal error storing ${parsed.hash}'s result: ${String(e)}`),
+        );
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SEND_WAIT_MS);
+    });
+    await Promise.race([Promise.all(ran), waited]);
+    clearTimeout(timer);
+  }
+
+  /** Stores a command's result (a stopped command's is a failure saying why). */
+  private commandRan(key: string, answer: ContractAnswer): void {
+    this.queued.delete(key);
+    if (answer.kind === "result") {
+      if (answer.line !== null) this.log.line(answer.line);
+      this.store(key, answer.text);
+    } else if (answer.kind === "stopped") {
+      const outcome = failureAtTop(key, answer.message);
+      if (this.config.verbose) this.log.line(verboseLine("transactional", outcome));
+      this.record(key, outcome);
+    } else if (answer.kind === "failed") {
+      this.log.line(`command ${key} not run: ${answer.message}`);
     }
-    this.runQueued();
   }
 
-  /** Runs queued commands for up to {@link COMMAND_TURN_MS}; schedules a turn for the rest. */
-  private runQueued(): void {
-    const started = performance.now();
-    while (this.queue.length > 0 && !this.closed) {
-      if (performance.now() - started >= COMMAND_TURN_MS) {
-        if (!this.turnScheduled) {
-          this.turnScheduled = true;
-          // Through a timer then an immediate, so that the event loop polls in between: requests
-          // that arrived during this turn are read and answered before the next.
-          setTimeout(() =>
-            setImmediate(() => {
-              this.turnScheduled = false;
-              this.runQueued();
-            }),
-          );
-        }
-        return;
-      }
-      const command = this.queue.shift()!;
-      this.record(command.hash, this.run(command));
-      this.queued.delete(command.hash);
+  /** Refuses work beyond {@link MAX_WAITING_WORK} with a 503, before any of it is queued. */
+  private checkRoom(pieces: number): void {
+    const waiting = this.contracts.waiting;
+    if (waiting + pieces > MAX_WAITING_WORK) {
+      throw new HttpError(
+        503,
+        `${waiting} commands wait for the server's contract thread already (at most ${MAX_WAITING_WORK}); try again shortly`,
+      );
+    }
+  }
+
+  /** Runs one `local` or `verify` on the contract thread; its text, or a refusal. */
+  private async ask(work: ContractWork): Promise<string> {
+    this.checkRoom(1);
+    const answer = await this.contracts.run(work);
+    switch (answer.kind) {
+      case "result":
+        if (answer.line !== null) this.log.line(answer.line);
+        return answer.text;
+      case "report":
+        return answer.text;
+      case "stopped":
+        throw badRequest(answer.message);
+      case "failed":
+        throw new HttpError(503, answer.message);
     }
   }
 
@@ -161,15 +180,11 @@ export class DevService {
    * `preflight=true` the result is wrapped as `{"preflightResult":…,"preflightWarnings":[]}`;
    * `signatureVerification=false` skips the signature checks.
    */
-  local(bodyText: string, query: LocalQuery = {}): string {
+  async local(bodyText: string, query: LocalQuery = {}): Promise<string> {
     const verify = query.signatureVerification !== "false";
-    const command = this.publicCommand(
-      jsonObjectBody(bodyText, "(a command)"),
-      "the command",
-      verify,
-    );
-    const outcome = this.run(command, "local");
-    const result = encodeCommandResult(outcome);
+    const body = jsonObjectBody(bodyText, "(a command)");
+    this.publicCommand(body, "the command", verify);
+    const result = await this.ask({ kind: "local", command: body });
     return query.preflight === "true"
       ? `{"preflightResult":${result},"preflightWarnings":[]}`
       : result;
@@ -180,8 +195,9 @@ export class DevService {
    * server's entity is the sender or a recipient; otherwise a failure result records that it was
    * not addressed here. Either way the result is stored for `poll` and `listen`.
    */
-  private(bodyText: string): string {
-    const parsed = this.verified(jsonObjectBody(bodyText, "(a command)"), "the command", true);
+  async private(bodyText: string): Promise<string> {
+    const body = jsonObjectBody(bodyText, "(a command)");
+    const parsed = this.verified(body, "the command", true);
     const meta = parsed.payload.meta;
     if (meta.kind !== "private" || meta.address === null) {
       throw badRequest(
@@ -192,24 +208,17 @@ export class DevService {
     const { from, to } = meta.address;
     const entity = this.config.entity;
     if (from === entity || to.includes(entity)) {
-      this.enqueue([parsed]);
+      await this.runCommands([{ parsed, body }]);
     } else {
       const message = `Private command not addressed to this entity "${entity}": sent from "${from}" to ${JSON.stringify(to)}`;
-      this.record(
-        parsed.hash,
-        failureOutcome(parsed.hash, {
-          type: "EvalError",
-          message: bounded(message),
-          info: `${TOPLEVEL_ORIGIN}:0`,
-        }),
-      );
+      this.record(parsed.hash, failureAtTop(parsed.hash, message));
     }
     return `{"requestKeys":[${jsonString(parsed.hash)}]}`;
   }
 
   /** `verify`: the report of {@link verifyRequest}, as JSON. */
-  verify(bodyText: string): string {
-    return JSON.stringify(verifyRequest(bodyText, this.db, this.config.commandHash));
+  verify(bodyText: string): Promise<string> {
+    return this.ask({ kind: "verify", body: bodyText });
   }
 
   /** How many `listen` calls are waiting for a result. */
@@ -222,12 +231,14 @@ export class DevService {
     this.waiters.close();
   }
 
-  /** Ends the waiting `listen` calls and closes the databases (queued commands are not run). */
-  close(): void {
-    this.closed = true;
+  /**
+   * Ends the waiting `listen` calls, stops the contract thread (queued commands are not run) and
+   * closes the result store.
+   */
+  async close(): Promise<void> {
     this.waiters.close();
+    await this.contracts.close();
     this.results.close();
-    this.db.close();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -261,32 +272,24 @@ export class DevService {
     }
   }
 
-  private run(
-    command: ParsedCommand,
-    mode: "transactional" | "local" = "transactional",
-  ): CommandOutcome {
-    const outcome = executeCommand(command, {
-      db: this.db,
-      mode,
-      block: { height: 0n, time: new PactTime(BigInt(Date.now()) * 1000n), prevBlockHash: "" },
-      gas: this.gas,
-      bounds: DEV_SERVER_BOUNDS,
-      flags: this.flags,
-    });
-    if (this.config.verbose) this.log.line(verboseLine(mode, outcome));
-    return outcome;
+  private record(key: string, outcome: CommandOutcome): void {
+    this.store(key, encodeCommandResult(outcome));
   }
 
-  private record(key: string, outcome: CommandOutcome): void {
-    const text = encodeCommandResult(outcome);
+  private store(key: string, text: string): void {
     this.results.put(key, text);
     this.waiters.publish(key, text);
   }
 }
 
-/** `send <key> success gas 0`, or `… failure gas 0: TxFailure: <message>`. */
-function verboseLine(mode: "transactional" | "local", outcome: CommandOutcome): string {
-  const head = `${mode === "local" ? "local" : "command"} ${outcome.reqKey} ${outcome.result.status} gas ${outcome.gas}`;
-  const r = outcome.result;
-  return r.status === "success" ? head : `${head}: ${r.error.type}: ${r.error.message}`;
+/**
+ * A failure result for a command that did not run to its end here (not addressed to this entity,
+ * or it stopped the contract thread): `message`, raised outside any function.
+ */
+function failureAtTop(key: string, message: string): CommandOutcome {
+  return failureOutcome(key, {
+    type: "EvalError",
+    message: bounded(message),
+    info: `${TOPLEVEL_ORIGIN}:0`,
+  });
 }

@@ -32,7 +32,7 @@ export const serveMode: RootMode = {
     } catch (e) {
       throw listenError(e, config.host, config.port);
     }
-    const state = config.persistDir === null ? "in memory" : `in ${config.persistDir}`;
+    const state = config.persistDir === null ? "temporary" : `in ${config.persistDir}`;
     io.out(
       escapeControls(`Braid development server listening on ${server.url} (state ${state})\n`),
     );

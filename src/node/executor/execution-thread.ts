@@ -6,11 +6,12 @@
  * work's parent block (the node saves a state before it hands work over, but the chain may change
  * branch meanwhile). A block's writes stay on a scratch state and go back to the node.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { workerData } from "node:worker_threads";
 import { equalBytes } from "../../chain/bytes.ts";
 import { type AncestryReader, openAncestryReader } from "../../chain/db/index.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { findVersionByName } from "../../chain/version/known-versions.ts";
+import { serveWork } from "../../execution/work-thread-port.ts";
 import { openSqlitePactDb, type ScratchDb, type VersionedPactDb } from "../../pact/db/index.ts";
 import { Decimal } from "../../pact/values/index.ts";
 import type { BlockEnvironment } from "../block-execution/block-executor.ts";
@@ -19,10 +20,9 @@ import { DEV_BLOCK_REWARD } from "../genesis/coin-calls.ts";
 import { answerBlock } from "./block-job.ts";
 import { type BlockAnswer, failedAnswer, type LocalAnswer } from "./contract-executor.ts";
 import { answerLocal } from "./local-job.ts";
-import type { ThreadData, ThreadMessage, ThreadReply, ThreadWork } from "./thread-messages.ts";
+import type { ThreadData, ThreadWork } from "./thread-messages.ts";
 
 const data = workerData as ThreadData;
-const port = parentPort!;
 const parts: EnvironmentParts = {
   version: findVersionByName(data.network),
   networkId: data.networkId,
@@ -81,15 +81,6 @@ function run(work: ThreadWork): LocalAnswer | BlockAnswer {
 function close(): void {
   for (const state of states.values()) state.close();
   ancestry?.close();
-  port.close();
 }
 
-port.on("message", (message: ThreadMessage) => {
-  if (message.kind === "close") {
-    close();
-    return;
-  }
-  const reply: ThreadReply = { kind: "answer", id: message.id, answer: run(message.work) };
-  port.postMessage(reply);
-});
-port.postMessage({ kind: "ready" } satisfies ThreadReply);
+serveWork(run, close);

@@ -23,12 +23,3 @@ export type ThreadWork =
 export type AnswerTo<W extends ThreadWork> = W extends { readonly kind: "local" }
   ? LocalAnswer
   : BlockAnswer;
-
-export type ThreadMessage =
-  | { readonly kind: "work"; readonly id: number; readonly work: ThreadWork }
-  | { readonly kind: "close" };
-
-export type ThreadReply =
-  /** The thread has loaded its code and takes work. */
-  | { readonly kind: "ready" }
-  | { readonly kind: "answer"; readonly id: number; readonly answer: LocalAnswer | BlockAnswer };
