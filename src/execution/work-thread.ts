@@ -2,8 +2,9 @@
  * One `worker_thread` that runs contract work beside the thread that answers HTTP: the node's
  * execution threads (src/node/executor/execution-threads.ts) and the development server's
  * contract thread (src/api/devserver/contract-thread.ts) are each built on it. Work is posted as
- * plain data and taken one piece at a time, in order; each piece's answer comes back as plain
- * data. The thread's side of the exchange is `serveWork` (work-thread-port.ts).
+ * plain data and taken one piece at a time, in order — but work its owner calls urgent (the
+ * node's new blocks) goes ahead of the waiting work that is not; each piece's answer comes back
+ * as plain data. The thread's side of the exchange is `serveWork` (work-thread-port.ts).
  *
  * A watchdog stops the thread when a piece of work has run on it past the limit its owner gives
  * (what runs outside the interpreter's clock: parsing a huge body, encoding a huge result), as
@@ -20,6 +21,13 @@ import { threadCpuMsAt } from "./thread-cpu.ts";
 
 /** How long past its time limit a piece of work may hold its thread before the thread is stopped. */
 export const WATCHDOG_GRACE_MS = 1_000;
+
+/**
+ * How many pieces of work are posted to the thread beyond the one it runs, so that it goes on to
+ * the next without waiting for this thread to post it; the rest wait here, where urgent work can
+ * pass them. Urgent work thus waits for at most the piece running and this many more.
+ */
+export const WORK_POSTED_AHEAD = 1;
 
 /** Starts in a row that fail before a thread is ready, after which the thread is given up. */
 const MAX_FAILED_STARTS = 3;
@@ -77,6 +85,8 @@ export interface WorkThreadOptions<W, A> {
   readonly onHeld: (work: W, limitMs: number) => void;
   /** Told once when the thread has failed to start too often and is given up. */
   readonly onGivenUp: (reason: string) => void;
+  /** Whether `work` goes ahead of the waiting work that is not urgent (none is by default). */
+  readonly urgent?: (work: W) => boolean;
 }
 
 interface Job<W, A> {
@@ -92,8 +102,12 @@ export class WorkThread<W, A> {
   private cpuFile: string | null = null;
   private failedStarts = 0;
   private closed = false;
-  /** Work handed to the worker, oldest (the one running) first. */
+  /**
+   * The work given: the piece running first, then those posted to the worker (`posted` in all,
+   * at most 1 + {@link WORK_POSTED_AHEAD}), then those waiting here, urgent ones first.
+   */
   private readonly jobs: Job<W, A>[] = [];
+  private posted = 0;
   private nextId = 0;
   private watchdog: NodeJS.Timeout | undefined;
   private markStarted: () => void = () => {};
@@ -111,15 +125,24 @@ export class WorkThread<W, A> {
     this.workerOf();
   }
 
-  /** Queues `work` behind the work already given; resolves with its answer. */
+  /**
+   * Queues `work` behind the work already given (urgent work: behind the work posted and the
+   * urgent work waiting); resolves with its answer.
+   */
   run(work: W): Promise<A> {
     if (this.closed) return Promise.resolve(this.options.closingAnswer);
     // Work waits for a thread loading its code (at start, or replaced), not for one given up.
     if (this.givenUp !== null) return Promise.resolve(this.options.unstartedAnswer);
     return new Promise((resolve) => {
       const job: Job<W, A> = { id: this.nextId++, work, resolve };
-      this.jobs.push(job);
-      this.post(this.workerOf(), job);
+      const urgent = this.options.urgent;
+      let at = this.jobs.length;
+      if (urgent?.(work) === true) {
+        at = this.posted;
+        while (at < this.jobs.length && urgent(this.jobs[at]!.work)) at++;
+      }
+      this.jobs.splice(at, 0, job);
+      this.postWaiting(this.workerOf());
       this.holdProcess();
       if (this.jobs.length === 1 && this.ready) this.watch(job);
     });
@@ -171,8 +194,12 @@ export class WorkThread<W, A> {
     else this.worker?.unref();
   }
 
-  private post(worker: Worker, job: Job<W, A>): void {
-    worker.postMessage({ kind: "work", id: job.id, work: job.work } satisfies ThreadMessage<W>);
+  /** Posts the waiting work the worker may hold ({@link WORK_POSTED_AHEAD}), in order. */
+  private postWaiting(worker: Worker): void {
+    while (this.posted < Math.min(this.jobs.length, 1 + WORK_POSTED_AHEAD)) {
+      const job = this.jobs[this.posted++]!;
+      worker.postMessage({ kind: "work", id: job.id, work: job.work } satisfies ThreadMessage<W>);
+    }
   }
 
   private replied(worker: Worker, reply: ThreadReply<A>): void {
@@ -188,7 +215,9 @@ export class WorkThread<W, A> {
     const job = this.jobs[0];
     if (job === undefined || job.id !== reply.id) return;
     this.jobs.shift();
+    this.posted--;
     clearTimeout(this.watchdog);
+    this.postWaiting(worker);
     this.holdProcess();
     job.resolve(reply.answer);
     if (this.jobs.length > 0) this.watch(this.jobs[0]!);
@@ -225,11 +254,12 @@ export class WorkThread<W, A> {
         this.givenUp = error.message;
         this.markStarted();
         this.options.onGivenUp(error.message);
+        this.posted = 0;
         for (const job of this.jobs.splice(0)) job.resolve(this.options.unstartedAnswer);
         return;
       }
-      const next = this.workerOf();
-      for (const job of this.jobs) this.post(next, job);
+      this.posted = 0;
+      this.postWaiting(this.workerOf());
       return;
     }
     const running = this.jobs[0];
@@ -249,8 +279,8 @@ export class WorkThread<W, A> {
     if (worker !== null) void worker.terminate();
     const running = this.jobs.shift();
     if (running !== undefined && answer !== null) running.resolve(answer);
+    this.posted = 0;
     if (this.jobs.length === 0) return;
-    const next = this.workerOf();
-    for (const job of this.jobs) this.post(next, job);
+    this.postWaiting(this.workerOf());
   }
 }

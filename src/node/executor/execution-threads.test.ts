@@ -8,7 +8,8 @@ import { LocalRefusal } from "../local.ts";
 import { makeLogger } from "../logger.ts";
 import { BraidNode } from "../node.ts";
 import { resolveNodeOptions } from "../options.ts";
-import { devCommand, devTransfer } from "../test-support/dev-node.ts";
+import { devCommand, devTransfer, GAS_CAP } from "../test-support/dev-node.ts";
+import { SMALL_COMMAND_GAS } from "./node-executors.ts";
 
 /** A node on a data directory of its own, mining only when told. */
 function nodeOn(dir: string, executionThreads: number, localTimeLimit = 2_000): BraidNode {
@@ -76,6 +77,34 @@ describe("local on execution threads", { timeout: 60_000 }, () => {
     assert.deepEqual(answer.result, { status: "success", data: { int: 400_000 } });
     assert.ok(tookMs > 100, `the call took ${tookMs.toFixed(0)} ms: too little to tell`);
     assert.ok(heldMs < 50, `the node's thread ran ${heldMs} ms of the call's ${tookMs.toFixed(0)}`);
+  });
+
+  it("makes a new block before the local calls that wait for the thread", async () => {
+    const finished: string[] = [];
+    const locals = [0, 1, 2, 3].map((i) => {
+      const long = devCommand({
+        code: "(length (map (lambda (x) (+ x 1)) (enumerate 1 200000)))",
+        nonce: `queued ${i}`,
+        gasLimit: 150_000,
+      });
+      return threaded.commands
+        .local(0, long, { preflight: false, rewindDepth: 0n })
+        .then(() => finished.push(`local ${i}`));
+    });
+    // A command large enough for its block to be made on the thread.
+    const heavy = devCommand({
+      code: "(+ 1 2)",
+      caps: [GAS_CAP],
+      gasLimit: SMALL_COMMAND_GAS + 1,
+      nonce: "heavy",
+    });
+    threaded.commands.submit(0, [heavy]);
+    const height = threaded.chains[0]!.head.height;
+    const block = threaded.producer.mineTo(0, height + 1).then(() => finished.push("block"));
+    await Promise.all([...locals, block]);
+    assert.notEqual(threaded.commands.result(0, heavy.hashBytes), null);
+    // Behind the call running and the one posted after it (WORK_POSTED_AHEAD), ahead of the rest.
+    assert.deepEqual(finished, ["local 0", "local 1", "block", "local 2", "local 3"]);
   });
 
   it("refuses a call past its time limit with the limit's message", async () => {

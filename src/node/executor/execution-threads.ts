@@ -120,6 +120,8 @@ class ExecutionThread {
       closingAnswer: { kind: "failed", message: "the node is shutting down" },
       // Run on the node's thread instead.
       unstartedAnswer: { kind: "unserved" },
+      // A new block waits for no `local` call but the one running (and the one posted after it).
+      urgent: (work) => work.kind === "block",
       onHeld: (work, limitMs) => {
         const what = work.kind === "local" ? "a local call" : "a new block";
         log.warn(
