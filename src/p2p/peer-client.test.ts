@@ -3,8 +3,9 @@
  * this node's thread is busy (as when it imports a sync's batch) has the request that was reset
  * unread sent once more on a new connection (the peer runs on a thread of its own, so it closes
  * the connection while this thread is blocked); a peer that holds its answers gets at most
- * MAX_PEER_REQUESTS_IN_FLIGHT requests at once; a peer that answers without end has all its
- * requests cut off once it sent MAX_PEER_BYTES_PER_INTERVAL, and no more go to it.
+ * MAX_PEER_REQUESTS_IN_FLIGHT requests at once; answers read over many turns of the event loop
+ * (read-pacing.ts) arrive whole; a peer that answers without end has all its requests cut off
+ * once it sent MAX_PEER_BYTES_PER_INTERVAL, and no more go to it.
  */
 import assert from "node:assert/strict";
 import { createServer, type Server, type ServerResponse } from "node:http";
@@ -17,6 +18,7 @@ import {
   PeerClient,
   PeerLimitError,
 } from "./peer-client.ts";
+import { MAX_PEER_READ_BYTES_PER_TURN } from "./read-pacing.ts";
 
 /**
  * A peer on its own thread that answers every request with its number and closes each connection
@@ -83,6 +85,24 @@ async function peer(answer: (response: ServerResponse) => void, bound?: PeerByte
 }
 
 describe("a peer client's bounds", () => {
+  it(`reads an answer of many turns' worth of bytes (${MAX_PEER_READ_BYTES_PER_TURN} a turn) whole`, async () => {
+    const items = Array.from({ length: 64 }, (_, i) => String(i).repeat(100_000));
+    const text = JSON.stringify(items);
+    const large = await peer((response) =>
+      response.writeHead(200, { "content-type": "application/json" }).end(text),
+    );
+    try {
+      const answers = await Promise.all([
+        large.client.call("payloadBatch", { chainId: 0, body: [] }),
+        large.client.call("payloadBatch", { chainId: 1, body: [] }),
+      ]);
+      assert.ok(text.length > 6 * MAX_PEER_READ_BYTES_PER_TURN);
+      assert.deepEqual(answers, [items, items]);
+    } finally {
+      await large.close();
+    }
+  });
+
   it(`sends at most ${MAX_PEER_REQUESTS_IN_FLIGHT} requests to a peer at once; the others wait`, async () => {
     const held: ServerResponse[] = [];
     const slow = await peer((response) => held.push(response));
@@ -104,7 +124,7 @@ describe("a peer client's bounds", () => {
     }
   });
 
-  it("cuts off every request to a peer that sends more than its bytes, and sends it none until the interval ends", async () => {
+  it("cuts off every request to a peer that sends more than its bytes, and sends it none for an interval", async () => {
     // The bound made small, so the test reads megabytes, not the node's hundreds.
     const bound = { bytes: 4 << 20, intervalMs: 1_000 };
     const chunk = Buffer.alloc(1 << 16, 0x41);

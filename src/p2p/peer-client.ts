@@ -7,14 +7,18 @@
  *
  * Each client bounds what its peer can cost this node: at most
  * {@link MAX_PEER_REQUESTS_IN_FLIGHT} requests at once (more wait their turn), and at most
- * {@link MAX_PEER_BYTES_PER_INTERVAL} bytes read within {@link PEER_BYTES_INTERVAL_MS}. A peer that
- * sends more has every request to it cut off (a {@link PeerLimitError}, for the network to
- * penalise it), and no request goes to it until the interval ends.
+ * {@link MAX_PEER_BYTES_PER_INTERVAL} bytes read within any {@link PEER_BYTES_INTERVAL_MS}
+ * (recent-bytes.ts). A peer that sends more has every request to it cut off (a
+ * {@link PeerLimitError}, for the network to penalise it), and no request goes to it for an
+ * interval. What is read is paced (read-pacing.ts), so a peer's answers never hold the node's
+ * thread for long, however fast they come.
  */
 import { type ClientRequest, Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { BRAID_VERSION } from "../version.ts";
 import { type PeerAddress, peerKey } from "./peer-info.ts";
+import { paceRead } from "./read-pacing.ts";
+import { RecentBytes } from "./recent-bytes.ts";
 
 /** How long one request to a peer may take, connection included. */
 export const PEER_REQUEST_TIMEOUT_MS = 10_000;
@@ -101,10 +105,11 @@ export class PeerClient {
   /** Places taken of {@link MAX_PEER_REQUESTS_IN_FLIGHT}, and the requests waiting for one. */
   private inFlight = 0;
   private readonly waiting: (() => void)[] = [];
-  private intervalStart = 0;
-  private intervalBytes = 0;
-  /** While set, the peer went over its bytes: every request fails with it until the interval ends. */
+  /** What the peer sent within the last interval of its bound. */
+  private readonly recentBytes: RecentBytes;
+  /** While set, the peer went over its bytes: every request fails with it for an interval. */
   private overLimit: string | null = null;
+  private overLimitAt = 0;
 
   constructor(
     readonly address: PeerAddress,
@@ -117,6 +122,7 @@ export class PeerClient {
   ) {
     this.key = peerKey(address);
     this.base = `${scheme}://${this.key}/chainweb/0.0/${network}`;
+    this.recentBytes = new RecentBytes(bound.intervalMs);
   }
 
   /** Calls an endpoint; its JSON answer (undefined for an empty one, as `PUT /cut`'s 204). */
@@ -177,7 +183,7 @@ export class PeerClient {
   }
 
   private refuseIfOver(endpoint: P2PEndpoint): void {
-    if (this.overLimit !== null && performance.now() - this.intervalStart < this.bound.intervalMs)
+    if (this.overLimit !== null && performance.now() - this.overLimitAt < this.bound.intervalMs)
       throw new PeerLimitError(this.key, endpoint, this.overLimit);
     this.overLimit = null;
   }
@@ -188,13 +194,9 @@ export class PeerClient {
     ended: (request) => this.active.delete(request),
     read: (bytes) => {
       const now = performance.now();
-      if (now - this.intervalStart >= this.bound.intervalMs) {
-        this.intervalStart = now;
-        this.intervalBytes = 0;
-      }
-      this.intervalBytes += bytes;
-      if (this.intervalBytes <= this.bound.bytes || this.overLimit !== null) return;
+      if (this.recentBytes.add(bytes, now) <= this.bound.bytes || this.overLimit !== null) return;
       this.overLimit = `it sent more than ${this.bound.bytes} bytes within ${this.bound.intervalMs} ms`;
+      this.overLimitAt = now;
       // The waiting ones are refused as these end and hand them their places.
       for (const request of this.active) request.destroy(new OverLimit(this.overLimit));
     },
@@ -227,7 +229,8 @@ class ClosedConnection extends Error {}
 
 /**
  * One request: its status and text, within {@link PEER_REQUEST_TIMEOUT_MS} per attempt, the text
- * refused past {@link MAX_PEER_RESPONSE_BYTES}. A request sent on a kept-alive connection that the
+ * refused past {@link MAX_PEER_RESPONSE_BYTES} and read at most `MAX_PEER_READ_BYTES_PER_TURN`
+ * a turn of the event loop (read-pacing.ts). A request sent on a kept-alive connection that the
  * peer closed meanwhile (its idle timeout came while this node's thread was busy, importing a
  * sync's batch, say, so the close was not yet seen) is reset unread; it is sent once more on a new
  * connection, as Node's documentation advises (`request.reusedSocket`). Every request of the P2P
@@ -286,6 +289,7 @@ function exchangeOnce(
             return;
           }
           chunks.push(chunk);
+          paceRead(response, chunk.length);
         });
         response.on("end", () =>
           resolve({

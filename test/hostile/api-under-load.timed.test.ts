@@ -25,12 +25,11 @@ import {
   PROBE_HEADERS,
   probeDuring,
   reportWaits,
+  SLOWEST_ANSWER_MS,
   type WaitFigures,
 } from "../support/answer-probe.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
 
-/** The slowest answer `/info` may give while a load runs (issue #34: in CI). */
-const SLOWEST_ANSWER_MS = 200;
 /** The gas limit the loads are sent with: a block's, what a client gives a heavy command. */
 const GAS_LIMIT = 150_000;
 

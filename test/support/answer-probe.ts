@@ -15,6 +15,8 @@ import { mainThreadCpuMs } from "./thread-cpu.ts";
 export const PROBE_HEADERS = { "x-braid-probe": "1" };
 /** How often the second client asks. */
 export const PROBE_EVERY_MS = 10;
+/** The slowest answer the second client may get while a load runs (issue #34's bound, in CI). */
+export const SLOWEST_ANSWER_MS = 200;
 
 /** For each answer: how long it took by the wall clock, and how long the server's thread ran. */
 export interface Waits {
