@@ -29,6 +29,14 @@ export const WATCHDOG_GRACE_MS = 1_000;
  */
 export const WORK_POSTED_AHEAD = 1;
 
+/**
+ * How old a reading of the worker's CPU time the watchdog may count a piece of work from, in
+ * milliseconds of wall time: it may count this much of what ran before the piece (the watchdog
+ * fires at most this much early, against a hold limit of seconds), and reads the time once per
+ * this instead of once per piece.
+ */
+export const WATCHDOG_CPU_READING_REUSE_MS = 100;
+
 /** Starts in a row that fail before a thread is ready, after which the thread is given up. */
 const MAX_FAILED_STARTS = 3;
 
@@ -108,6 +116,10 @@ export class WorkThread<W, A> {
    */
   private readonly jobs: Job<W, A>[] = [];
   private posted = 0;
+  /** The worker's last CPU reading ({@link recentCpuMs}). */
+  private lastCpuReading:
+    | { readonly file: string; readonly atMs: number; readonly cpuMs: number }
+    | undefined;
   private nextId = 0;
   private watchdog: NodeJS.Timeout | undefined;
   private markStarted: () => void = () => {};
@@ -223,12 +235,32 @@ export class WorkThread<W, A> {
     if (this.jobs.length > 0) this.watch(this.jobs[0]!);
   }
 
+  /**
+   * The worker's CPU time from a reading at most {@link WATCHDOG_CPU_READING_REUSE_MS} old (null:
+   * unreadable): read for every piece of work, it cost this thread 14 % of its time under a load of
+   * `local` calls.
+   */
+  private recentCpuMs(cpuFile: string): number | null {
+    const now = performance.now();
+    const last = this.lastCpuReading;
+    if (
+      last !== undefined &&
+      last.file === cpuFile &&
+      now - last.atMs <= WATCHDOG_CPU_READING_REUSE_MS
+    ) {
+      return last.cpuMs;
+    }
+    const cpuMs = threadCpuMsAt(cpuFile);
+    this.lastCpuReading = cpuMs === null ? undefined : { file: cpuFile, atMs: now, cpuMs };
+    return cpuMs;
+  }
+
   /** Stops the thread when the work it runs has run past its limit and the grace. */
   private watch(job: Job<W, A>): void {
     clearTimeout(this.watchdog);
     const limitMs = this.options.holdLimitMs(job.work);
     const cpuFile = this.cpuFile;
-    const cpuAtStart = cpuFile === null ? null : threadCpuMsAt(cpuFile);
+    const cpuAtStart = cpuFile === null ? null : this.recentCpuMs(cpuFile);
     const check = (waitMs: number) => {
       this.watchdog = setTimeout(() => {
         if (this.jobs[0] !== job) return;
