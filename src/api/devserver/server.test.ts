@@ -319,6 +319,20 @@ describe("the development server's refusals", () => {
     assert.equal(poll.text, "{}");
   });
 
+  it("names the first invalid command of a batch, though a later one fails sooner", async () => {
+    const good = await signed("(+ 1 2)", "good first");
+    const badSig = { ...(await signed("(+ 1 2)", "bad sig")), sigs: [{ sig: "00".repeat(64) }] };
+    // Refused while parsing, before any signature is checked.
+    const badHash = { ...(await signed("(+ 1 2)", "bad hash")), hash: "short" };
+    const response = await post(
+      server,
+      "/api/v1/send",
+      JSON.stringify({ cmds: [good, badSig, badHash] }),
+    );
+    assert.equal(response.status, 400);
+    assert.match(response.text, /^command 1 is invalid: sigs\[0\]: invalid signature for signer 0/);
+  });
+
   it("answers unknown paths with 404, a known one's wrong method with 405", async () => {
     assert.deepEqual(
       await post(server, "/api/v1/nothing", "{}"),

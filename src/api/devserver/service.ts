@@ -7,7 +7,7 @@
  * request key and wake `listen` callers waiting for them.
  */
 import { join } from "node:path";
-import { type ParsedCommand, parseCommand } from "../../command/index.ts";
+import { type ParsedCommand, parseCommandAsync } from "../../command/index.ts";
 import {
   bounded,
   type CommandOutcome,
@@ -76,10 +76,14 @@ export class DevService {
    */
   async send(bodyText: string): Promise<string> {
     const cmds = sendBody(bodyText);
-    const commands = cmds.map((c, i) => ({
-      parsed: this.publicCommand(c, `command ${i}`, true),
-      body: c,
-    }));
+    // Verified together on the thread pool; the first command found wrong is the one refused.
+    const checked = await Promise.allSettled(
+      cmds.map((c, i) => this.publicCommand(c, `command ${i}`, true)),
+    );
+    const commands = checked.map((outcome, i) => {
+      if (outcome.status === "rejected") throw outcome.reason;
+      return { parsed: outcome.value, body: cmds[i] };
+    });
     this.checkNew(commands.map((c) => c.parsed));
     await this.runCommands(commands);
     return `{"requestKeys":[${commands.map((c) => jsonString(c.parsed.hash)).join(",")}]}`;
@@ -183,7 +187,7 @@ export class DevService {
   async local(bodyText: string, query: LocalQuery = {}): Promise<string> {
     const verify = query.signatureVerification !== "false";
     const body = jsonObjectBody(bodyText, "(a command)");
-    this.publicCommand(body, "the command", verify);
+    await this.publicCommand(body, "the command", verify);
     const result = await this.ask({ kind: "local", command: body });
     return query.preflight === "true"
       ? `{"preflightResult":${result},"preflightWarnings":[]}`
@@ -197,7 +201,7 @@ export class DevService {
    */
   async private(bodyText: string): Promise<string> {
     const body = jsonObjectBody(bodyText, "(a command)");
-    const parsed = this.verified(body, "the command", true);
+    const parsed = await this.verified(body, "the command", true);
     const meta = parsed.payload.meta;
     if (meta.kind !== "private" || meta.address === null) {
       throw badRequest(
@@ -243,16 +247,25 @@ export class DevService {
 
   // -------------------------------------------------------------------------------------------
 
-  private verified(body: unknown, what: string, verifySignatures: boolean): ParsedCommand {
-    const parsed = parseCommand(body, { verifySignatures });
+  /** The command of `body`, its signatures verified on the thread pool (not this thread). */
+  private async verified(
+    body: unknown,
+    what: string,
+    verifySignatures: boolean,
+  ): Promise<ParsedCommand> {
+    const parsed = await parseCommandAsync(body, { verifySignatures });
     if (!parsed.ok) {
       throw badRequest(`${what} is invalid: ${parsed.problems.map((p) => p.message).join("; ")}`);
     }
     return parsed.command;
   }
 
-  private publicCommand(body: unknown, what: string, verifySignatures: boolean): ParsedCommand {
-    const command = this.verified(body, what, verifySignatures);
+  private async publicCommand(
+    body: unknown,
+    what: string,
+    verifySignatures: boolean,
+  ): Promise<ParsedCommand> {
+    const command = await this.verified(body, what, verifySignatures);
     if (command.payload.meta.kind !== "public") {
       throw badRequest(`${what} has private metadata: submit it to /api/v1/private`);
     }
