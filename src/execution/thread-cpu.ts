@@ -40,20 +40,28 @@ let procReadable = process.platform === "linux";
  */
 export const CPU_READING_REUSE_MS = 2;
 
-let lastReading: { readonly atMs: number; readonly cpuMs: number } | undefined;
+/**
+ * `read`, giving back its last reading while that is at most `reuseMs` of wall time old instead
+ * of reading again (an unreadable reading, null, is not kept). A reading is never one taken after
+ * the call, so a CPU time counted from it may include up to `reuseMs` of what ran before, and
+ * misses nothing after.
+ */
+export function reusedReading<T extends number | null>(read: () => T, reuseMs: number): () => T {
+  let last: { readonly atMs: number; readonly value: T } | undefined;
+  return () => {
+    const now = performance.now();
+    if (last !== undefined && now - last.atMs <= reuseMs) return last.value;
+    const value = read();
+    last = value === null ? undefined : { atMs: now, value };
+    return value;
+  };
+}
 
 /**
  * The thread's CPU time when a command starts: a reading at most {@link CPU_READING_REUSE_MS}
- * old, never one taken after now (a command's CPU time is counted from it, so it may count a
- * little of what ran before the command, never miss what the command ran).
+ * old (so a command's CPU time may count a little of what ran before it, never miss what it ran).
  */
-export function threadCpuAtStartMs(): number {
-  const now = performance.now();
-  if (lastReading === undefined || now - lastReading.atMs > CPU_READING_REUSE_MS) {
-    lastReading = { atMs: now, cpuMs: threadCpuMs() };
-  }
-  return lastReading.cpuMs;
-}
+export const threadCpuAtStartMs = reusedReading(threadCpuMs, CPU_READING_REUSE_MS);
 
 /**
  * The /proc file of the calling thread's CPU times under a name the process's other threads can

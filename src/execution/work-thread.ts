@@ -17,7 +17,7 @@
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { threadCpuMsAt } from "./thread-cpu.ts";
+import { reusedReading, threadCpuMsAt } from "./thread-cpu.ts";
 
 /** How long past its time limit a piece of work may hold its thread before the thread is stopped. */
 export const WATCHDOG_GRACE_MS = 1_000;
@@ -108,6 +108,11 @@ export class WorkThread<W, A> {
   private ready = false;
   /** Where the running worker's CPU time is read (null: the wall clock stands in). */
   private cpuFile: string | null = null;
+  /**
+   * Its CPU time from a reading at most {@link WATCHDOG_CPU_READING_REUSE_MS} old, where a piece
+   * starts: read for every piece, it cost this thread 14 % of its time under a load of `local`.
+   */
+  private cpuAtStart: (() => number | null) | null = null;
   private failedStarts = 0;
   private closed = false;
   /**
@@ -116,10 +121,6 @@ export class WorkThread<W, A> {
    */
   private readonly jobs: Job<W, A>[] = [];
   private posted = 0;
-  /** The worker's last CPU reading ({@link recentCpuMs}). */
-  private lastCpuReading:
-    | { readonly file: string; readonly atMs: number; readonly cpuMs: number }
-    | undefined;
   private nextId = 0;
   private watchdog: NodeJS.Timeout | undefined;
   private markStarted: () => void = () => {};
@@ -218,7 +219,12 @@ export class WorkThread<W, A> {
     if (worker !== this.worker) return;
     if (reply.kind === "ready") {
       this.ready = true;
-      this.cpuFile = reply.cpuFile;
+      const cpuFile = reply.cpuFile;
+      this.cpuFile = cpuFile;
+      this.cpuAtStart =
+        cpuFile === null
+          ? null
+          : reusedReading(() => threadCpuMsAt(cpuFile), WATCHDOG_CPU_READING_REUSE_MS);
       this.markStarted();
       this.failedStarts = 0;
       if (this.jobs.length > 0) this.watch(this.jobs[0]!);
@@ -235,32 +241,12 @@ export class WorkThread<W, A> {
     if (this.jobs.length > 0) this.watch(this.jobs[0]!);
   }
 
-  /**
-   * The worker's CPU time from a reading at most {@link WATCHDOG_CPU_READING_REUSE_MS} old (null:
-   * unreadable): read for every piece of work, it cost this thread 14 % of its time under a load of
-   * `local` calls.
-   */
-  private recentCpuMs(cpuFile: string): number | null {
-    const now = performance.now();
-    const last = this.lastCpuReading;
-    if (
-      last !== undefined &&
-      last.file === cpuFile &&
-      now - last.atMs <= WATCHDOG_CPU_READING_REUSE_MS
-    ) {
-      return last.cpuMs;
-    }
-    const cpuMs = threadCpuMsAt(cpuFile);
-    this.lastCpuReading = cpuMs === null ? undefined : { file: cpuFile, atMs: now, cpuMs };
-    return cpuMs;
-  }
-
   /** Stops the thread when the work it runs has run past its limit and the grace. */
   private watch(job: Job<W, A>): void {
     clearTimeout(this.watchdog);
     const limitMs = this.options.holdLimitMs(job.work);
     const cpuFile = this.cpuFile;
-    const cpuAtStart = cpuFile === null ? null : this.recentCpuMs(cpuFile);
+    const cpuAtStart = this.cpuAtStart?.() ?? null;
     const check = (waitMs: number) => {
       this.watchdog = setTimeout(() => {
         if (this.jobs[0] !== job) return;
