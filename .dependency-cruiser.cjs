@@ -92,19 +92,11 @@ module.exports = {
       to: { path: "^src/node/", pathNot: "^src/node/ports\\.ts$" },
     },
     {
-      name: "app-through-node-root",
+      name: "app-and-cli-through-node-root",
       comment:
-        "the composition root of a running node opens the node through node.ts and its options, as the CLI does",
+        "the composition root of a running node (src/app) and the CLI open the node through node.ts and its options, and use it through its ports",
       severity: "error",
-      from: { path: "^src/app/", pathNot: TESTS },
-      to: { path: "^src/node/", pathNot: "^src/node/(node|ports|options|logger)\\.ts$" },
-    },
-    {
-      name: "cli-through-node-root",
-      comment:
-        "the CLI opens the node through its composition root and options, and uses it through its ports",
-      severity: "error",
-      from: { path: "^src/cli/", pathNot: TESTS },
+      from: { path: "^src/(app|cli)/", pathNot: TESTS },
       to: { path: "^src/node/", pathNot: "^src/node/(node|ports|options|logger)\\.ts$" },
     },
     {
