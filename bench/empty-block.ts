@@ -22,7 +22,7 @@ import { makeBlockHeader } from "../src/chain/mining/new-header.ts";
 import { makePayloadWithOutputs } from "../src/chain/payload/payload.ts";
 import { graphAt } from "../src/chain/version/version.ts";
 import { sha512t256Parts } from "../src/crypto/index.ts";
-import { executeBlock } from "../src/node/block-execution/block-executor.ts";
+import { executeBlock } from "../src/node/executor/block/block-executor.ts";
 import { checkHeader } from "../src/node/import/block-import.ts";
 import { makeLogger } from "../src/node/logger.ts";
 import { LEVEL_BLOCKS_PER_TURN } from "../src/node/miner/producer.ts";
@@ -95,7 +95,7 @@ function measure(label: string, dataDir: string | null): void {
     row("importing it (header, store, state commit)", each(times.store));
 
     const chain = node.chains[3]!;
-    const { state } = chain;
+    const state = chain.state.db;
     const parent: BlockHeader = chain.head;
     const env = chain.environment(parent);
     const coinbase = micros(PART_CALLS, () => {

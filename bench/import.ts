@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { payloadDataOf } from "../src/chain/payload/payload.ts";
-import type { ForeignBlock } from "../src/node/import/block-import.ts";
+import type { ForeignBlock } from "../src/node/import/foreign-block.ts";
 import { makeLogger } from "../src/node/logger.ts";
 import { BraidNode } from "../src/node/node.ts";
 import { resolveNodeOptions } from "../src/node/options.ts";

@@ -5,7 +5,7 @@
  */
 import type { ChainDatabase } from "../chain/db/index.ts";
 import { genesisHeader } from "../chain/header/genesis.ts";
-import type { VersionedPactDb } from "../pact/db/index.ts";
+import type { ChainState } from "./executor/chain-state.ts";
 import type { BlockImporter } from "./import/importer.ts";
 import type { NodeLogger } from "./logger.ts";
 import { type ChainContext, NodeChain } from "./node-chain.ts";
@@ -40,11 +40,7 @@ export function replayToCut(
 }
 
 /** The chain's state at its last committed block (genesis replayed when it has none). */
-export function openChain(
-  chainId: number,
-  state: VersionedPactDb,
-  context: ChainContext,
-): NodeChain {
+export function openChain(chainId: number, state: ChainState, context: ChainContext): NodeChain {
   const db = context.chainDb;
   const latest = state.latestBlock();
   if (latest !== null) {

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { JsonNumber } from "../pact/values/index.ts";
-import { BLOCK_TIME_BUDGET_MS } from "./block-execution/block-executor.ts";
-import { LocalRefusal } from "./local.ts";
+import { BLOCK_TIME_BUDGET_MS } from "./executor/block/block-executor.ts";
+import { LocalRefusal } from "./executor/local.ts";
 import type { BraidNode } from "./node.ts";
 import { cap, devCommand, GAS_CAP, manualNode } from "./test-support/dev-node.ts";
 
@@ -40,7 +40,10 @@ describe("the time limit for one command", () => {
     assert.equal(await refusal(() => local(false, "plain")), TIMED_OUT);
     assert.equal(await refusal(() => local(true, "preflight")), TIMED_OUT);
     const quick = devCommand({ code: "(+ 1 2)", nonce: "quick" });
-    const answer = await node.commands.local(0, quick, { preflight: false, rewindDepth: 0n });
+    const answer = await node.commands.local(0, quick, {
+      preflight: false,
+      rewindDepth: 0n,
+    });
     assert.match(answer, /"result":\{"status":"success","data":\{"int":3\}\}/);
   });
 

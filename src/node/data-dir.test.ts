@@ -26,7 +26,9 @@ describe("the data directory", () => {
     assert.throws(() => makeDirectory(join(file, "data")), {
       message: /^cannot use the directory .*plain\/data: ENOTDIR/,
     });
-    assert.throws(() => makeDirectory(file), { message: `${file} is not a directory` });
+    assert.throws(() => makeDirectory(file), {
+      message: `${file} is not a directory`,
+    });
   });
 
   it("is held by one claim at a time; the refusal names the holder and changes nothing", () => {

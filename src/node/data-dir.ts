@@ -18,7 +18,6 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
-import type { VersionedPactDb } from "../pact/db/index.ts";
 
 /** The file whose lock the process holding the data directory keeps. */
 export const LOCK_FILE = "node.lock";
@@ -162,14 +161,4 @@ export function checkChainFile(dir: string): void {
       `the chain database ${file} is empty (0 bytes) but the data directory holds the contract states of a network: the chain database was truncated or replaced; restore it from a backup, or move the data directory away to start a new network`,
     );
   }
-}
-
-/** A chain database without blocks beside contract states that hold blocks is not a new network. */
-export function checkNoStateBlocks(states: readonly VersionedPactDb[]): void {
-  const chainId = states.findIndex((state) => state.latestBlock() !== null);
-  if (chainId === -1) return;
-  const height = states[chainId]!.latestBlock()!.height;
-  throw new Error(
-    `the chain database holds no blocks, but the contract state of chain ${chainId} is at height ${height}: the chain database was emptied or replaced; restore it from a backup, or move the data directory away to start a new network`,
-  );
 }

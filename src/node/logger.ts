@@ -6,7 +6,12 @@
 import type { LogLevel } from "./options.ts";
 import { ProgressLine, type TextOutput } from "./progress.ts";
 
-const RANK: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, error: 3 };
+const RANK: Readonly<Record<LogLevel, number>> = {
+  debug: 0,
+  info: 1,
+  warn: 2,
+  error: 3,
+};
 
 export interface NodeLogger {
   debug(line: string): void;

@@ -13,7 +13,7 @@
 import { renameSync } from "node:fs";
 import Database from "better-sqlite3";
 import { type ParsedCommand, parseCommand } from "../command/index.ts";
-import { transactionText } from "./block-execution/block-executor.ts";
+import { transactionText } from "./executor/block/block-executor.ts";
 import type { MempoolKeeper } from "./mempool/mempool.ts";
 
 /** The journal's file in the data directory. */
@@ -189,7 +189,11 @@ export class MempoolJournal {
 
   /** How many commands its file holds. */
   get size(): number {
-    return (this.db.prepare("SELECT count(*) AS n FROM commands").get() as { n: number }).n;
+    return (
+      this.db.prepare("SELECT count(*) AS n FROM commands").get() as {
+        n: number;
+      }
+    ).n;
   }
 
   close(): void {

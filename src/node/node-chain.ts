@@ -25,20 +25,19 @@ import { makeBlockHeader } from "../chain/mining/new-header.ts";
 import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payload/payload.ts";
 import type { ParsedCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
-import type { BlockRecord, PactDb, VersionedPactDb } from "../pact/db/index.ts";
 import { jsonString } from "../pact/values/index.ts";
 import {
   type BlockEnvironment,
   type BlockTimeLimits,
   type ExecutedBlock,
-  executeBlock,
   leavingOutTimedOut,
   minerOfData,
-} from "./block-execution/block-executor.ts";
-import { blockEnvironment, type EnvironmentParts } from "./block-execution/environment.ts";
+} from "./executor/block/block-executor.ts";
+import { blockEnvironment, type EnvironmentParts } from "./executor/block/environment.ts";
+import type { BlockRecord, ChainState } from "./executor/chain-state.ts";
 import type { ExecutedBlockData } from "./executor/contract-executor.ts";
 import { blockOfExecuted } from "./executor/executed-block.ts";
-import { executeGenesis } from "./genesis/genesis.ts";
+import type { ForeignBlock } from "./import/foreign-block.ts";
 import { ImportError } from "./import/import-error.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import type { MempoolJournal } from "./mempool-journal.ts";
@@ -100,7 +99,7 @@ export class NodeChain {
 
   constructor(
     readonly chainId: number,
-    readonly state: VersionedPactDb,
+    readonly state: ChainState,
     private readonly context: ChainContext,
     head: BlockHeader,
   ) {
@@ -201,9 +200,13 @@ export class NodeChain {
     const parent = this.head;
     const { state, context } = this;
     context.storage.check();
-    state.beginBlock(parent.height + 1);
     try {
-      const executed = executeBlock(state, this.environment(parent), commands, limits);
+      const executed = state.executeNew(
+        parent.height + 1,
+        this.environment(parent),
+        commands,
+        limits,
+      );
       const payload = makePayloadWithOutputs(
         executed.commands.map((c) => ({ transaction: c.transaction, output: c.output })),
         executed.minerData,
@@ -248,7 +251,7 @@ export class NodeChain {
     const { state, context } = this;
     context.storage.check();
     try {
-      state.applyBlock(parent.height + 1, executed.writes);
+      state.applyWrites(parent.height + 1, executed.writes);
     } catch (e) {
       throw context.storage.refusal(e);
     }
@@ -269,22 +272,24 @@ export class NodeChain {
   }
 
   /**
-   * Opens a block made elsewhere on top of `head` and runs `execute` on the state (which checks
-   * it and gives its payload with outputs), leaving the state's block open as {@link prepareBlock}
-   * does; when `execute` throws, the block is aborted and the error passed on.
+   * Opens a block made elsewhere on top of `head` and executes it on the state, which checks it
+   * (foreign-execution.ts: an `ImportError` when it is not what it claims) and gives its payload
+   * with outputs, leaving the state's block open as {@link prepareBlock} does; when that throws,
+   * the block is aborted and the error passed on.
    */
-  prepareForeign(
-    header: BlockHeader,
-    execute: (state: PactDb, parent: BlockHeader) => PayloadWithOutputs,
-  ): PreparedBlock {
+  prepareForeign(block: ForeignBlock): PreparedBlock {
     const parent = this.head;
     this.context.storage.check();
-    this.state.beginBlock(parent.height + 1);
     try {
-      const payload = execute(this.state, parent);
+      const payload = this.state.executeForeign(
+        block,
+        parent,
+        (miner) => this.environment(parent, miner),
+        { onBranch: (hashBytes) => this.isOnChain(hashBytes), entityKeys: this.entityKeys },
+      );
       const index = indexOfPayload(payload);
       return {
-        header,
+        header: block.header,
         payload,
         index,
         requestKeys: index.map((entry) => encodeBase64Url(entry.requestKey)),
@@ -299,7 +304,7 @@ export class NodeChain {
   /** Commits the state of a prepared block (stored meanwhile) and moves `head` to it. */
   commitPrepared(prepared: PreparedBlock): StoredBlock {
     try {
-      this.state.commitBlock(prepared.header.hash);
+      this.state.commit(prepared.header.hash);
     } catch (e) {
       throw this.context.storage.refusal(e);
     }
@@ -312,9 +317,9 @@ export class NodeChain {
    * up (it lost the transaction in a failed write), the storage guard recovers the state.
    */
   abortPrepared(): void {
-    if (this.state.blockHeight === null) return;
+    if (!this.state.blockOpen) return;
     try {
-      this.state.abortBlock();
+      this.state.abort();
     } catch (e) {
       this.context.storage.stateUnusable(this.chainId, e);
     }
@@ -404,21 +409,16 @@ export class NodeChain {
     const stored = this.context.chainDb.block(header.hash);
     if (stored === undefined)
       throw new Error(`block ${encodeBase64Url(header.hash)} is not stored`);
-    const { state } = this;
     const commands = stored.payload.transactions.map((t) => storedCommand(t.transaction));
-    state.beginBlock(header.height);
     try {
       const parent = this.context.chainDb.header(header.parent);
-      const outputs =
+      const outputs = this.state.replay(
+        header.height,
+        commands,
         parent === undefined
-          ? executeGenesis(state, this.context.networkId, this.chainId, commands).map(
-              (c) => c.output,
-            )
-          : executeBlock(
-              state,
-              this.environment(parent, storedMiner(header, stored.payload)),
-              commands,
-            ).commands.map((c) => c.output);
+          ? { genesisOf: this.context.networkId }
+          : { env: this.environment(parent, storedMiner(header, stored.payload)) },
+      );
       const same =
         outputs.length === stored.payload.transactions.length &&
         outputs.every((o, i) => equalBytes(o, stored.payload.transactions[i]!.output));
@@ -430,7 +430,7 @@ export class NodeChain {
           "replaying the stored block gave other outputs than it holds: the data directory is damaged",
         );
       }
-      state.commitBlock(header.hash);
+      this.state.commit(header.hash);
       this.head = header;
       return commands;
     } catch (e) {

@@ -22,7 +22,10 @@ import {
 async function balance(node: BraidNode, account: string): Promise<string> {
   const text = await node.commands.local(
     0,
-    devCommand({ code: `(coin.get-balance "${account}")`, nonce: `b-${Math.random()}` }),
+    devCommand({
+      code: `(coin.get-balance "${account}")`,
+      nonce: `b-${Math.random()}`,
+    }),
     {
       preflight: false,
       rewindDepth: 0n,

@@ -14,31 +14,26 @@ import type { BlockHeader } from "../chain/header/types.ts";
 import { findVersionByName } from "../chain/version/known-versions.ts";
 import { allChainIds, type ChainwebVersion } from "../chain/version/version.ts";
 import type { ParsedCommand } from "../command/index.ts";
-import {
-  openMemoryPactDb,
-  openSqlitePactDb,
-  StorageUnavailable,
-  type VersionedPactDb,
-} from "../pact/db/index.ts";
+import { StorageUnavailable } from "../pact/db/storage-failure.ts";
 import { Decimal } from "../pact/values/index.ts";
-import { BLOCK_TIME_BUDGET_MS } from "./block-execution/block-executor.ts";
 import { openChain, replayToCut } from "./chain-opening.ts";
 import { NodeClock } from "./clock.ts";
 import {
   CHAIN_DB_FILE,
   checkChainFile,
-  checkNoStateBlocks,
   claimDataDir,
   type DataDirClaim,
   stateFile,
 } from "./data-dir.ts";
 import { DevControls, developmentOnlyProblem } from "./dev/controls.ts";
 import { NodeEvents } from "./events.ts";
+import { BLOCK_TIME_BUDGET_MS } from "./executor/block/block-executor.ts";
+import { ChainState, checkNoStateBlocks } from "./executor/chain-state.ts";
 import { ExecutionThreads } from "./executor/execution-threads.ts";
 import { InProcessExecutor } from "./executor/in-process-executor.ts";
 import { NodeExecutors } from "./executor/node-executors.ts";
 import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
-import type { ForeignBlock } from "./import/block-import.ts";
+import type { ForeignBlock } from "./import/foreign-block.ts";
 import { createGenesis, storedVersion } from "./import/genesis-blocks.ts";
 import { BlockImporter } from "./import/importer.ts";
 import type { NodeLogger } from "./logger.ts";
@@ -145,7 +140,7 @@ export class BraidNode {
     const base = findVersionByName(options.network);
     // The explorer's indexes, and development snapshots where the development controls serve.
     const explorer = new ExplorerIndexes();
-    const states: VersionedPactDb[] = [];
+    const states: ChainState[] = [];
     let chainDb: ChainDatabase | null = null;
     let storage: StorageGuard | null = null;
     let journal: MempoolJournal | null = null;
@@ -158,11 +153,7 @@ export class BraidNode {
         onCorruption: (e) => log.error(e.message),
       });
       for (const chainId of allChainIds(base)) {
-        states.push(
-          dir === null
-            ? openMemoryPactDb()
-            : openSqlitePactDb(path(stateFile(chainId)), { batchCommits: true }),
-        );
+        states.push(ChainState.open(chainId, dir === null ? null : path(stateFile(chainId))));
       }
       // Started before the genesis blocks are made or the stored ones replayed, so that a
       // thread loads its code meanwhile (its files are opened with its first work).
@@ -457,7 +448,7 @@ function openJournal(file: string, log: NodeLogger) {
  */
 function executionThreads(
   options: NodeOptions,
-  states: readonly VersionedPactDb[],
+  states: readonly ChainState[],
   writesFail: () => boolean,
   path: (file: string) => string,
   log: NodeLogger,

@@ -39,7 +39,13 @@ describe("node options", () => {
         localTimeLimitMs: 2_000,
         blockCommandTimeLimitMs: 1_875,
       },
-      p2p: { peers: [], announce: undefined, maxPeers: 32, requirePow: false, tls: null },
+      p2p: {
+        peers: [],
+        announce: undefined,
+        maxPeers: 32,
+        requirePow: false,
+        tls: null,
+      },
       log: { level: "info" },
     });
   });

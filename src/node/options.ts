@@ -124,7 +124,10 @@ export interface P2POptions {
    * PEM files of a certificate chain and its key: the node serves HTTPS and calls its peers over
    * HTTPS (null: plain HTTP).
    */
-  readonly tls: { readonly certificateFile: string; readonly keyFile: string } | null;
+  readonly tls: {
+    readonly certificateFile: string;
+    readonly keyFile: string;
+  } | null;
 }
 
 /** The node's options, by the part of the node each configures (`OPTION_DEFINITIONS`' parts). */
@@ -214,7 +217,9 @@ export function resolveNodeOptions(
       bodyLimit: read.integer("bodyLimit", DEFAULT_BODY_LIMIT_BYTES, 1, MAX_BODY_LIMIT_BYTES),
       devControls: read.boolean("devControls", false),
     },
-    storage: { dataDir: inMemory ? null : resolve(cwd, dataDirText ?? `.braid/${network}`) },
+    storage: {
+      dataDir: inMemory ? null : resolve(cwd, dataDirText ?? `.braid/${network}`),
+    },
     mining: {
       mode: miningMode,
       intervalSeconds: read.number("miningInterval", DEFAULT_MINING_INTERVAL_SECONDS, 0.01, 86_400),
@@ -268,7 +273,10 @@ export function resolveNodeOptions(
       tls:
         certificateFile === null || keyFile === null
           ? null
-          : { certificateFile: resolve(cwd, certificateFile), keyFile: resolve(cwd, keyFile) },
+          : {
+              certificateFile: resolve(cwd, certificateFile),
+              keyFile: resolve(cwd, keyFile),
+            },
     },
     log: { level: read.choice("logLevel", LOG_LEVELS, "info") },
   };

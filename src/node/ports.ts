@@ -12,7 +12,7 @@ import type { ChainwebVersion } from "../chain/version/version.ts";
 import type { NodeClock } from "./clock.ts";
 import type { DevControls } from "./dev/controls.ts";
 import type { NodeEvents } from "./events.ts";
-import type { ForeignBlock } from "./import/block-import.ts";
+import type { ForeignBlock } from "./import/foreign-block.ts";
 import type { MiningCoordinator } from "./miner/coordination.ts";
 import type { CommandService } from "./services/command-service.ts";
 import type { MempoolExchange } from "./services/mempool-exchange.ts";
@@ -24,10 +24,10 @@ export {
   FUND_PREDICATES,
   type FundRequest,
 } from "./dev/controls.ts";
+export { LocalBusy, LocalRefusal } from "./executor/local.ts";
 export { DEV_ACCOUNTS, type DevAccount } from "./genesis/accounts.ts";
-export type { ForeignBlock } from "./import/block-import.ts";
+export type { ForeignBlock } from "./import/foreign-block.ts";
 export { ImportError, type ImportErrorCode } from "./import/import-error.ts";
-export { LocalBusy, LocalRefusal } from "./local.ts";
 export {
   MAX_PENDING_COMMANDS,
   MEMPOOL_RECENT_LOG_SIZE,
@@ -44,7 +44,10 @@ export {
 } from "./peer-address.ts";
 export { CommandRefusal } from "./refusals.ts";
 // What the API recognises of what the ports give and throw.
-export type { CommandService, InsertOutcome } from "./services/command-service.ts";
+export type {
+  CommandService,
+  InsertOutcome,
+} from "./services/command-service.ts";
 export type { MempoolExchange } from "./services/mempool-exchange.ts";
 export { SpvRefusal } from "./spv.ts";
 
@@ -87,7 +90,10 @@ export interface NodePorts {
   readonly blocks: BlockReads;
   readonly explorer: ExplorerReads;
   /** The cut: every chain's head; one chain's head (undefined for a chain the network lacks). */
-  readonly heads: { cut(): Cut; head(chainId: number): BlockHeader | undefined };
+  readonly heads: {
+    cut(): Cut;
+    head(chainId: number): BlockHeader | undefined;
+  };
   /** Stored blocks, moves of the cut, reorganisations. */
   readonly events: NodeEvents;
   readonly clock: Pick<NodeClock, "nowMicros" | "nowSeconds">;

@@ -45,7 +45,10 @@ describe("SPV on the node", () => {
         message: `Transaction hash not found: "${encodeBase64Url(new Uint8Array(32))}"`,
       });
       const before = node.chains[1]!.head;
-      const needed = proofTargetHeight(node.version, 0, 1, { header: block.header, position: 0 });
+      const needed = proofTargetHeight(node.version, 0, 1, {
+        header: block.header,
+        position: 0,
+      });
       assert.ok(needed > node.chains[1]!.head.height);
       node.producer.ensureHeight(1, needed);
       const proof = node.commands.spvProof(0, xchain.hashBytes, 1);
@@ -97,12 +100,18 @@ describe("SPV on the node", () => {
   it("lets verify-spv read another chain's command result from a TXOUT proof", async () => {
     const node = manualNode();
     try {
-      const source = devCommand({ code: `{"amount": 3, "to": "bob"}`, nonce: "o" });
+      const source = devCommand({
+        code: `{"amount": 3, "to": "bob"}`,
+        nonce: "o",
+      });
       const failing = devCommand({ code: `(enforce false "no")`, nonce: "f" });
       const notObject = devCommand({ code: `"text"`, nonce: "t" });
       node.commands.submit(0, [source, failing, notObject]);
       const block = node.producer.mine(0);
-      const needed = proofTargetHeight(node.version, 0, 1, { header: block.header, position: 0 });
+      const needed = proofTargetHeight(node.version, 0, 1, {
+        header: block.header,
+        position: 0,
+      });
       node.producer.ensureHeight(1, needed);
       const proofOf = (c: typeof source) =>
         Buffer.from(node.commands.spvProof(0, c.hashBytes, 1), "base64url").toString();
@@ -115,7 +124,10 @@ describe("SPV on the node", () => {
         nonce: "v",
       });
       const local = JSON.parse(
-        await node.commands.local(1, verify, { preflight: false, rewindDepth: 0n }),
+        await node.commands.local(1, verify, {
+          preflight: false,
+          rewindDepth: 0n,
+        }),
       );
       assert.deepEqual(local.result, {
         status: "success",
@@ -129,7 +141,10 @@ describe("SPV on the node", () => {
         nonce: "w",
       });
       const refused = JSON.parse(
-        await node.commands.local(1, failed, { preflight: false, rewindDepth: 0n }),
+        await node.commands.local(1, failed, {
+          preflight: false,
+          rewindDepth: 0n,
+        }),
       );
       assert.equal(
         refused.result.error.message,

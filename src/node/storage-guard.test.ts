@@ -57,7 +57,7 @@ describe("the storage guard", () => {
     const head = chain.head;
 
     // A full disk: SQLite rolls back chain 0's batch, the block above taken with it.
-    connectionOf(chain.state).exec("ROLLBACK");
+    connectionOf(chain.state.db).exec("ROLLBACK");
     assert.throws(() => node.ports.commands.submit(0, [transfer("guard 3")]), {
       name: "StorageUnavailable",
       message:
@@ -96,7 +96,9 @@ describe("the storage guard", () => {
     const pages = connection.pragma("page_count", { simple: true }) as number;
     // A disk with room for a few more pages: the import's transaction fails part of the way.
     connection.pragma(`max_page_count = ${pages + 2}`);
-    assert.throws(() => node.insertBlocks(blocks), { name: "StorageUnavailable" });
+    assert.throws(() => node.insertBlocks(blocks), {
+      name: "StorageUnavailable",
+    });
     await new Promise((resolve) => setImmediate(resolve));
     const stored = node.chains.filter((c) => c.head.height > 0).length;
     for (const chain of node.chains) {

@@ -45,7 +45,9 @@ export function topLevelValueOffset(json: string, key: string): number | null {
 
 /** A command as stored in a payload (already verified when it was first accepted). */
 export function storedCommand(bytes: Uint8Array): ParsedCommand {
-  const parsed = parseCommand(JSON.parse(utf8.decode(bytes)), { verifySignatures: false });
+  const parsed = parseCommand(JSON.parse(utf8.decode(bytes)), {
+    verifySignatures: false,
+  });
   if (!parsed.ok)
     throw new Error(`a stored command does not parse: ${parsed.problems[0]?.message}`);
   return parsed.command;

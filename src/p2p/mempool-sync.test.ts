@@ -12,7 +12,7 @@ import { after, before, describe, it } from "node:test";
 import type { RunningNodeServer } from "../api/service/server.ts";
 import { postJson, serveForTest, wireCommand } from "../api/service/test-support/test-server.ts";
 import type { ParsedCommand } from "../command/index.ts";
-import { transactionText } from "../node/block-execution/block-executor.ts";
+import { transactionText } from "../node/executor/block/block-executor.ts";
 import type { BraidNode } from "../node/node.ts";
 import { cap, devCommand, GAS_CAP, manualNode } from "../node/test-support/dev-node.ts";
 import { JsonNumber } from "../pact/values/index.ts";

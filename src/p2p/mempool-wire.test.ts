@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { transactionText } from "../node/block-execution/block-executor.ts";
+import { transactionText } from "../node/executor/block/block-executor.ts";
 import { devCommand } from "../node/test-support/dev-node.ts";
 import {
   decodeLookup,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { ParsedCommand } from "../../command/index.ts";
-import { transactionText } from "../../node/block-execution/block-executor.ts";
+import { transactionText } from "../../node/executor/block/block-executor.ts";
 import type { BraidNode } from "../../node/node.ts";
 import { devCommand, GAS_CAP, manualNode } from "../../node/test-support/dev-node.ts";
 import type { RunningNodeServer } from "../service/server.ts";

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Random } from "../../chain/test-support/random.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import { transactionText } from "../../node/block-execution/block-executor.ts";
+import { transactionText } from "../../node/executor/block/block-executor.ts";
 import { makeLogger } from "../../node/logger.ts";
 import { BraidNode } from "../../node/node.ts";
 import { resolveNodeOptions } from "../../node/options.ts";

@@ -98,7 +98,9 @@ describe("development controls", () => {
       assert.throws(() => controls.mine(1, [20]), {
         message: "no such chain: 20; the chains are 0 to 19",
       });
-      assert.throws(() => controls.mine(1, [2, 2]), { message: "a chain is named twice" });
+      assert.throws(() => controls.mine(1, [2, 2]), {
+        message: "a chain is named twice",
+      });
     } finally {
       node.close();
     }
@@ -120,7 +122,10 @@ describe("development controls", () => {
       });
       const fresh = devTransfer("1.0", "new", newTime);
       const preflight = JSON.parse(
-        await node.commands.local(0, fresh, { preflight: true, rewindDepth: 0n }),
+        await node.commands.local(0, fresh, {
+          preflight: true,
+          rewindDepth: 0n,
+        }),
       ).preflightResult;
       assert.equal(preflight.result.status, "success");
       node.commands.submit(0, [fresh]);
@@ -233,7 +238,11 @@ describe("development controls", () => {
         assert.equal(result.result.status, "success", `chain ${chainId}`);
         assert.equal(await balance(node, account, chainId), "25");
       }
-      const signer = { name: account, publicKey, secretKey: encodeHex(pair.secretKey) };
+      const signer = {
+        name: account,
+        publicKey,
+        secretKey: encodeHex(pair.secretKey),
+      };
       const spend = devCommand({
         code: `(coin.transfer "${account}" "sender02" 5.0)`,
         caps: [GAS_CAP, cap("coin.TRANSFER", account, "sender02", new JsonNumber("5.0"))],

@@ -240,7 +240,10 @@ export class DevControls {
       for (const chainId of request.chains) {
         const command = this.fundingCommand(request, chainId);
         const preflight = JSON.parse(
-          await this.node.commands.local(chainId, command, { preflight: true, rewindDepth: 0n }),
+          await this.node.commands.local(chainId, command, {
+            preflight: true,
+            rewindDepth: 0n,
+          }),
         ).preflightResult.result;
         if (preflight.status !== "success") {
           throw new DevControlRefusal(
@@ -319,7 +322,10 @@ export class DevControls {
       networkId: this.node.options.network,
       nonce: `braid-dev-fund-${this.node.clock.nowMicros()}-${this.nonces++}`,
     };
-    const key = { publicKey: decodeHex(FAUCET.publicKey), secretKey: decodeHex(FAUCET.secretKey) };
+    const key = {
+      publicKey: decodeHex(FAUCET.publicKey),
+      secretKey: decodeHex(FAUCET.secretKey),
+    };
     const parsed = parseCommand(signCommand(encodeCommandPayload(payload), [key], "blake2b"));
     if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join("; "));
     return parsed.command;

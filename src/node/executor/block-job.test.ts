@@ -26,7 +26,13 @@ function blocks(): ParsedCommand[][] {
       devCommand({ code: '(free.ledger.add "a" "again" 9.0)', nonce: "dup" }),
       devCommand({ code: '(free.ledger.add "b" "second" 2.25)', nonce: "b" }),
     ],
-    [devCommand({ code: "(free.ledger.total)", nonce: "total", gasLimit: 60_000 })],
+    [
+      devCommand({
+        code: "(free.ledger.total)",
+        nonce: "total",
+        gasLimit: 60_000,
+      }),
+    ],
   ];
 }
 
@@ -67,18 +73,26 @@ describe("a new block made on a scratch state, its writes applied", () => {
       }
       for (const table of ["free.ledger_entries", "coin_coin-table"]) {
         const rows = (node: BraidNode) => {
-          const state = node.chains[0]!.state;
+          const state = node.chains[0]!.state.db;
           return state.asOf(state.latestBlock()!.height).rows(table);
         };
         assert.deepEqual(rows(beside), rows(direct), table);
       }
-      const total = devCommand({ code: "(free.ledger.total)", nonce: "read", gasLimit: 60_000 });
+      const total = devCommand({
+        code: "(free.ledger.total)",
+        nonce: "read",
+        gasLimit: 60_000,
+      });
       const read = async (node: BraidNode) =>
-        JSON.parse(await node.commands.local(0, total, { preflight: false, rewindDepth: 0n }))
-          .result;
+        JSON.parse(
+          await node.commands.local(0, total, {
+            preflight: false,
+            rewindDepth: 0n,
+          }),
+        ).result;
       assert.deepEqual(await read(beside), { status: "success", data: 3.75 });
       assert.deepEqual(await read(beside), await read(direct));
-      assert.equal(beside.chains[0]!.state.txId, direct.chains[0]!.state.txId);
+      assert.equal(beside.chains[0]!.state.db.txId, direct.chains[0]!.state.db.txId);
     } finally {
       await direct.close();
       await beside.close();

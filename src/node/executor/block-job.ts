@@ -4,11 +4,7 @@
  */
 import { type ParsedCommand, parseCommand } from "../../command/index.ts";
 import type { ScratchDb } from "../../pact/db/index.ts";
-import {
-  type BlockEnvironment,
-  executeBlock,
-  leavingOutTimedOut,
-} from "../block-execution/block-executor.ts";
+import { type BlockEnvironment, executeBlock, leavingOutTimedOut } from "./block/block-executor.ts";
 import { type BlockAnswer, type BlockRequest, failedAnswer } from "./contract-executor.ts";
 
 /** Where a new block runs: the environment of its parent's child, and the state after it. */
@@ -51,7 +47,9 @@ export function answerBlock(request: BlockRequest, site: BlockSite): BlockAnswer
 
 /** A command of the mempool, its signatures checked when it was admitted (its hash again here). */
 function admittedCommand(transaction: string): ParsedCommand {
-  const parsed = parseCommand(JSON.parse(transaction), { verifySignatures: false });
+  const parsed = parseCommand(JSON.parse(transaction), {
+    verifySignatures: false,
+  });
   if (!parsed.ok)
     throw new Error(`a mempool command does not parse: ${parsed.problems[0]?.message}`);
   return parsed.command;

@@ -11,8 +11,8 @@
  */
 import type { BlockHeader } from "../../chain/header/types.ts";
 import type { BlockWrites } from "../../pact/db/index.ts";
-import type { BlockTimeLimits } from "../block-execution/block-executor.ts";
-import type { LocalRules } from "../local.ts";
+import type { BlockTimeLimits } from "./block/block-executor.ts";
+import type { LocalRules } from "./local.ts";
 
 /**
  * A `local` call, its parent block resolved. The command comes as the request's body text: the
@@ -48,7 +48,11 @@ export type LocalAnswer =
    */
   | { readonly kind: "unserved" }
   /** Something failed that is not the command's doing; `code` is the error's, if any. */
-  | { readonly kind: "failed"; readonly message: string; readonly code?: string };
+  | {
+      readonly kind: "failed";
+      readonly message: string;
+      readonly code?: string;
+    };
 
 /** A new block's commands, to execute on top of `parent` (its chain's head) without storing. */
 export interface BlockRequest {
@@ -72,7 +76,10 @@ export interface ExecutedBlockData {
     readonly metaOffset: number;
   }[];
   /** The commands left out for good (gas not payable, a time-out), with the reason. */
-  readonly rejected: readonly { readonly index: number; readonly reason: string }[];
+  readonly rejected: readonly {
+    readonly index: number;
+    readonly reason: string;
+  }[];
   readonly writes: BlockWrites;
 }
 
@@ -80,7 +87,11 @@ export type BlockAnswer =
   | { readonly kind: "executed"; readonly block: ExecutedBlockData }
   /** As for `local`: the caller makes the block on its own thread. */
   | { readonly kind: "unserved" }
-  | { readonly kind: "failed"; readonly message: string; readonly code?: string };
+  | {
+      readonly kind: "failed";
+      readonly message: string;
+      readonly code?: string;
+    };
 
 export interface ContractExecutor {
   local(request: LocalRequest): Promise<LocalAnswer>;

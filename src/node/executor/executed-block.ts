@@ -8,7 +8,7 @@ import type { TxIndexEntry } from "../../chain/db/index.ts";
 import type { PayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
 import type { ParsedCommand } from "../../command/index.ts";
-import { type ExecutedBlock, transactionBytes } from "../block-execution/block-executor.ts";
+import { type ExecutedBlock, transactionBytes } from "./block/block-executor.ts";
 import type { ExecutedBlockData } from "./contract-executor.ts";
 
 export function blockOfExecuted(
@@ -20,15 +20,27 @@ export function blockOfExecuted(
   readonly requestKeys: readonly string[];
   readonly rejected: ExecutedBlock["rejected"];
 } {
-  const included = executed.included.map((c) => ({ ...c, command: commands[c.index]! }));
+  const included = executed.included.map((c) => ({
+    ...c,
+    command: commands[c.index]!,
+  }));
   return {
     payload: makePayloadWithOutputs(
-      included.map((c) => ({ transaction: transactionBytes(c.command), output: c.output })),
+      included.map((c) => ({
+        transaction: transactionBytes(c.command),
+        output: c.output,
+      })),
       executed.minerData,
       executed.coinbase,
     ),
-    index: included.map((c) => ({ requestKey: c.command.hashBytes, metaOffset: c.metaOffset })),
+    index: included.map((c) => ({
+      requestKey: c.command.hashBytes,
+      metaOffset: c.metaOffset,
+    })),
     requestKeys: included.map((c) => c.command.hash),
-    rejected: executed.rejected.map((r) => ({ command: commands[r.index]!, reason: r.reason })),
+    rejected: executed.rejected.map((r) => ({
+      command: commands[r.index]!,
+      reason: r.reason,
+    })),
   };
 }

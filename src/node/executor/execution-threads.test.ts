@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { threadCpuMs } from "../../execution/thread-cpu.ts";
-import { LocalRefusal } from "../local.ts";
 import { makeLogger } from "../logger.ts";
 import { BraidNode } from "../node.ts";
 import { resolveNodeOptions } from "../options.ts";
 import { devCommand, devTransfer, GAS_CAP } from "../test-support/dev-node.ts";
+import { LocalRefusal } from "./local.ts";
 import { SMALL_COMMAND_GAS } from "./node-executors.ts";
 
 /** A node on a data directory of its own, mining only when told. */
@@ -39,7 +39,10 @@ describe("local on execution threads", { timeout: 60_000 }, () => {
   });
 
   const balance = (rewindDepth: bigint) =>
-    devCommand({ code: '(coin.get-balance "sender01")', nonce: `b-${rewindDepth}` });
+    devCommand({
+      code: '(coin.get-balance "sender01")',
+      nonce: `b-${rewindDepth}`,
+    });
 
   it("answers from the chain's latest blocks: plain, rewound and preflight", async () => {
     const calls = [
@@ -51,8 +54,14 @@ describe("local on execution threads", { timeout: 60_000 }, () => {
     for (const { command, options } of calls) {
       fromThread.push(JSON.parse(await threaded.commands.local(0, command, options)));
     }
-    assert.deepEqual(fromThread[0].result, { status: "success", data: 110000002.5 });
-    assert.deepEqual(fromThread[1].result, { status: "success", data: 110000000 });
+    assert.deepEqual(fromThread[0].result, {
+      status: "success",
+      data: 110000002.5,
+    });
+    assert.deepEqual(fromThread[1].result, {
+      status: "success",
+      data: 110000000,
+    });
     assert.deepEqual(fromThread[2].preflightResult.result, {
       status: "success",
       data: 110000002.5,
@@ -70,11 +79,17 @@ describe("local on execution threads", { timeout: 60_000 }, () => {
     const before = threadCpuMs();
     const started = performance.now();
     const answer = JSON.parse(
-      await threaded.commands.local(0, long, { preflight: false, rewindDepth: 0n }),
+      await threaded.commands.local(0, long, {
+        preflight: false,
+        rewindDepth: 0n,
+      }),
     );
     const tookMs = performance.now() - started;
     const heldMs = threadCpuMs() - before;
-    assert.deepEqual(answer.result, { status: "success", data: { int: 400_000 } });
+    assert.deepEqual(answer.result, {
+      status: "success",
+      data: { int: 400_000 },
+    });
     assert.ok(tookMs > 100, `the call took ${tookMs.toFixed(0)} ms: too little to tell`);
     assert.ok(heldMs < 50, `the node's thread ran ${heldMs} ms of the call's ${tookMs.toFixed(0)}`);
   });

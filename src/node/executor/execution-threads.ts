@@ -98,8 +98,14 @@ function holdLimitMs(work: ThreadWork): number {
 function stoppedAnswer(work: ThreadWork, why: "watchdog" | string): LocalAnswer | BlockAnswer {
   if (work.kind === "block") return { kind: "unserved" };
   return why === "watchdog"
-    ? { kind: "refused", message: commandTimeoutMessage(work.request.timeLimitMs) }
-    : { kind: "refused", message: `the command stopped its execution thread: ${why}` };
+    ? {
+        kind: "refused",
+        message: commandTimeoutMessage(work.request.timeLimitMs),
+      }
+    : {
+        kind: "refused",
+        message: `the command stopped its execution thread: ${why}`,
+      };
 }
 
 /** Execution thread `index`: its work in order; a `local` call beyond the bound is refused. */

@@ -26,12 +26,12 @@ export class InProcessExecutor implements ContractExecutor {
       return Promise.resolve({ kind: "unserved" });
     }
     const atHead = parent.height === chain.head.height;
-    const scratch = () => chain.state.scratchAt(parent.height);
+    const scratch = () => chain.state.db.scratchAt(parent.height);
     return Promise.resolve(
       answerLocal(request, {
         parent,
         env: chain.environment(parent),
-        state: atHead ? () => chain.state : scratch,
+        state: atHead ? () => chain.state.db : scratch,
         scratch,
       }),
     );
@@ -44,7 +44,7 @@ export class InProcessExecutor implements ContractExecutor {
     return Promise.resolve(
       answerBlock(request, {
         env: chain.environment(parent),
-        scratch: () => chain.state.scratchAt(parent.height),
+        scratch: () => chain.state.db.scratchAt(parent.height),
       }),
     );
   }

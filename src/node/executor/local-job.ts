@@ -3,8 +3,8 @@
  * body parsed and verified, the command run, its answer's size checked.
  */
 import { parseCommandBody } from "../../command/index.ts";
-import { LocalRefusal, type LocalSite, runLocal } from "../local.ts";
 import { failedAnswer, type LocalAnswer, type LocalRequest } from "./contract-executor.ts";
+import { LocalRefusal, type LocalSite, runLocal } from "./local.ts";
 
 /**
  * The largest answer `local` gives (its JSON text's UTF-8 bytes): a command may build a value of
@@ -15,7 +15,9 @@ export const MAX_LOCAL_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export function answerLocal(request: LocalRequest, site: LocalSite): LocalAnswer {
   try {
-    const parsed = parseCommandBody(request.body, { verifySignatures: request.verifySignatures });
+    const parsed = parseCommandBody(request.body, {
+      verifySignatures: request.verifySignatures,
+    });
     if (!parsed.ok) return { kind: "refused", message: parsed.message };
     const { preflight, rules, nowSeconds, timeLimitMs } = request;
     const text = runLocal(parsed.command, preflight, site, rules, nowSeconds, timeLimitMs);

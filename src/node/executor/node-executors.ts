@@ -7,7 +7,7 @@
  * command); on the node's thread, which must keep answering, the node's `commandTimeLimit`
  * (100 ms).
  */
-import type { BlockTimeLimits } from "../block-execution/block-executor.ts";
+import type { BlockTimeLimits } from "./block/block-executor.ts";
 import type { BlockAnswer, BlockRequest, LocalAnswer, LocalRequest } from "./contract-executor.ts";
 import type { ExecutionThreads } from "./execution-threads.ts";
 import type { InProcessExecutor } from "./in-process-executor.ts";
@@ -53,7 +53,10 @@ export class NodeExecutors {
   /** Executes a new block's commands; `unserved` when the chain moved on from its parent. */
   async makeBlock(request: Omit<BlockRequest, "limits">): Promise<BlockAnswer> {
     const { blockBudgetMs, blockCommandOnThreadMs, commandHereMs } = this.limits;
-    const limits = (commandMs: number): BlockTimeLimits => ({ commandMs, blockMs: blockBudgetMs });
+    const limits = (commandMs: number): BlockTimeLimits => ({
+      commandMs,
+      blockMs: blockBudgetMs,
+    });
     if (this.threads !== null && request.largestGasLimit > SMALL_COMMAND_GAS) {
       const answer = await this.threads.makeBlock({
         ...request,

@@ -20,6 +20,8 @@ export type ThreadWork =
   | { readonly kind: "block"; readonly request: BlockRequest };
 
 /** The answer to each kind of work. */
-export type AnswerTo<W extends ThreadWork> = W extends { readonly kind: "local" }
+export type AnswerTo<W extends ThreadWork> = W extends {
+  readonly kind: "local";
+}
   ? LocalAnswer
   : BlockAnswer;

@@ -90,6 +90,9 @@ export const DEV_ACCOUNTS: readonly DevAccount[] = DEV_KEYS.map((keys, n) => ({
 }));
 
 /** The keyset guarding a development account, as Pact reads it from `data`. */
-export function keysetOf(keys: DevKeyPair): { keys: string[]; pred: "keys-all" } {
+export function keysetOf(keys: DevKeyPair): {
+  keys: string[];
+  pred: "keys-all";
+} {
   return { keys: [keys.publicKey], pred: "keys-all" };
 }

@@ -21,7 +21,13 @@ describe("the node's coin calls", () => {
     });
     assert.deepEqual(redeemGasCall("miner", GUARD, "sender00", "0.15", "0.0"), {
       code: '(coin.redeem-gas (read-msg "miner") (read-keyset "miner-guard") (read-msg "sender") (read-decimal "total"))',
-      data: { miner: "miner", "miner-guard": GUARD, sender: "sender00", total: "0.15", fee: "0.0" },
+      data: {
+        miner: "miner",
+        "miner-guard": GUARD,
+        sender: "sender00",
+        total: "0.15",
+        fee: "0.0",
+      },
       grants: ["coin.GAS"],
     });
   });

@@ -45,7 +45,11 @@ function amount(what: string, text: string): string {
 export function coinbaseCall(miner: string, minerGuard: KeysetData, reward: string): CoinCall {
   return {
     code: '(coin.coinbase (read-msg "miner") (read-keyset "miner-guard") (read-decimal "reward"))',
-    data: { miner, "miner-guard": minerGuard, reward: amount("reward", reward) },
+    data: {
+      miner,
+      "miner-guard": minerGuard,
+      reward: amount("reward", reward),
+    },
     grants: ["coin.COINBASE"],
   };
 }

@@ -14,21 +14,18 @@ import {
   type ParsedCommand,
 } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import { encodeCommandResultAround, executeCommand, FREE_GAS } from "../../execution/index.ts";
-import type { VersionedPactDb } from "../../pact/db/index.ts";
-import { JsonNumber, PactTime, parseJson } from "../../pact/values/index.ts";
-import { transactionBytes } from "../block-execution/block-executor.ts";
-import { grantedCaps } from "../block-execution/system-calls.ts";
-import { SYSTEM_RULES } from "../execution-rules.ts";
+import { JsonNumber, parseJson } from "../../pact/values/index.ts";
 import { genesisTransactions } from "./transactions.ts";
-
-const utf8 = new TextEncoder();
 
 /** The genesis commands of a chain, as stored in its genesis payload. */
 export function genesisCommands(networkId: string, chainId: number): ParsedCommand[] {
   return genesisTransactions(String(chainId)).map((tx, i) => {
     const payload = {
-      payload: { kind: "exec" as const, code: tx.code, data: parseJson(JSON.stringify(tx.data)) },
+      payload: {
+        kind: "exec" as const,
+        code: tx.code,
+        data: parseJson(JSON.stringify(tx.data)),
+      },
       meta: {
         kind: "public" as const,
         creationTime: 0,
@@ -56,53 +53,6 @@ export function genesisCommands(networkId: string, chainId: number): ParsedComma
   });
 }
 
-/**
- * Runs the genesis commands on `db` (its genesis block open); throws when one fails, since a
- * genesis that does not load is a fault of Braid's own contracts.
- */
-export function executeGenesis(
-  db: VersionedPactDb,
-  networkId: string,
-  chainId: number,
-  commands: readonly ParsedCommand[],
-): GenesisOutput[] {
-  const block = { height: 0n, time: PACT_EPOCH, prevBlockHash: "" };
-  const grants = genesisTransactions(String(chainId)).map((tx) => grantedCaps(tx.grants));
-  return commands.map((command, i) => {
-    const outcome = executeCommand(command, {
-      db,
-      mode: "transactional",
-      block,
-      gas: FREE_GAS,
-      ...SYSTEM_RULES,
-      grantedCaps: grants[i] ?? [],
-    });
-    if (outcome.result.status !== "success") {
-      throw new Error(
-        `genesis transaction ${i} of chain ${chainId} (${networkId}) failed: ${outcome.result.error.message}`,
-      );
-    }
-    const [head, tail] = encodeCommandResultAround(outcome);
-    return {
-      command,
-      transaction: transactionBytes(command),
-      output: utf8.encode(`${head}null${tail}`),
-      metaOffset: utf8.encode(head).length,
-    };
-  });
-}
-
-/** A genesis command with its payload bytes. */
-export interface GenesisOutput {
-  readonly command: ParsedCommand;
-  readonly transaction: Uint8Array;
-  readonly output: Uint8Array;
-  readonly metaOffset: number;
-}
-
-/** Genesis transactions see block time 0 (the UNIX epoch) and height 0. */
-const PACT_EPOCH = new PactTime(0n);
-
 /** `base` with its genesis payload hashes replaced by `payloadHashes` (one per chain). */
 export function networkVersion(
   base: ChainwebVersion,
@@ -110,6 +60,9 @@ export function networkVersion(
 ): ChainwebVersion {
   return Object.freeze({
     ...base,
-    genesis: { ...base.genesis, payloadHashes: payloadHashes.map(encodeBase64Url) },
+    genesis: {
+      ...base.genesis,
+      payloadHashes: payloadHashes.map(encodeBase64Url),
+    },
   });
 }

@@ -51,7 +51,11 @@ function fund(account: DevAccount): GenesisTransaction {
   return {
     name: `fund ${account.name}`,
     code: '(coin.coinbase (read-msg "account") (read-keyset "account-guard") (read-decimal "amount"))',
-    data: { account: account.name, "account-guard": keysetOf(account), amount: account.balance },
+    data: {
+      account: account.name,
+      "account-guard": keysetOf(account),
+      amount: account.balance,
+    },
     grants: ["coin.COINBASE"],
   };
 }

@@ -17,7 +17,7 @@ import { makeBlockHeader } from "../../chain/mining/new-header.ts";
 import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { graphAt } from "../../chain/version/version.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
-import { transactionBytes } from "../block-execution/block-executor.ts";
+import { transactionBytes } from "../executor/block/block-executor.ts";
 import { DEV_ACCOUNTS } from "../genesis/accounts.ts";
 import { makeLogger } from "../logger.ts";
 import { BraidNode, stateFile } from "../node.ts";
@@ -42,7 +42,10 @@ function withOtherOutput(source: BraidNode, block: Block, from: string, to: stri
     i === 0 ? { ...t, output: utf8.encode(text.decode(t.output).replace(from, to)) } : t,
   );
   const remade = makePayloadWithOutputs(transactions, payload.minerData, payload.coinbase);
-  return { header: reheader(source, header, remade.payloadHash), payload: remade };
+  return {
+    header: reheader(source, header, remade.payloadHash),
+    payload: remade,
+  };
 }
 
 /** A valid header like `header`, for another payload (and creation time). */
@@ -137,8 +140,14 @@ describe("importing blocks", () => {
     const node = manualNode();
     try {
       const { header, payload } = transfer;
-      const changed = payload.transactions.map((t) => ({ ...t, output: utf8.encode("{}") }));
-      const unhashed = batch({ header, payload: { ...payload, transactions: changed } });
+      const changed = payload.transactions.map((t) => ({
+        ...t,
+        output: utf8.encode("{}"),
+      }));
+      const unhashed = batch({
+        header,
+        payload: { ...payload, transactions: changed },
+      });
       assert.deepEqual(refusal(node, unhashed), [
         "payload-mismatch",
         "the payload does not match outputsHash",
@@ -238,7 +247,7 @@ describe("importing blocks", () => {
       );
       assert.equal(node.chainDb.header(block.header.hash), undefined, "nothing stored");
       assert.equal(chain.head, parent, "the chain did not move");
-      assert.equal(chain.state.blockHeight, null, "the block's state was aborted");
+      assert.equal(chain.state.blockOpen, false, "the block's state was aborted");
       assert.equal(node.producer.mine(0).header.height, parent.height + 1, "the next one stores");
     } finally {
       node.close();
@@ -261,7 +270,10 @@ describe("importing blocks", () => {
           next.payload.minerData,
           next.payload.coinbase,
         );
-        return { header: reheader(from, next.header, payload.payloadHash), payload };
+        return {
+          header: reheader(from, next.header, payload.payloadHash),
+          payload,
+        };
       };
       const again = holding([held]);
       const alreadyOnChain = [
@@ -278,7 +290,10 @@ describe("importing blocks", () => {
         caps: [GAS_CAP],
         nonce: "import-twice",
       });
-      const freshTx = { transaction: transactionBytes(fresh), output: held.output };
+      const freshTx = {
+        transaction: transactionBytes(fresh),
+        output: held.output,
+      };
       assert.deepEqual(refusal(node, [holding([freshTx, freshTx])]), [
         "invalid-command",
         `transaction 1 (${fresh.hash}): Transaction already exists on chain`,
@@ -289,7 +304,10 @@ describe("importing blocks", () => {
         nonce: "import-chain-1",
         chainId: "1",
       });
-      const elsewhereTx = { transaction: transactionBytes(elsewhere), output: held.output };
+      const elsewhereTx = {
+        transaction: transactionBytes(elsewhere),
+        output: held.output,
+      };
       assert.deepEqual(refusal(node, [holding([elsewhereTx])]), [
         "invalid-command",
         `transaction 0 (${elsewhere.hash}): Wrong chain, expected: 0, actual: 1`,
@@ -311,7 +329,10 @@ describe("importing blocks", () => {
       const command = devCommand({
         code: "(+ 1 2)",
         nonce: "import-private",
-        privateMeta: { kind: "private", address: { from: "Alice", to: ["Bob"] } },
+        privateMeta: {
+          kind: "private",
+          address: { from: "Alice", to: ["Bob"] },
+        },
       });
       from.commands.submit(0, [command]);
       const block = from.producer.mine(0);
@@ -369,7 +390,9 @@ describe("importing blocks", () => {
         resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
         makeLogger("error"),
       );
-      const reader = new Database(join(dir, "chain.sqlite"), { readonly: true });
+      const reader = new Database(join(dir, "chain.sqlite"), {
+        readonly: true,
+      });
       try {
         const stored = reader.prepare("SELECT count(*) AS n FROM block_headers WHERE hash = ?");
         const seen: number[] = [];
@@ -403,7 +426,9 @@ describe("importing blocks", () => {
         resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
         makeLogger("error"),
       );
-      const reader = new Database(join(dir, "chain.sqlite"), { readonly: true });
+      const reader = new Database(join(dir, "chain.sqlite"), {
+        readonly: true,
+      });
       try {
         // Blocks committed together are announced together: the other connection sees the
         // same count of stored blocks at each of their events.

@@ -13,11 +13,10 @@ import { payloadHashMismatches } from "../../chain/payload/payload.ts";
 import { validateHeader } from "../../chain/validation/validate.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
+import { ForkExecution } from "../executor/fork-execution.ts";
 import type { NodeChain } from "../node-chain.ts";
 import { indexOfPayload } from "../stored-payload.ts";
-import { type ForeignBlock, ForkExecution } from "./fork-execution.ts";
-
-export type { ForeignBlock } from "./fork-execution.ts";
+import type { ForeignBlock } from "./foreign-block.ts";
 
 import { ImportError } from "./import-error.ts";
 
@@ -48,7 +47,10 @@ export function importBlocks(
     });
     checkPayload(block);
     const payload = execution.check(chains[block.header.chainId]!, block, parent);
-    checked.set(encodeBase64Url(block.header.hash), { header: block.header, payload });
+    checked.set(encodeBase64Url(block.header.hash), {
+      header: block.header,
+      payload,
+    });
   }
   const stored = [...checked.values()].map((block) => ({
     block,

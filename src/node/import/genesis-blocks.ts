@@ -10,8 +10,8 @@ import type { BlockHeader } from "../../chain/header/types.ts";
 import { NO_COINBASE_OUTPUT, NO_MINER_DATA } from "../../chain/payload/constants.ts";
 import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { allChainIds, type ChainwebVersion } from "../../chain/version/version.ts";
-import type { VersionedPactDb } from "../../pact/db/index.ts";
-import { executeGenesis, genesisCommands, networkVersion } from "../genesis/genesis.ts";
+import type { ChainState } from "../executor/chain-state.ts";
+import { genesisCommands, networkVersion } from "../genesis/genesis.ts";
 
 /**
  * Runs the genesis transactions of every chain, stores the genesis blocks and commits each
@@ -19,14 +19,13 @@ import { executeGenesis, genesisCommands, networkVersion } from "../genesis/gene
  */
 export function createGenesis(
   chainDb: ChainDatabase,
-  states: readonly VersionedPactDb[],
+  states: readonly ChainState[],
   base: ChainwebVersion,
 ): ChainwebVersion {
   const network = base.name;
-  const executed = states.map((state, chainId) => {
-    state.beginBlock(0);
-    return executeGenesis(state, network, chainId, genesisCommands(network, chainId));
-  });
+  const executed = states.map((state, chainId) =>
+    state.executeGenesis(network, genesisCommands(network, chainId)),
+  );
   const payloads = executed.map((outputs) =>
     makePayloadWithOutputs(outputs, NO_MINER_DATA, NO_COINBASE_OUTPUT),
   );
@@ -46,7 +45,7 @@ export function createGenesis(
     })),
   );
   states.forEach((state, chainId) => {
-    state.commitBlock(headers[chainId]!.hash);
+    state.commit(headers[chainId]!.hash);
   });
   return version;
 }

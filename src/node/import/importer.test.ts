@@ -56,7 +56,9 @@ async function withImport(
 describe("a sync's import", () => {
   it("lets the event loop run between its transactions, each committed and announced before", () =>
     withImport(async (node, blocks, heads, dir) => {
-      const reader = new Database(join(dir, "chain.sqlite"), { readonly: true });
+      const reader = new Database(join(dir, "chain.sqlite"), {
+        readonly: true,
+      });
       try {
         const stored = reader.prepare("SELECT count(*) AS n FROM block_headers").pluck();
         const genesis = stored.get() as number;
@@ -67,7 +69,10 @@ describe("a sync's import", () => {
         let importing = true;
         const watch = () => {
           if (!importing) return;
-          turns.push({ announced, committed: (stored.get() as number) - genesis });
+          turns.push({
+            announced,
+            committed: (stored.get() as number) - genesis,
+          });
           setImmediate(watch);
         };
         setImmediate(watch);

@@ -31,14 +31,8 @@ import type { NodeEvents } from "../events.ts";
 import type { NodeLogger } from "../logger.ts";
 import { cutOf, type NodeChain, type PreparedBlock, type StoredBlock } from "../node-chain.ts";
 import type { StorageGuard } from "../storage-guard.ts";
-import {
-  checkHeader,
-  checkPayload,
-  type ForeignBlock,
-  type HeaderFinder,
-  importBlocks,
-} from "./block-import.ts";
-import { executeForeign } from "./fork-execution.ts";
+import { checkHeader, checkPayload, type HeaderFinder, importBlocks } from "./block-import.ts";
+import type { ForeignBlock } from "./foreign-block.ts";
 
 export interface ImporterParts {
   readonly version: ChainwebVersion;
@@ -106,12 +100,17 @@ export class BlockImporter {
    * them. When a header is invalid or storing fails, every one is aborted and nothing moved.
    */
   storeProduced(
-    prepared: readonly { readonly chain: NodeChain; readonly block: PreparedBlock }[],
+    prepared: readonly {
+      readonly chain: NodeChain;
+      readonly block: PreparedBlock;
+    }[],
   ): StoredBlock[] {
     try {
       this.parts.storage.check();
       for (const { block } of prepared) {
-        checkHeader(this.parts.version, block.header, this.nearHead, { madeHere: true });
+        checkHeader(this.parts.version, block.header, this.nearHead, {
+          madeHere: true,
+        });
       }
       this.parts.chainDb.insertBlocks(
         prepared.map(({ block }) => ({
@@ -185,7 +184,11 @@ export class BlockImporter {
     // Announced after the states moved, so a `listen` woken by them finds its result.
     for (const { block, index } of stored) {
       const requestKeys = index.map((entry) => encodeBase64Url(entry.requestKey));
-      this.announce(block.header.chainId, { ...block, requestKeys, rejected: [] });
+      this.announce(block.header.chainId, {
+        ...block,
+        requestKeys,
+        rejected: [],
+      });
     }
   }
 
@@ -265,9 +268,7 @@ export class BlockImporter {
     checkHeader(version, header, this.nearHead, { powRequired, now });
     checkPayload(block);
     const parent = chain.head;
-    const prepared = chain.prepareForeign(header, (state, parentHeader) =>
-      executeForeign(state, chain, block, parentHeader, (hashBytes) => chain.isOnChain(hashBytes)),
-    );
+    const prepared = chain.prepareForeign(block);
     try {
       chainDb.insertBlocks([{ header, payload: prepared.payload, index: prepared.index, parent }]);
     } catch (e) {

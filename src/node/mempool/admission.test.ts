@@ -120,14 +120,25 @@ describe("mempool admission", () => {
 
   it("words a refused send batch as Chainweb does", () => {
     assert.equal(
-      batchRefusal([{ index: 1, hash: "abc", reason: "Transaction time-to-live is expired" }]),
+      batchRefusal([
+        {
+          index: 1,
+          hash: "abc",
+          reason: "Transaction time-to-live is expired",
+        },
+      ]),
       'One or more transactions were invalid: Transaction "abc" at index 1 failed with: Transaction time-to-live is expired',
     );
   });
 });
 
 describe("private admission", () => {
-  const signer = (pubKey: string): Signer => ({ pubKey, scheme: null, addr: null, clist: [] });
+  const signer = (pubKey: string): Signer => ({
+    pubKey,
+    scheme: null,
+    addr: null,
+    clist: [],
+  });
   function privateCommand(signers: Signer[], gasLimit?: number, cmd = "{}"): ParsedCommand {
     const meta: PrivateMeta = {
       kind: "private",

@@ -7,7 +7,7 @@
  */
 import type { ParsedCommand, PrivateMeta, PublicMeta } from "../../command/index.ts";
 import { Decimal, jsonNumberToDecimal, jsonString } from "../../pact/values/index.ts";
-import { commandGasLimit, sizeGas } from "../block-execution/gas-fees.ts";
+import { commandGasLimit, sizeGas } from "../executor/block/gas-fees.ts";
 
 /** The most signatures one command may carry (Chainweb's `assertSigSize`). */
 export const MAX_SIGNATURES = 100;

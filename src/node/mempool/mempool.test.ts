@@ -15,11 +15,19 @@ describe("Mempool.pendingSince", () => {
   it("counts one tx id per command added, and answers those added since a mark", () => {
     const mempool = new Mempool();
     const [a, b, c] = commands(3, "since");
-    assert.deepEqual(mempool.pendingSince(), { hashes: [], nonce: mempool.nonce, next: 0 });
+    assert.deepEqual(mempool.pendingSince(), {
+      hashes: [],
+      nonce: mempool.nonce,
+      next: 0,
+    });
     mempool.add([a!, b!]);
     mempool.add([a!]); // already pending: no new tx id
     const first = mempool.pendingSince();
-    assert.deepEqual(first, { hashes: [a!.hash, b!.hash], nonce: mempool.nonce, next: 2 });
+    assert.deepEqual(first, {
+      hashes: [a!.hash, b!.hash],
+      nonce: mempool.nonce,
+      next: 2,
+    });
     mempool.add([c!]);
     assert.deepEqual(mempool.pendingSince({ nonce: mempool.nonce, since: 2n }).hashes, [c!.hash]);
     assert.deepEqual(mempool.pendingSince({ nonce: mempool.nonce, since: 1n }).hashes, [
@@ -110,10 +118,21 @@ describe("Mempool's keeper", () => {
 describe("Mempool.removeExpired", () => {
   it("removes the public commands whose time to live ended, and tells the keeper", () => {
     const released: string[] = [];
-    const mempool = new Mempool({ keep: () => {}, release: (h) => released.push(...h) });
+    const mempool = new Mempool({
+      keep: () => {},
+      release: (h) => released.push(...h),
+    });
     // Created at 1,000 and 2,000 with an hour to live: over at 4,600 and 5,600.
-    const early = devCommand({ code: "(+ 1 2)", nonce: "early", creationTime: 1_000 });
-    const late = devCommand({ code: "(+ 1 2)", nonce: "late", creationTime: 2_000 });
+    const early = devCommand({
+      code: "(+ 1 2)",
+      nonce: "early",
+      creationTime: 1_000,
+    });
+    const late = devCommand({
+      code: "(+ 1 2)",
+      nonce: "late",
+      creationTime: 2_000,
+    });
     mempool.add([early, late]);
     assert.deepEqual(mempool.removeExpired(4_599), []);
     assert.deepEqual(mempool.removeExpired(4_600), [early.hash]);

@@ -16,7 +16,7 @@
 import { randomBytes } from "node:crypto";
 import type { ParsedCommand } from "../../command/index.ts";
 import { Decimal } from "../../pact/values/index.ts";
-import { commandGasLimit } from "../block-execution/gas-fees.ts";
+import { commandGasLimit } from "../executor/block/gas-fees.ts";
 import { gasPrice } from "./admission.ts";
 
 /** The most commands one chain's mempool holds; a `send` that would pass it is refused. */

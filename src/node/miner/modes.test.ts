@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ParsedCommand } from "../../command/index.ts";
-import { BLOCK_TIME_BUDGET_MS } from "../block-execution/block-executor.ts";
+import { BLOCK_TIME_BUDGET_MS } from "../executor/block/block-executor.ts";
 import { devCommand, GAS_CAP, manualNode } from "../test-support/dev-node.ts";
 
 /** How long the quick commands may wait for their block (ms): a block time, with room for load. */
@@ -20,7 +20,11 @@ describe("on-demand mining", () => {
         nonce: "slow",
       });
       const quick = [1, 2, 3].map((i) =>
-        devCommand({ code: `(+ ${i} 1)`, caps: [GAS_CAP], nonce: `quick ${i}` }),
+        devCommand({
+          code: `(+ ${i} 1)`,
+          caps: [GAS_CAP],
+          nonce: `quick ${i}`,
+        }),
       );
       node.commands.submit(0, [slow, ...quick]);
       node.commands.commandsArrived(0);

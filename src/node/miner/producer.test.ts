@@ -68,7 +68,13 @@ describe("the commands a block takes when another chain needs it", () => {
   afterEach(() => node.close());
 
   const onChain5 = (gasLimit: number, nonce: string) =>
-    devCommand({ code: "(+ 1 2)", caps: [GAS_CAP], chainId: "5", gasLimit, nonce });
+    devCommand({
+      code: "(+ 1 2)",
+      caps: [GAS_CAP],
+      chainId: "5",
+      gasLimit,
+      nonce,
+    });
   const mined = (command: ParsedCommand) => node.commands.result(5, command.hashBytes) !== null;
 
   it("takes the small ones and leaves a large one for its own chain's block", async () => {

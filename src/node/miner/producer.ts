@@ -32,8 +32,8 @@ import { adjacentChains } from "../../chain/graph/graph.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { type ChainwebVersion, graphAt } from "../../chain/version/version.ts";
 import type { ParsedCommand } from "../../command/index.ts";
-import { transactionText } from "../block-execution/block-executor.ts";
-import { commandGasLimit } from "../block-execution/gas-fees.ts";
+import { transactionText } from "../executor/block/block-executor.ts";
+import { commandGasLimit } from "../executor/block/gas-fees.ts";
 import {
   type BlockAnswer,
   type BlockRequest,
@@ -72,7 +72,10 @@ export interface ProducerOptions {
    * then committed and announced; aborted when storing fails.
    */
   readonly store: (
-    prepared: readonly { readonly chain: NodeChain; readonly block: PreparedBlock }[],
+    prepared: readonly {
+      readonly chain: NodeChain;
+      readonly block: PreparedBlock;
+    }[],
   ) => StoredBlock[];
   /** Told of commands a proof-of-work candidate left out for good (the importer's `leaveOut`). */
   readonly leaveOut: (chain: NodeChain, rejected: PreparedBlock["rejected"]) => void;
@@ -409,7 +412,10 @@ export class BlockProducer {
       adjacentParents.set(n, adjacent);
       latest = Math.max(latest, adjacent.creationTime);
     }
-    return { adjacentParents, creationTime: Math.max(this.options.nowMicros(), latest + 1) };
+    return {
+      adjacentParents,
+      creationTime: Math.max(this.options.nowMicros(), latest + 1),
+    };
   }
 
   /**

@@ -8,16 +8,16 @@ import type { ChainwebVersion } from "../../chain/version/version.ts";
 import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import { Decimal } from "../../pact/values/index.ts";
-import { blockContextOf, buyGas, transactionText } from "../block-execution/block-executor.ts";
 import type { NodeClock } from "../clock.ts";
 import type { NodeEvents } from "../events.ts";
+import { blockContextOf, transactionText } from "../executor/block/block-executor.ts";
 import {
   failureError,
   type LocalAnswer,
   type LocalRequest,
 } from "../executor/contract-executor.ts";
+import { LocalBusy, type LocalOptions, LocalRefusal, localHeight } from "../executor/local.ts";
 import type { NodeExecutors } from "../executor/node-executors.ts";
-import { LocalBusy, type LocalOptions, LocalRefusal, localHeight } from "../local.ts";
 import {
   type AdmissionRules,
   admissionProblem,
@@ -66,7 +66,10 @@ export interface InsertOutcome {
   /** How many were pending already (or twice in the batch). */
   readonly alreadyPending: number;
   /** Those the admission rules refused, with `send`'s reason. */
-  readonly refused: readonly { readonly hash: string; readonly reason: string }[];
+  readonly refused: readonly {
+    readonly hash: string;
+    readonly reason: string;
+  }[];
   /** How many found the mempool full ({@link MAX_PENDING_COMMANDS}). */
   readonly overflow: number;
 }
@@ -215,7 +218,12 @@ export class NodeCommandService implements CommandService {
         chain.mempool.add(added);
         this.parts.events.emit("pending", chainId);
       }
-      return { added: added.map((c) => c.hash), alreadyPending, refused, overflow };
+      return {
+        added: added.map((c) => c.hash),
+        alreadyPending,
+        refused,
+        overflow,
+      };
     });
   }
 
@@ -229,7 +237,10 @@ export class NodeCommandService implements CommandService {
     const now = this.parts.clock.nowSeconds();
     const block = blockContextOf(chain.environment(chain.head));
     return (command: ParsedCommand): string | null => {
-      const context = { now, isOnChain: () => chain.isOnChain(command.hashBytes) };
+      const context = {
+        now,
+        isOnChain: () => chain.isOnChain(command.hashBytes),
+      };
       const reason =
         privateAllowed && command.payload.meta.kind === "private"
           ? privateAdmissionProblem(command, rules, context)
@@ -237,8 +248,8 @@ export class NodeCommandService implements CommandService {
       if (reason !== null || command.payload.meta.kind !== "public") return reason;
       if (chain.mempool.has(command.hash)) return null;
       const meta = command.payload.meta as PublicMeta;
-      const bought = buyGas(chain.state, block, command, meta.gasLimit, "local");
-      return bought.kind === "rejected" ? `Attempt to buy gas failed with: ${bought.reason}` : null;
+      const problem = chain.state.gasPurchaseProblem(block, command, meta.gasLimit);
+      return problem === null ? null : `Attempt to buy gas failed with: ${problem}`;
     };
   }
 

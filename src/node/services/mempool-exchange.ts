@@ -5,7 +5,7 @@
  * `insertEach`). Private commands are never shown to peers.
  */
 import type { ParsedCommand } from "../../command/index.ts";
-import { transactionText } from "../block-execution/block-executor.ts";
+import { transactionText } from "../executor/block/block-executor.ts";
 import type { MempoolMark, PendingSince } from "../mempool/mempool.ts";
 import type { NodeChain } from "../node-chain.ts";
 import type { InsertOutcome, NodeCommandService } from "./command-service.ts";

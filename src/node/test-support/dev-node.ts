@@ -77,7 +77,10 @@ export interface DevCommand {
   /** The command's verifiers (default: no `verifiers` field). */
   readonly verifiers?: readonly Verifier[];
   /** Another gas payer, signed for by `passkey` (a WebAuthn signer) instead of a development key. */
-  readonly passkeyAccount?: { readonly name: string; readonly passkey: SoftwareAuthenticator };
+  readonly passkeyAccount?: {
+    readonly name: string;
+    readonly passkey: SoftwareAuthenticator;
+  };
   /** Another sender and signer than a development account (one ED25519 key, hex). */
   readonly signer?: {
     readonly name: string;
@@ -100,7 +103,11 @@ export function devCommand(spec: DevCommand): ParsedCommand {
   const passkey = spec.passkeyAccount?.passkey;
   const clist = spec.caps ?? [];
   const payload = {
-    payload: { kind: "exec" as const, code: spec.code, data: parseJson(spec.data ?? "{}") },
+    payload: {
+      kind: "exec" as const,
+      code: spec.code,
+      data: parseJson(spec.data ?? "{}"),
+    },
     meta: spec.privateMeta ?? {
       kind: "public" as const,
       creationTime: spec.creationTime ?? Math.floor(Date.now() / 1000) - 10,
@@ -113,7 +120,12 @@ export function devCommand(spec: DevCommand): ParsedCommand {
     signers: [
       passkey === undefined
         ? { pubKey: account.publicKey, scheme: null, addr: null, clist }
-        : { pubKey: passkey.publicKey, scheme: "WebAuthn" as const, addr: null, clist },
+        : {
+            pubKey: passkey.publicKey,
+            scheme: "WebAuthn" as const,
+            addr: null,
+            clist,
+          },
     ],
     verifiers: spec.verifiers ?? null,
     networkId: "development",
@@ -124,7 +136,12 @@ export function devCommand(spec: DevCommand): ParsedCommand {
     passkey === undefined
       ? signCommand(
           cmd,
-          [{ publicKey: decodeHex(account.publicKey), secretKey: decodeHex(account.secretKey) }],
+          [
+            {
+              publicKey: decodeHex(account.publicKey),
+              secretKey: decodeHex(account.secretKey),
+            },
+          ],
           "blake2b",
         )
       : passkeySigned(cmd, passkey);

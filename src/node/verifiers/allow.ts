@@ -49,5 +49,10 @@ function decodeCapability(text: string): CapToken | null {
   if (typeof name !== "string" || parseQualifiedName(name) === null || !Array.isArray(args)) {
     return null;
   }
-  return { kind: "cap-token", name, moduleHash: "", args: args.map(decodePactValue) };
+  return {
+    kind: "cap-token",
+    name,
+    moduleHash: "",
+    args: args.map(decodePactValue),
+  };
 }

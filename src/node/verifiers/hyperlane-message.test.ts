@@ -47,7 +47,10 @@ function checkpointDigest(root: Uint8Array, index: number, messageId: Uint8Array
 
 /** An Ethereum signature: r, s, then v = 27 + the recovery bit. */
 function ethSign(digest: Uint8Array, sk: Uint8Array): Uint8Array {
-  const recovered = secp256k1.sign(digest, sk, { prehash: false, format: "recovered" });
+  const recovered = secp256k1.sign(digest, sk, {
+    prehash: false,
+    format: "recovered",
+  });
   return Buffer.concat([recovered.subarray(1), Buffer.from([27 + recovered[0]!])]);
 }
 

@@ -146,7 +146,12 @@ function capabilityArguments(args: readonly PactValue[]): ExpectedMessage {
     if (v === undefined || !isLiteral(v)) throw new VerifierError(`${key} is missing`);
     normalized.set(key, integerOf(key, v));
   }
-  return { messageId: messageId!, message: normalized, validators, threshold: thresholdValue };
+  return {
+    messageId: messageId!,
+    message: normalized,
+    validators,
+    threshold: thresholdValue,
+  };
 }
 
 function isLiteral(v: PactValue): boolean {
@@ -233,7 +238,9 @@ function recoverAddress(digest: Uint8Array, signature: Uint8Array): Uint8Array |
   let publicKey: Uint8Array;
   try {
     const recovered = concat([Uint8Array.of(recovery), signature.subarray(0, 64)]);
-    publicKey = secp256k1.recoverPublicKey(recovered, digest, { prehash: false });
+    publicKey = secp256k1.recoverPublicKey(recovered, digest, {
+      prehash: false,
+    });
   } catch {
     return null;
   }

@@ -66,7 +66,10 @@ function wellFormed(parts: readonly PactValue[]): boolean {
 }
 
 /** The digest of the parts, and the parts as the capability must show them (no byte chunks). */
-function hashParts(parts: readonly PactValue[]): { digest: Uint8Array; shown: PactValue[] } {
+function hashParts(parts: readonly PactValue[]): {
+  digest: Uint8Array;
+  shown: PactValue[];
+} {
   const chunks: Uint8Array[] = [];
   const shown: PactValue[] = [];
   for (const part of parts) {
@@ -117,7 +120,10 @@ function verifySignature(
     return null;
   }
   try {
-    return secp256k1.verify(signature, digest, publicKey, { prehash: false, lowS: false });
+    return secp256k1.verify(signature, digest, publicKey, {
+      prehash: false,
+      lowS: false,
+    });
   } catch {
     return false;
   }

@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { encodeHex, keyPairFromSeed } from "../crypto/index.ts";
+import { encodeHex, keyPairFromSeed } from "../../crypto/index.ts";
+import type { BraidNode } from "../node.ts";
+import { devCommand, manualNode } from "../test-support/dev-node.ts";
 import { LocalRefusal } from "./local.ts";
-import type { BraidNode } from "./node.ts";
-import { devCommand, manualNode } from "./test-support/dev-node.ts";
 
 /** `logs` of a command that wrote nothing: the unpadded base64url hash of an empty tx-log list. */
 const NO_WRITES = "DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g";
@@ -22,14 +22,23 @@ describe("local on the node", () => {
   after(() => node.close());
 
   it("gives a failed command's logs as the hash of no writes, plain and under preflight", async () => {
-    const failing = devCommand({ code: '(enforce false "no")', nonce: "local-failure" });
+    const failing = devCommand({
+      code: '(enforce false "no")',
+      nonce: "local-failure",
+    });
     const plain = JSON.parse(
-      await node.commands.local(0, failing, { preflight: false, rewindDepth: 0n }),
+      await node.commands.local(0, failing, {
+        preflight: false,
+        rewindDepth: 0n,
+      }),
     );
     assert.equal(plain.result.status, "failure");
     assert.equal(plain.logs, NO_WRITES);
     const simulated = JSON.parse(
-      await node.commands.local(0, failing, { preflight: true, rewindDepth: 0n }),
+      await node.commands.local(0, failing, {
+        preflight: true,
+        rewindDepth: 0n,
+      }),
     );
     assert.equal(simulated.preflightResult.result.status, "failure");
     assert.equal(typeof simulated.preflightResult.logs, "string");
@@ -41,7 +50,11 @@ describe("local on the node", () => {
     const penniless = devCommand({
       code: "(+ 1 2)",
       nonce: "no-gas",
-      signer: { name: `k:${publicKey}`, publicKey, secretKey: encodeHex(pair.secretKey) },
+      signer: {
+        name: `k:${publicKey}`,
+        publicKey,
+        secretKey: encodeHex(pair.secretKey),
+      },
     });
     await assert.rejects(
       () => node.commands.local(0, penniless, { preflight: true, rewindDepth: 0n }),
@@ -55,7 +68,10 @@ describe("local on the node", () => {
   it("rewinds to genesis and refuses a rewindDepth past it, naming the chain's height", async () => {
     const height = node.chains[0]!.head.height;
     const blockHeight = async (rewindDepth: bigint) => {
-      const read = devCommand({ code: "(+ 1 2)", nonce: `rewind-${rewindDepth}` });
+      const read = devCommand({
+        code: "(+ 1 2)",
+        nonce: `rewind-${rewindDepth}`,
+      });
       return JSON.parse(await node.commands.local(0, read, { preflight: false, rewindDepth }))
         .metaData.blockHeight;
     };

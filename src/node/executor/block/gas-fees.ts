@@ -3,8 +3,8 @@
  * with, the amount bought before it runs (gas limit × gas price) and the fee it ends up paying
  * (gas used × gas price), both amounts rounded to the coin's 12 decimal places.
  */
-import type { PrivateMeta, PublicMeta } from "../../command/index.ts";
-import { Decimal } from "../../pact/values/index.ts";
+import type { PrivateMeta, PublicMeta } from "../../../command/index.ts";
+import { Decimal } from "../../../pact/values/index.ts";
 
 /** The coin's precision: amounts are rounded to this many decimal places. */
 export const COIN_DECIMALS = 12;

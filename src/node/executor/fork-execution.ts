@@ -12,32 +12,15 @@
 import { equalBytes } from "../../chain/bytes.ts";
 import type { Block, ChainDatabase } from "../../chain/db/index.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
-import {
-  makePayloadWithOutputs,
-  type PayloadData,
-  type PayloadWithOutputs,
-} from "../../chain/payload/payload.ts";
-import { type ParsedCommand, parseCommand } from "../../command/index.ts";
+import type { PayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { PactDb } from "../../pact/db/index.ts";
-import { executeBlock, minerOfData } from "../block-execution/block-executor.ts";
+import type { ForeignBlock } from "../import/foreign-block.ts";
 import type { NodeChain } from "../node-chain.ts";
 import type { ProofAncestry } from "../spv.ts";
 import { storedCommand } from "../stored-payload.ts";
-import { ImportError } from "./import-error.ts";
-import { blockTransactionProblem } from "./transaction-rules.ts";
-
-/**
- * A block made elsewhere: its header and its payload, with the outputs (a test's, or a whole
- * block read from a peer) or without them (what Chainweb's peers send: `payload/batch`), in
- * which case the outputs are the execution's.
- */
-export interface ForeignBlock {
-  readonly header: BlockHeader;
-  readonly payload: PayloadWithOutputs | PayloadData;
-}
-
-const utf8 = new TextDecoder();
+import { executeBlock, minerOfData } from "./block/block-executor.ts";
+import { executeForeign } from "./foreign-execution.ts";
 
 export class ForkExecution {
   /** Per chain, the overlay its last checked block left, and that block's hash (base64url). */
@@ -82,13 +65,18 @@ export class ForkExecution {
     this.last.delete(block.header.chainId);
     const remade = executeForeign(
       db,
-      chain,
       block,
       parent,
-      this.onBranchOf(chain, parent),
-      this.ancestry,
+      (miner) => chain.environment(parent, miner, this.ancestry),
+      {
+        onBranch: this.onBranchOf(chain, parent),
+        entityKeys: chain.entityKeys,
+      },
     );
-    this.last.set(block.header.chainId, { hash: encodeBase64Url(block.header.hash), db });
+    this.last.set(block.header.chainId, {
+      hash: encodeBase64Url(block.header.hash),
+      db,
+    });
     return remade;
   }
 
@@ -135,7 +123,7 @@ export class ForkExecution {
       between.push(block);
       at = this.blockOf(block.header.parent).header;
     }
-    const db = chain.state.scratchAt(at.height);
+    const db = chain.state.db.scratchAt(at.height);
     for (const block of between.reverse()) {
       const before = this.blockOf(block.header.parent).header;
       const miner = minerOfData(block.payload.minerData) ?? undefined;
@@ -150,111 +138,4 @@ export class ForkExecution {
     if (block === undefined) throw new Error(`block ${encodeBase64Url(hash)} is not known`);
     return block;
   }
-}
-
-/**
- * Executes a block made elsewhere on `db` (a state after `parent`, its block open) and returns
- * its payload with the outputs execution gave; throws {@link ImportError} when its miner data or
- * a command is not valid (transaction-rules.ts; `onBranch` says whether a request key is on the
- * branch ending at `parent`), or the outputs do not hash to the header's payload hash.
- */
-export function executeForeign(
-  db: PactDb,
-  chain: NodeChain,
-  block: ForeignBlock,
-  parent: BlockHeader,
-  onBranch: (hashBytes: Uint8Array) => boolean,
-  ancestry?: ProofAncestry,
-): PayloadWithOutputs {
-  const { header, payload } = block;
-  const miner = minerOfData(payload.minerData);
-  if (miner === null) {
-    throw new ImportError(
-      "invalid-miner-data",
-      header.chainId,
-      header.hash,
-      "the miner data is not a keys-all miner of ED25519 keys",
-    );
-  }
-  const commands = verifiedCommands(block);
-  const rules = {
-    chainId: header.chainId,
-    parentTimeMicros: parent.creationTime,
-    earlier: new Set<string>(),
-    onBranch,
-    entityKeys: chain.entityKeys,
-  };
-  for (const [i, command] of commands.entries()) {
-    const problem = blockTransactionProblem(command, rules);
-    if (problem !== null) {
-      throw new ImportError(
-        "invalid-command",
-        header.chainId,
-        header.hash,
-        `transaction ${i} (${command.hash}): ${problem}`,
-      );
-    }
-  }
-  const executed = executeBlock(db, chain.environment(parent, miner, ancestry), commands);
-  const remade = makePayloadWithOutputs(
-    executed.commands.map((c) => ({ transaction: c.transaction, output: c.output })),
-    payload.minerData,
-    executed.coinbase,
-  );
-  if (executed.rejected.length > 0 || !equalBytes(remade.payloadHash, header.payloadHash)) {
-    throw new ImportError(
-      "outputs-mismatch",
-      header.chainId,
-      header.hash,
-      outputsDifference(payload, remade, executed.rejected),
-    );
-  }
-  return remade;
-}
-
-/** The block's commands, each with its hash and signatures checked. */
-function verifiedCommands(block: ForeignBlock): ParsedCommand[] {
-  return block.payload.transactions.map((t, i) => {
-    const bytes = "transaction" in t ? t.transaction : t;
-    let json: unknown;
-    try {
-      json = JSON.parse(utf8.decode(bytes));
-    } catch {
-      throw new ImportError(
-        "invalid-command",
-        block.header.chainId,
-        block.header.hash,
-        `transaction ${i} is not JSON`,
-      );
-    }
-    const parsed = parseCommand(json);
-    if (!parsed.ok) {
-      throw new ImportError(
-        "invalid-command",
-        block.header.chainId,
-        block.header.hash,
-        `transaction ${i} is not a valid command: ${parsed.problems.map((p) => p.message).join("; ")}`,
-      );
-    }
-    return parsed.command;
-  });
-}
-
-/** Where the outputs of a block differ from what executing it gave, in words. */
-function outputsDifference(
-  stated: PayloadWithOutputs | PayloadData,
-  executed: PayloadWithOutputs,
-  rejected: readonly { readonly command: ParsedCommand; readonly reason: string }[],
-): string {
-  if (rejected.length > 0) {
-    return `transaction ${rejected[0]!.command.hash} cannot be in a block: ${rejected[0]!.reason}`;
-  }
-  if (!("coinbase" in stated)) return "the outputs hash of executing it differs from the header's";
-  if (!equalBytes(stated.coinbase, executed.coinbase)) return "the coinbase differs";
-  const i = stated.transactions.findIndex(
-    (t, n) => !equalBytes(t.output, executed.transactions[n]?.output ?? new Uint8Array()),
-  );
-  return i >= 0
-    ? `the output of transaction ${i} differs`
-    : "the outputs hash differs from the header's";
 }

@@ -5,15 +5,15 @@
  * the station what it pays for — the kind of payload, and the exec code form by form with its
  * data, or the continuation's parts.
  */
-import type { ParsedCommand } from "../../command/index.ts";
-import { capToken, EXEC_SOURCE_NAME } from "../../execution/index.ts";
-import { PactSyntaxError, topLevelSources } from "../../pact/index.ts";
+import type { ParsedCommand } from "../../../command/index.ts";
+import { capToken, EXEC_SOURCE_NAME } from "../../../execution/index.ts";
+import { PactSyntaxError, topLevelSources } from "../../../pact/index.ts";
 import {
   type CapToken,
   JsonNumber,
   type JsonObject,
   type JsonValue,
-} from "../../pact/values/index.ts";
+} from "../../../pact/values/index.ts";
 
 /** The unqualified name that makes a signer's capability a gas payer's. */
 const GAS_PAYER = "GAS_PAYER";

@@ -3,13 +3,23 @@
  * gas) through the execution layer: their magic capabilities as tokens, their data as Pact JSON,
  * and a command's signers and metadata lent to the calls made on its behalf.
  */
-import type { ParsedCommand, SigCapability } from "../../command/index.ts";
-import { type CapToken, type Decimal, type JsonValue, parseJson } from "../../pact/values/index.ts";
-import type { CoinCall } from "../genesis/coin-calls.ts";
+import type { ParsedCommand, SigCapability } from "../../../command/index.ts";
+import {
+  type CapToken,
+  type Decimal,
+  type JsonValue,
+  parseJson,
+} from "../../../pact/values/index.ts";
+import type { CoinCall } from "../../genesis/coin-calls.ts";
 
 /** The magic capabilities as tokens the interpreter grants before a call runs. */
 export function grantedCaps(grants: readonly string[]): CapToken[] {
-  return grants.map((name) => ({ kind: "cap-token", name, moduleHash: "", args: [] }));
+  return grants.map((name) => ({
+    kind: "cap-token",
+    name,
+    moduleHash: "",
+    args: [],
+  }));
 }
 
 /** A coin call's data as the JSON the interpreter reads. */

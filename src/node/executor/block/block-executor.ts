@@ -8,8 +8,8 @@
  * The caller opens the block on the state (`beginBlock`) and commits or aborts it; this module
  * neither stores nor mines anything.
  */
-import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
-import { encodeBase64Url } from "../../crypto/index.ts";
+import type { ParsedCommand, PublicMeta } from "../../../command/index.ts";
+import { encodeBase64Url } from "../../../crypto/index.ts";
 import {
   type BlockContext,
   boundsWithTimeLimit,
@@ -23,14 +23,23 @@ import {
   gasUsed,
   timedOut,
   type VerifierPlugins,
-} from "../../execution/index.ts";
-import { hashTxLogs, type PactDb, type TxLogEntry } from "../../pact/db/index.ts";
-import { type ContinuationVerifier, MILLIGAS_PER_GAS, type SpvVerifier } from "../../pact/index.ts";
-import { type Decimal, JsonNumber, jsonString, PactTime } from "../../pact/values/index.ts";
-import { SYSTEM_RULES, TRANSACTION_RULES } from "../execution-rules.ts";
-import { buyGasCall, type CoinCall, coinbaseCall, redeemGasCall } from "../genesis/coin-calls.ts";
-import { gasPrice } from "../mempool/admission.ts";
-import type { MinerAccount } from "../options.ts";
+} from "../../../execution/index.ts";
+import { hashTxLogs, type PactDb, type TxLogEntry } from "../../../pact/db/index.ts";
+import {
+  type ContinuationVerifier,
+  MILLIGAS_PER_GAS,
+  type SpvVerifier,
+} from "../../../pact/index.ts";
+import { type Decimal, JsonNumber, jsonString, PactTime } from "../../../pact/values/index.ts";
+import { SYSTEM_RULES, TRANSACTION_RULES } from "../../execution-rules.ts";
+import {
+  buyGasCall,
+  type CoinCall,
+  coinbaseCall,
+  redeemGasCall,
+} from "../../genesis/coin-calls.ts";
+import { gasPrice } from "../../mempool/admission.ts";
+import type { MinerAccount } from "../../options.ts";
 import { BUY_GAS_LIMIT, commandGasLimit, gasAmount, sizeGas } from "./gas-fees.ts";
 import { gasPayerOf, withGasPayerData } from "./gas-payer.ts";
 import { callData, coinAmount, grantedCaps, systemCall } from "./system-calls.ts";
@@ -73,7 +82,10 @@ export interface ExecutedBlock {
   readonly coinbase: Uint8Array;
   readonly commands: readonly ExecutedCommand[];
   /** Commands left out of the block (their gas could not be bought), with the reason. */
-  readonly rejected: readonly { readonly command: ParsedCommand; readonly reason: string }[];
+  readonly rejected: readonly {
+    readonly command: ParsedCommand;
+    readonly reason: string;
+  }[];
 }
 
 /** The chain data commands of the block see: height parent + 1, the parent's time and hash. */
@@ -215,7 +227,12 @@ export function executeBlock(
       outcome: run.outcome,
     });
   }
-  return { minerData: minerDataBytes(env.miner), coinbase, commands: executed, rejected };
+  return {
+    minerData: minerDataBytes(env.miner),
+    coinbase,
+    commands: executed,
+    rejected,
+  };
 }
 
 /**
@@ -367,7 +384,11 @@ export function buyGas(
   const total = gasAmount(limit, gasPrice(meta));
   // coin's `buy-gas` refuses it in these words; the node's call cannot carry a negative amount.
   if (total.sign() < 0) return refused("Failed to buy gas: gas supply must be a positive quantity");
-  const buyMeter = gasMeterFor({ kind: "metered", limit: BUY_GAS_LIMIT, perAction: null });
+  const buyMeter = gasMeterFor({
+    kind: "metered",
+    limit: BUY_GAS_LIMIT,
+    perAction: null,
+  });
   const call = buyGasCall(meta.sender, coinAmount(total));
   const purchase = systemCall(command, call, true);
   const buy = executeCommand(payer.kind === "one" ? seenByPayer(purchase, command) : purchase, {
@@ -396,7 +417,10 @@ function seenByPayer(purchase: ParsedCommand, command: ParsedCommand): ParsedCom
   const message = purchase.payload.payload;
   if (message.kind !== "exec") return purchase;
   const data = withGasPayerData(message.data, command);
-  return { ...purchase, payload: { ...purchase.payload, payload: { ...message, data } } };
+  return {
+    ...purchase,
+    payload: { ...purchase.payload, payload: { ...message, data } },
+  };
 }
 
 /** The miner's guard as the coin calls take it: a `keys-all` keyset of its keys. */

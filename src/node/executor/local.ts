@@ -6,9 +6,9 @@
  * at most the node's time limit for one command, or is refused (400) as timed out.
  */
 
-import type { BlockHeader } from "../chain/header/types.ts";
-import type { ParsedCommand, PublicMeta } from "../command/index.ts";
-import { encodeBase64Url } from "../crypto/index.ts";
+import type { BlockHeader } from "../../chain/header/types.ts";
+import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
+import { encodeBase64Url } from "../../crypto/index.ts";
 import {
   boundsWithTimeLimit,
   type CommandOutcome,
@@ -18,17 +18,10 @@ import {
   FREE_GAS,
   gasMeterFor,
   timedOut,
-} from "../execution/index.ts";
-import type { PactDb } from "../pact/db/index.ts";
-import { jsonString } from "../pact/values/index.ts";
-import {
-  type BlockEnvironment,
-  blockContextOf,
-  CommandTimedOut,
-  runCommand,
-  verifiersOf,
-} from "./block-execution/block-executor.ts";
-import { LOCAL_RULES } from "./execution-rules.ts";
+} from "../../execution/index.ts";
+import type { PactDb } from "../../pact/db/index.ts";
+import { jsonString } from "../../pact/values/index.ts";
+import { LOCAL_RULES } from "../execution-rules.ts";
 import {
   type AdmissionRules,
   BLOCK_TIME_SLOP_SECONDS,
@@ -37,7 +30,14 @@ import {
   MAX_GAS_PRICE_DECIMALS,
   MAX_SIGNATURES,
   MAX_TTL_SECONDS,
-} from "./mempool/admission.ts";
+} from "../mempool/admission.ts";
+import {
+  type BlockEnvironment,
+  blockContextOf,
+  CommandTimedOut,
+  runCommand,
+  verifiersOf,
+} from "./block/block-executor.ts";
 
 /** A `local` call's options (its query parameters). */
 export interface LocalOptions {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ParsedCommand } from "../../command/index.ts";
-import { Decimal, JsonNumber, parseJson } from "../../pact/values/index.ts";
-import { devCommand } from "../test-support/dev-node.ts";
+import type { ParsedCommand } from "../../../command/index.ts";
+import { Decimal, JsonNumber, parseJson } from "../../../pact/values/index.ts";
+import { devCommand } from "../../test-support/dev-node.ts";
 import { gasPayerOf, withGasPayerData } from "./gas-payer.ts";
 
 const PAYER = {
@@ -46,8 +46,12 @@ describe("gasPayerOf", () => {
 
   it("counts them across signers: two are several, even the same one twice", () => {
     const other = { name: "user.other.GAS_PAYER", args: [] };
-    assert.deepEqual(gasPayerOf(withSigners(base, [[PAYER], [other]])), { kind: "several" });
-    assert.deepEqual(gasPayerOf(withSigners(base, [[PAYER], [PAYER]])), { kind: "several" });
+    assert.deepEqual(gasPayerOf(withSigners(base, [[PAYER], [other]])), {
+      kind: "several",
+    });
+    assert.deepEqual(gasPayerOf(withSigners(base, [[PAYER], [PAYER]])), {
+      kind: "several",
+    });
     assert.deepEqual(gasPayerOf(withSigners(base, [[{ name: "m.NOT_GAS_PAYER", args: [] }]])), {
       kind: "none",
     });

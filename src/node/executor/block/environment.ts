@@ -3,12 +3,12 @@
  * shares, the parent block, its miner, and where proofs find their roots. The node's chains and
  * its execution threads build it the same way.
  */
-import type { BlockHeader } from "../../chain/header/types.ts";
-import type { ChainwebVersion } from "../../chain/version/version.ts";
-import type { Decimal } from "../../pact/values/index.ts";
-import type { MinerAccount } from "../options.ts";
-import { continuationVerifier, type ProofAncestry, spvVerifier } from "../spv.ts";
-import { verifierPluginsAt } from "../verifiers/index.ts";
+import type { BlockHeader } from "../../../chain/header/types.ts";
+import type { ChainwebVersion } from "../../../chain/version/version.ts";
+import type { Decimal } from "../../../pact/values/index.ts";
+import type { MinerAccount } from "../../options.ts";
+import { continuationVerifier, type ProofAncestry, spvVerifier } from "../../spv.ts";
+import { verifierPluginsAt } from "../../verifiers/index.ts";
 import type { BlockEnvironment } from "./block-executor.ts";
 
 /** What the blocks of every chain of a node share. */
