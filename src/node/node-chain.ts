@@ -43,7 +43,6 @@ import { Mempool } from "./mempool/mempool.ts";
 import type { MempoolJournal } from "./mempool-journal.ts";
 import type { MinerAccount } from "./options.ts";
 import type { ProofAncestry } from "./spv.ts";
-import type { StorageGuard } from "./storage-guard.ts";
 import { indexOfPayload, storedCommand } from "./stored-payload.ts";
 
 const utf8 = new TextDecoder();
@@ -55,8 +54,6 @@ export interface ChainContext extends EnvironmentParts {
   readonly commandTimeLimitMs: number;
   /** How long a block this node makes takes commands (`BLOCK_TIME_BUDGET_MS` but in tests). */
   readonly blockTimeBudgetMs: number;
-  /** Whether writes work; told of every failed write. */
-  readonly storage: StorageGuard;
   /**
    * The keys of this node's entity (the `entityKeys` option): a block from elsewhere may hold a
    * private command only when one of them signed it, as this node's own `private` requires.
@@ -199,7 +196,6 @@ export class NodeChain {
   ): PreparedBlock {
     const parent = this.head;
     const { state, context } = this;
-    context.storage.check();
     try {
       const executed = state.executeNew(
         parent.height + 1,
@@ -232,7 +228,7 @@ export class NodeChain {
       };
     } catch (e) {
       this.abortPrepared();
-      throw context.storage.refusal(e);
+      throw e;
     }
   }
 
@@ -249,12 +245,7 @@ export class NodeChain {
     creationTime: number,
   ): PreparedBlock {
     const { state, context } = this;
-    context.storage.check();
-    try {
-      state.applyWrites(parent.height + 1, executed.writes);
-    } catch (e) {
-      throw context.storage.refusal(e);
-    }
+    state.applyWrites(parent.height + 1, executed.writes);
     try {
       const { payload, index, requestKeys, rejected } = blockOfExecuted(commands, executed);
       const header = makeBlockHeader({
@@ -267,7 +258,7 @@ export class NodeChain {
       return { header, payload, index, requestKeys, rejected };
     } catch (e) {
       this.abortPrepared();
-      throw context.storage.refusal(e);
+      throw e;
     }
   }
 
@@ -279,7 +270,6 @@ export class NodeChain {
    */
   prepareForeign(block: ForeignBlock): PreparedBlock {
     const parent = this.head;
-    this.context.storage.check();
     try {
       const payload = this.state.executeForeign(
         block,
@@ -297,17 +287,13 @@ export class NodeChain {
       };
     } catch (e) {
       this.abortPrepared();
-      throw this.context.storage.refusal(e);
+      throw e;
     }
   }
 
   /** Commits the state of a prepared block (stored meanwhile) and moves `head` to it. */
   commitPrepared(prepared: PreparedBlock): StoredBlock {
-    try {
-      this.state.commit(prepared.header.hash);
-    } catch (e) {
-      throw this.context.storage.refusal(e);
-    }
+    this.state.commit(prepared.header.hash);
     this.head = prepared.header;
     return prepared;
   }
@@ -317,18 +303,13 @@ export class NodeChain {
    * up (it lost the transaction in a failed write), the storage guard recovers the state.
    */
   abortPrepared(): void {
-    if (!this.state.blockOpen) return;
-    try {
-      this.state.abort();
-    } catch (e) {
-      this.context.storage.stateUnusable(this.chainId, e);
-    }
+    this.state.abort();
   }
 
   /**
-   * After a failed write: the state recovered (reloaded from its file, which may hold fewer
-   * blocks than before) and the head moved back to the block it holds; the importer replays
-   * the stored blocks after it (`adoptCut`).
+   * After a failed write (the importer's `recoverStates`): the state recovered (reloaded from
+   * its file, which may hold fewer blocks than before) and the head moved back to the block it
+   * holds; the importer then replays the stored blocks after it (`adoptCut`).
    */
   recoverState(): void {
     const recovered = this.state.recover();
@@ -435,7 +416,7 @@ export class NodeChain {
       return commands;
     } catch (e) {
       this.abortPrepared();
-      throw this.context.storage.refusal(e);
+      throw e;
     }
   }
 

@@ -142,9 +142,22 @@ export class BraidNode {
     const explorer = new ExplorerIndexes();
     const states: ChainState[] = [];
     let chainDb: ChainDatabase | null = null;
-    let storage: StorageGuard | null = null;
     let journal: MempoolJournal | null = null;
     let threads: ExecutionThreads | null = null;
+    // The chains and their importer, once opened: the storage guard recovers them after a
+    // failed write (the states tell it of their writes from the first on).
+    let chains: readonly NodeChain[] = [];
+    let importer: BlockImporter | undefined;
+    let node: BraidNode | null = null;
+    const storage = new StorageGuard({
+      dataDir: dir,
+      log,
+      recover: () => importer?.recoverStates(),
+      probe: () => {
+        for (const chain of chains) chain.state.flush();
+      },
+      resumed: () => node?.resumeMining(),
+    });
     try {
       if (dir !== null) checkChainFile(dir);
       chainDb = new ChainDatabase(path(CHAIN_DB_FILE), base, {
@@ -153,32 +166,21 @@ export class BraidNode {
         onCorruption: (e) => log.error(e.message),
       });
       for (const chainId of allChainIds(base)) {
-        states.push(ChainState.open(chainId, dir === null ? null : path(stateFile(chainId))));
+        states.push(
+          ChainState.open(chainId, dir === null ? null : path(stateFile(chainId)), storage),
+        );
       }
       // Started before the genesis blocks are made or the stored ones replayed, so that a
       // thread loads its code meanwhile (its files are opened with its first work).
       threads =
         dir === null || options.execution.executionThreads === 0
           ? null
-          : executionThreads(options, states, () => storage?.failed ?? false, path, log);
+          : executionThreads(options, states, () => storage.failed, path, log);
       const opened = dir === null ? null : openJournal(path(JOURNAL_FILE), log);
       journal = opened?.journal ?? null;
       const fresh = chainDb.chainIds().length === 0;
       if (fresh) checkNoStateBlocks(states);
       const version = fresh ? createGenesis(chainDb, states, base) : storedVersion(chainDb, base);
-      let node: BraidNode | null = null;
-      storage = new StorageGuard({
-        dataDir: dir,
-        log,
-        recover: () => {
-          for (const chain of chains) chain.recoverState();
-          importer.adoptCut();
-        },
-        probe: () => {
-          for (const chain of chains) chain.state.flush();
-        },
-        resumed: () => node?.resumeMining(),
-      });
       const context: ChainContext = {
         version,
         networkId: options.network,
@@ -188,15 +190,14 @@ export class BraidNode {
         commandTimeLimitMs: options.execution.commandTimeLimitMs,
         blockTimeBudgetMs: options.execution.blockTimeBudgetMs ?? BLOCK_TIME_BUDGET_MS,
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
-        storage,
         entityKeys: options.mempool.entityKeys,
         journal,
       };
-      const chains = states.map((state, chainId) => openChain(chainId, state, context));
+      chains = states.map((state, chainId) => openChain(chainId, state, context));
       const events = new NodeEvents();
       const powRequired = options.p2p.requirePow;
       const clock = new NodeClock(chainDb);
-      const importer = new BlockImporter({
+      importer = new BlockImporter({
         version,
         chainDb,
         chains,
@@ -238,7 +239,7 @@ export class BraidNode {
     } catch (e) {
       void threads?.close();
       journal?.close();
-      storage?.close();
+      storage.close();
       for (const state of states) state.close();
       chainDb?.close();
       claim?.release();
@@ -304,8 +305,8 @@ export class BraidNode {
     try {
       for (const chain of this.chains) chain.state.flush();
     } catch (e) {
-      const refusal = this.storage.refusal(e);
-      if (!(refusal instanceof StorageUnavailable)) {
+      // A failure of the disk is the storage guard's to log (the state told it).
+      if (!(e instanceof StorageUnavailable)) {
         this.log.error(
           `saving the contract state failed: ${e instanceof Error ? e.message : String(e)}`,
         );

@@ -1,9 +1,11 @@
 /**
- * Whether the node's writes to its data directory work. A failure of the disk
- * (`storageFailureReason`: full, an I/O error) met by any write — a block stored, the contract
- * states flushed, a development control — stops the node writing: it makes no block, and writes
- * (`send`, `private`, the development controls) are refused with {@link StorageUnavailable} (a
- * 503 naming the reason) while reads go on. The contract states, which may have lost the blocks
+ * Whether the node's writes to its data directory work. It is told of writes at their
+ * boundaries: the contract states' (executor/chain-state.ts: every block executed, committed,
+ * rewound or flushed), the chain database's (the importer, the one writer of blocks; the
+ * development controls), the mempool journal's (the command service's admission). A failure of
+ * the disk (`storageFailureReason`: full, an I/O error) met by any of them stops the node
+ * writing: it makes no block, and writes (`send`, `private`, the development controls) are
+ * refused with {@link StorageUnavailable} (a 503 naming the reason) while reads go on. The contract states, which may have lost the blocks
  * they batched since their last flush, are recovered at once: reloaded from their files, the
  * stored blocks after them replayed from the chain database. Then, every
  * {@link STORAGE_RETRY_MS}, once the disk has {@link STORAGE_RESUME_FREE_BYTES} free, the states

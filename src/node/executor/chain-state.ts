@@ -4,7 +4,9 @@
  * that nothing else in the node reaches the contract database (the layering check holds it).
  * Each operation leaves the state's block open where the block is made (`executeNew`,
  * `applyWrites`, `executeForeign`, `replay`) for its owner (`NodeChain`) to store the block and
- * then `commit`, or `abort`; failures are thrown as met, for the owner's storage guard to judge.
+ * then `commit`, or `abort`. It is the contract states' write boundary for the storage guard
+ * (storage-guard.ts): a new block is refused while writes fail, and a failure of the disk met by
+ * any write is told to the guard and thrown as `StorageUnavailable`.
  */
 import type { BlockHeader } from "../../chain/header/types.ts";
 import type { PayloadWithOutputs } from "../../chain/payload/payload.ts";
@@ -18,6 +20,7 @@ import {
   type VersionedPactDb,
 } from "../../pact/db/index.ts";
 import type { MinerAccount } from "../options.ts";
+import type { StorageGuard } from "../storage-guard.ts";
 import {
   type BlockEnvironment,
   type BlockTimeLimits,
@@ -37,12 +40,16 @@ export class ChainState {
     readonly chainId: number,
     /** The state itself, for the executors' own use (`local` on it, a fork's overlay of it). */
     readonly db: VersionedPactDb,
+    private readonly storage: StorageGuard,
   ) {}
 
-  /** The state of `chainId` in `file` (its blocks' commits batched, `flush` saves them), or in memory (null). */
-  static open(chainId: number, file: string | null): ChainState {
+  /**
+   * The state of `chainId` in `file` (its blocks' commits batched, `flush` saves them), or in
+   * memory (null); every write to it is told to `storage`.
+   */
+  static open(chainId: number, file: string | null, storage: StorageGuard): ChainState {
     const db = file === null ? openMemoryPactDb() : openSqlitePactDb(file, { batchCommits: true });
-    return new ChainState(chainId, db);
+    return new ChainState(chainId, db, storage);
   }
 
   /** The last block committed on the state (null: none, not even genesis). */
@@ -67,13 +74,15 @@ export class ChainState {
     commands: readonly ParsedCommand[],
     limits: BlockTimeLimits | null,
   ): ExecutedBlock {
-    this.db.beginBlock(height);
-    return executeBlock(this.db, env, commands, limits);
+    return this.storage.write(() => {
+      this.db.beginBlock(height);
+      return executeBlock(this.db, env, commands, limits);
+    });
   }
 
   /** Opens the block at `height` holding the writes an executor made of it on a scratch state. */
   applyWrites(height: number, writes: BlockWrites): void {
-    this.db.applyBlock(height, writes);
+    this.storage.write(() => this.db.applyBlock(height, writes));
   }
 
   /**
@@ -87,8 +96,10 @@ export class ChainState {
     env: (miner: MinerAccount) => BlockEnvironment,
     checks: ForeignChecks,
   ): PayloadWithOutputs {
-    this.db.beginBlock(parent.height + 1);
-    return executeForeign(this.db, block, parent, env, checks);
+    return this.storage.write(() => {
+      this.db.beginBlock(parent.height + 1);
+      return executeForeign(this.db, block, parent, env, checks);
+    });
   }
 
   /**
@@ -100,17 +111,21 @@ export class ChainState {
     commands: readonly ParsedCommand[],
     run: { readonly env: BlockEnvironment } | { readonly genesisOf: string },
   ): Uint8Array[] {
-    this.db.beginBlock(height);
-    if ("genesisOf" in run) {
-      return executeGenesis(this.db, run.genesisOf, this.chainId, commands).map((c) => c.output);
-    }
-    return executeBlock(this.db, run.env, commands).commands.map((c) => c.output);
+    return this.told(() => {
+      this.db.beginBlock(height);
+      if ("genesisOf" in run) {
+        return executeGenesis(this.db, run.genesisOf, this.chainId, commands).map((c) => c.output);
+      }
+      return executeBlock(this.db, run.env, commands).commands.map((c) => c.output);
+    });
   }
 
   /** Opens the genesis block and runs the genesis commands of `networkId` on it. */
   executeGenesis(networkId: string, commands: readonly ParsedCommand[]): GenesisOutput[] {
-    this.db.beginBlock(0);
-    return executeGenesis(this.db, networkId, this.chainId, commands);
+    return this.told(() => {
+      this.db.beginBlock(0);
+      return executeGenesis(this.db, networkId, this.chainId, commands);
+    });
   }
 
   /**
@@ -124,17 +139,25 @@ export class ChainState {
 
   /** Commits the open block as the block `hash`. */
   commit(hash: Uint8Array): void {
-    this.db.commitBlock(hash);
+    this.told(() => this.db.commitBlock(hash));
   }
 
-  /** Discards the open block. */
+  /**
+   * Discards the open block, if any. Never throws: when the database cannot give the block up
+   * (it lost the transaction in a failed write), the storage guard recovers the state.
+   */
   abort(): void {
-    this.db.abortBlock();
+    if (this.db.blockHeight === null) return;
+    try {
+      this.db.abortBlock();
+    } catch (e) {
+      this.storage.stateUnusable(this.chainId, e);
+    }
   }
 
   /** Discards the blocks above `height`. */
   rewindTo(height: number): void {
-    this.db.rewindTo(height);
+    this.told(() => this.db.rewindTo(height));
   }
 
   /** Reloads the state from its file after a failed write; the block it holds then. */
@@ -144,11 +167,24 @@ export class ChainState {
 
   /** Saves the committed blocks to the file. */
   flush(): void {
-    this.db.flush();
+    this.told(() => this.db.flush());
   }
 
   close(): void {
     this.db.close();
+  }
+
+  /**
+   * Runs a write that must happen even while writes are refused (the storage guard's recovery
+   * replays and rewinds, its probe flushes): a failure of the disk it meets is told to the guard
+   * and thrown as `StorageUnavailable`.
+   */
+  private told<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (e) {
+      throw this.storage.refusal(e);
+    }
   }
 }
 

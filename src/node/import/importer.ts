@@ -14,7 +14,8 @@
  *   their fork before anything is stored (block-import.ts), then adopted when heavier;
  * - the genesis blocks (genesis-blocks.ts, before the chains exist);
  * - a change of branch (`adoptCut`, `moveTo`): after an import, on start (the blocks a crash or
- *   a missing state file left unexecuted), and for a development revert — each chain's state
+ *   a missing state file left unexecuted), after a failed write (`recoverStates`), and for a
+ *   development revert — each chain's state
  *   rewound to the fork point and the new branch replayed, with one rule for what the mempool
  *   keeps. The importer is the one writer of the cut (`cut` and `reorg` events).
  */
@@ -294,6 +295,16 @@ export class BlockImporter {
       if (!this.parts.chainDb.isAncestor(hash, adjacent.head.hash)) return false;
     }
     return true;
+  }
+
+  /**
+   * After a failed write (the storage guard's recovery): each chain's state reloaded from its
+   * file and its head moved back to the block the state holds, then every chain brought to the
+   * chain database's cut again, the stored blocks the states lost replayed.
+   */
+  recoverStates(): void {
+    for (const chain of this.parts.chains) chain.recoverState();
+    this.adoptCut();
   }
 
   /**
