@@ -10,7 +10,7 @@
  * every command that ended is committed and the stopped one left nothing. That is why a server
  * without `persistDir` keeps its state in a temporary file rather than in the thread's memory.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandTimeoutMessage } from "../../execution/index.ts";
@@ -21,6 +21,39 @@ import type { ContractAnswer, ContractThreadData, ContractWork } from "./contrac
 import { STATE_FILE } from "./limits.ts";
 
 const THREAD_CODE = siblingModule(import.meta.url, "contract-thread");
+
+/**
+ * The start of a temporary state folder's name; the server's process id follows, so that a later
+ * server can tell the folders of servers that ended without removing theirs (`kill -9`).
+ */
+export const TEMPORARY_STATE_PREFIX = "braid-devserver-state-";
+
+/** Removes the temporary state folders left by servers whose process is gone. */
+function removeAbandonedStates(): void {
+  const dir = tmpdir();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(TEMPORARY_STATE_PREFIX)) continue;
+    const pid = Number.parseInt(name.slice(TEMPORARY_STATE_PREFIX.length), 10);
+    if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
+
+/** Whether a process with this id exists (one of another user's counts: it is not ours to judge). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 /** What the work is called in the log. */
 function describe(work: ContractWork): string {
@@ -36,7 +69,9 @@ export class ContractRunner {
 
   constructor(config: DevServerConfig, log: LogSink) {
     const dir = config.persistDir;
-    this.temporary = dir === null ? mkdtempSync(join(tmpdir(), "braid-devserver-state-")) : null;
+    if (dir === null) removeAbandonedStates();
+    this.temporary =
+      dir === null ? mkdtempSync(join(tmpdir(), `${TEMPORARY_STATE_PREFIX}${process.pid}-`)) : null;
     const data: ContractThreadData = {
       config,
       statePath: join(dir ?? this.temporary!, STATE_FILE),
