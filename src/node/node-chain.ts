@@ -31,10 +31,14 @@ import {
   type BlockTimeLimits,
   type ExecutedBlock,
   leavingOutTimedOut,
-  minerOfData,
 } from "./executor/block/block-executor.ts";
 import { blockEnvironment, type EnvironmentParts } from "./executor/block/environment.ts";
-import type { BlockRecord, ChainState } from "./executor/chain-state.ts";
+import type {
+  BlockRecord,
+  BlockWrites,
+  ChainState,
+  WritesOfChecked,
+} from "./executor/chain-state.ts";
 import type { ExecutedBlockData } from "./executor/contract-executor.ts";
 import { blockOfExecuted } from "./executor/executed-block.ts";
 import type { ForeignBlock } from "./import/foreign-block.ts";
@@ -43,7 +47,7 @@ import { Mempool } from "./mempool/mempool.ts";
 import type { MempoolJournal } from "./mempool-journal.ts";
 import type { MinerAccount } from "./options.ts";
 import type { ProofAncestry } from "./spv.ts";
-import { indexOfPayload, storedCommand } from "./stored-payload.ts";
+import { indexOfPayload, storedCommand, storedMiner } from "./stored-payload.ts";
 
 const utf8 = new TextDecoder();
 
@@ -354,6 +358,7 @@ export class NodeChain {
   syncTo(
     target: BlockHeader,
     onReplayed?: (header: BlockHeader) => void,
+    writesOf?: WritesOfChecked,
   ): { readonly dropped: ParsedCommand[]; readonly added: string[] } {
     const db = this.context.chainDb;
     const path: BlockHeader[] = [];
@@ -376,7 +381,7 @@ export class NodeChain {
     }
     const added: string[] = [];
     for (const header of path.reverse()) {
-      added.push(...this.replay(header).map((c) => c.hash));
+      added.push(...this.replay(header, writesOf?.(header.hash)).map((c) => c.hash));
       onReplayed?.(header);
     }
     return { dropped, added };
@@ -384,32 +389,17 @@ export class NodeChain {
 
   /**
    * Re-executes a stored block on the state (which is at its parent) and commits it; its
-   * commands.
+   * commands. `checked`, what the block wrote when it was checked on an overlay of this state
+   * (fork-execution.ts), is taken instead when it begins where the state is.
    */
-  replay(header: BlockHeader): ParsedCommand[] {
+  replay(header: BlockHeader, checked?: BlockWrites): ParsedCommand[] {
     const stored = this.context.chainDb.block(header.hash);
     if (stored === undefined)
       throw new Error(`block ${encodeBase64Url(header.hash)} is not stored`);
     const commands = stored.payload.transactions.map((t) => storedCommand(t.transaction));
     try {
-      const parent = this.context.chainDb.header(header.parent);
-      const outputs = this.state.replay(
-        header.height,
-        commands,
-        parent === undefined
-          ? { genesisOf: this.context.networkId }
-          : { env: this.environment(parent, storedMiner(header, stored.payload)) },
-      );
-      const same =
-        outputs.length === stored.payload.transactions.length &&
-        outputs.every((o, i) => equalBytes(o, stored.payload.transactions[i]!.output));
-      if (!same) {
-        throw new ImportError(
-          "outputs-mismatch",
-          this.chainId,
-          header.hash,
-          "replaying the stored block gave other outputs than it holds: the data directory is damaged",
-        );
+      if (checked === undefined || !this.state.takeChecked(header.height, checked)) {
+        this.reexecute(header, stored.payload, commands);
       }
       this.state.commit(header.hash);
       this.head = header;
@@ -417,6 +407,33 @@ export class NodeChain {
     } catch (e) {
       this.abortPrepared();
       throw e;
+    }
+  }
+
+  /** Executes a stored block again on the state, which must give the outputs it holds. */
+  private reexecute(
+    header: BlockHeader,
+    payload: PayloadWithOutputs,
+    commands: readonly ParsedCommand[],
+  ): void {
+    const parent = this.context.chainDb.header(header.parent);
+    const outputs = this.state.replay(
+      header.height,
+      commands,
+      parent === undefined
+        ? { genesisOf: this.context.networkId }
+        : { env: this.environment(parent, storedMiner(header, payload)) },
+    );
+    const same =
+      outputs.length === payload.transactions.length &&
+      outputs.every((o, i) => equalBytes(o, payload.transactions[i]!.output));
+    if (!same) {
+      throw new ImportError(
+        "outputs-mismatch",
+        this.chainId,
+        header.hash,
+        "replaying the stored block gave other outputs than it holds: the data directory is damaged",
+      );
     }
   }
 
@@ -469,13 +486,4 @@ export class NodeChain {
     }
     return null;
   }
-}
-
-/** The miner a stored block paid (its payload's miner data, checked when it was imported). */
-function storedMiner(header: BlockHeader, payload: PayloadWithOutputs): MinerAccount {
-  const miner = minerOfData(payload.minerData);
-  if (miner === null) {
-    throw new Error(`block ${encodeBase64Url(header.hash)} holds miner data Braid cannot pay`);
-  }
-  return miner;
 }

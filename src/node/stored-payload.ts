@@ -1,10 +1,14 @@
 /**
  * What the node reads back from the payloads it stores: their commands (verified when they were
- * first taken), and each command's transaction index entry.
+ * first taken), each command's transaction index entry, and the miner paid.
  */
 
+import type { BlockHeader } from "../chain/header/types.ts";
 import type { PayloadWithOutputs } from "../chain/payload/payload.ts";
 import { type ParsedCommand, parseCommand } from "../command/index.ts";
+import { encodeBase64Url } from "../crypto/index.ts";
+import { minerOfData } from "./executor/block/block-executor.ts";
+import type { MinerAccount } from "./options.ts";
 
 const utf8 = new TextDecoder();
 
@@ -51,4 +55,13 @@ export function storedCommand(bytes: Uint8Array): ParsedCommand {
   if (!parsed.ok)
     throw new Error(`a stored command does not parse: ${parsed.problems[0]?.message}`);
   return parsed.command;
+}
+
+/** The miner a stored block paid (its payload's miner data, checked when it was imported). */
+export function storedMiner(header: BlockHeader, payload: PayloadWithOutputs): MinerAccount {
+  const miner = minerOfData(payload.minerData);
+  if (miner === null) {
+    throw new Error(`block ${encodeBase64Url(header.hash)} holds miner data Braid cannot pay`);
+  }
+  return miner;
 }

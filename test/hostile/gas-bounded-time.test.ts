@@ -1,7 +1,8 @@
 /**
  * Issue 24, item 1 (honest gas): the worst commands known finish — with a result or a gas error —
- * in time proportionate to their gas limit: at most 20 µs per unit of the limit, plus a fixed
- * margin. Each runs through the interpreter's entry point in a child process
+ * in time proportionate to their gas limit: at most 20 µs of one core's time (the CPU time of the
+ * thread running it, so that the test holds on a loaded machine) per unit of the limit, plus a
+ * fixed margin. Each runs through the interpreter's entry point in a child process
  * (gas-command-child.ts), killed when it overruns, so a command that freezes (the `int-to-str`
  * of a power took 225 s) fails the test at once instead of holding it.
  */

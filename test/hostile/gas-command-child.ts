@@ -1,13 +1,15 @@
 /**
  * Child process of gas-bounded-time.test.ts: runs one command through the interpreter's entry
- * point (`executeCommand`, as `local` runs it) under the gas limit given, and prints how long it
- * took, the gas it reported and its outcome as one JSON line.
+ * point (`executeCommand`, as `local` runs it) under the gas limit given, and prints the CPU time
+ * its thread spent on it (not the wall clock, which a busy machine stretches), the gas it reported
+ * and its outcome as one JSON line.
  *
  *   echo '{"code": "...", "gasLimit": 100000, "data": …}' | node --import tsx test/hostile/gas-command-child.ts
  */
 import { readFileSync } from "node:fs";
 import { parseCommand, signCommand } from "../../src/command/index.ts";
 import { executeCommand, FREE_GAS, gasMeterFor } from "../../src/execution/index.ts";
+import { threadCpuMs } from "../../src/execution/thread-cpu.ts";
 import { openMemoryPactDb } from "../../src/pact/db/index.ts";
 import { PactTime } from "../../src/pact/values/index.ts";
 
@@ -35,7 +37,7 @@ const cmd = JSON.stringify({
 const parsed = parseCommand(JSON.parse(JSON.stringify(signCommand(cmd, [], "blake2b"))));
 if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join("; "));
 
-const started = performance.now();
+const started = threadCpuMs();
 const outcome = executeCommand(parsed.command, {
   db: openMemoryPactDb(),
   mode: "local",
@@ -44,7 +46,7 @@ const outcome = executeCommand(parsed.command, {
   meter: gasMeterFor({ kind: "metered", limit: gasLimit, perAction: null }),
   flags: new Set(),
 });
-const ms = performance.now() - started;
+const ms = threadCpuMs() - started;
 const result =
   outcome.result.status === "success"
     ? { status: "success", data: String(outcome.result.data) }

@@ -30,7 +30,10 @@ import {
 } from "./block/block-executor.ts";
 import { executeGenesis, type GenesisOutput } from "./block/genesis-execution.ts";
 
-export type { BlockRecord } from "../../pact/db/index.ts";
+export type { BlockRecord, BlockWrites } from "../../pact/db/index.ts";
+
+/** What a block checked on a fork's overlay wrote there, by its hash (undefined: not checked). */
+export type WritesOfChecked = (hash: Uint8Array) => BlockWrites | undefined;
 
 import type { ForeignBlock } from "../import/foreign-block.ts";
 import { executeForeign, type ForeignChecks } from "./foreign-execution.ts";
@@ -83,6 +86,17 @@ export class ChainState {
   /** Opens the block at `height` holding the writes an executor made of it on a scratch state. */
   applyWrites(height: number, writes: BlockWrites): void {
     this.storage.write(() => this.db.applyBlock(height, writes));
+  }
+
+  /**
+   * Opens the block at `height` holding what a check of it wrote on an overlay of this state
+   * (fork-execution.ts), when those writes begin where the state is; false (nothing opened) when
+   * they do not.
+   */
+  takeChecked(height: number, writes: BlockWrites): boolean {
+    if (writes.firstTxId !== this.db.txId) return false;
+    this.applyWrites(height, writes);
+    return true;
   }
 
   /**

@@ -7,14 +7,15 @@
  *
  * Each chain keeps the overlay its last checked block left, so a run of blocks that extend one
  * another on each chain (a peer's branches, parents first, the chains interleaved) has each block
- * executed once here.
+ * executed once here; and what each block wrote there is what the chain's state takes when the
+ * block is adopted (`writesOf`), so that it is not executed a second time.
  */
 import { equalBytes } from "../../chain/bytes.ts";
 import type { Block, ChainDatabase } from "../../chain/db/index.ts";
 import type { BlockHeader } from "../../chain/header/types.ts";
 import type { PayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import type { PactDb } from "../../pact/db/index.ts";
+import type { BlockWrites, ScratchDb } from "../../pact/db/index.ts";
 import type { ForeignBlock } from "../import/foreign-block.ts";
 import type { NodeChain } from "../node-chain.ts";
 import type { ProofAncestry } from "../spv.ts";
@@ -24,7 +25,14 @@ import { executeForeign } from "./foreign-execution.ts";
 
 export class ForkExecution {
   /** Per chain, the overlay its last checked block left, and that block's hash (base64url). */
-  private readonly last = new Map<number, { readonly hash: string; readonly db: PactDb }>();
+  private readonly last = new Map<number, { readonly hash: string; readonly db: ScratchDb }>();
+  /** Per checked block (base64url hash), the overlay it ran on and its transactions' ids there. */
+  private readonly ranOn = new Map<
+    string,
+    { readonly db: ScratchDb; readonly firstTxId: number; readonly endTxId: number }
+  >();
+  /** Each overlay's writes, listed once the batch is checked ({@link writesOf}). */
+  private readonly overlayWrites = new Map<ScratchDb, BlockWrites>();
   /** {@link requestKeysOf}'s sets, per checked block. */
   private readonly requestKeys = new Map<Block, ReadonlySet<string>>();
 
@@ -63,6 +71,7 @@ export class ForkExecution {
   check(chain: NodeChain, block: ForeignBlock, parent: BlockHeader): PayloadWithOutputs {
     const db = this.overlayAt(chain, parent);
     this.last.delete(block.header.chainId);
+    const firstTxId = db.txId;
     const remade = executeForeign(
       db,
       block,
@@ -73,11 +82,33 @@ export class ForkExecution {
         entityKeys: chain.entityKeys,
       },
     );
-    this.last.set(block.header.chainId, {
-      hash: encodeBase64Url(block.header.hash),
-      db,
-    });
+    const hash = encodeBase64Url(block.header.hash);
+    this.last.set(block.header.chainId, { hash, db });
+    this.ranOn.set(hash, { db, firstTxId, endTxId: db.txId });
     return remade;
+  }
+
+  /**
+   * What a checked block wrote on its overlay, for the chain's state to take when the block is
+   * adopted instead of executing it again; undefined for a block not checked here. Asked once
+   * every block of the batch is checked: each overlay's writes are listed once, and a block's are
+   * those of its transactions.
+   */
+  writesOf(hash: Uint8Array): BlockWrites | undefined {
+    const ran = this.ranOn.get(encodeBase64Url(hash));
+    if (ran === undefined) return undefined;
+    let all = this.overlayWrites.get(ran.db);
+    if (all === undefined) {
+      all = ran.db.writes();
+      this.overlayWrites.set(ran.db, all);
+    }
+    const within = (txId: number) => txId >= ran.firstTxId && txId < ran.endTxId;
+    return {
+      firstTxId: ran.firstTxId,
+      endTxId: ran.endTxId,
+      domains: all.domains.filter(([, txId]) => within(txId)),
+      rows: all.rows.filter(([, , txId]) => within(txId)),
+    };
   }
 
   /**
@@ -111,7 +142,7 @@ export class ForkExecution {
   }
 
   /** A scratch state after `parent`: the last overlay when it ends there, else a new one. */
-  private overlayAt(chain: NodeChain, parent: BlockHeader): PactDb {
+  private overlayAt(chain: NodeChain, parent: BlockHeader): ScratchDb {
     const last = this.last.get(parent.chainId);
     if (last !== undefined && last.hash === encodeBase64Url(parent.hash)) return last.db;
     // The blocks from the fork point to the parent: stored or checked before, so their commands

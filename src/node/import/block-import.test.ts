@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, before, describe, it, mock } from "node:test";
 import Database from "better-sqlite3";
 import type { Block } from "../../chain/db/index.ts";
 import { payloadChecksum } from "../../chain/db/payload-log.ts";
@@ -378,6 +378,57 @@ describe("importing blocks", () => {
       assert.deepEqual(light.producer.mine(0).requestKeys, [], "not mined a second time");
       assert.equal(mempool.has(command.hash), false, "dropped when a block was made");
     } finally {
+      light.close();
+      heavy.close();
+    }
+  });
+
+  it("a fork's blocks are executed once: their chain takes what their check wrote, the state as a replay leaves it", () => {
+    const light = manualNode();
+    const heavy = manualNode();
+    try {
+      const command = devCommand({
+        code: '(coin.transfer "sender00" "sender01" 2.5)',
+        caps: [GAS_CAP, cap("coin.TRANSFER", "sender00", "sender01", new JsonNumber("2.5"))],
+        nonce: "import-fork-once",
+      });
+      heavy.commands.submit(0, [command]);
+      heavy.producer.mine(0);
+      for (const c of [0, 5, 10]) heavy.producer.mine(c);
+      light.producer.mine(0);
+      const state = light.chains[0]!.state;
+      const replays = mock.method(state, "replay");
+      light.insertBlocks(blocksAfterGenesis(heavy));
+      assert.deepEqual(light.ports.heads.cut(), heavy.ports.heads.cut(), "the fork adopted");
+      assert.equal(light.chains[0]!.head.height, 3);
+      assert.equal(replays.mock.callCount(), 0, "no block of chain 0 executed a second time");
+      const other = heavy.chains[0]!.state.db;
+      assert.equal(state.db.txId, other.txId, "the transactions' ids go on alike");
+      for (const height of [1, 2, 3]) {
+        assert.deepEqual(
+          state.db.asOf(height).rows("coin_coin-table"),
+          other.asOf(height).rows("coin_coin-table"),
+          `the accounts after block ${height}`,
+        );
+      }
+      const next = devCommand({
+        code: '(coin.transfer "sender01" "sender00" 1.0)',
+        account: 1,
+        caps: [GAS_CAP, cap("coin.TRANSFER", "sender01", "sender00", new JsonNumber("1.0"))],
+        nonce: "after-fork-once",
+      });
+      for (const node of [light, heavy]) {
+        node.commands.submit(0, [next]);
+        node.producer.mine(0);
+      }
+      const outcome = (node: BraidNode) => {
+        const { result, gas, events, logs } = JSON.parse(node.commands.result(0, next.hashBytes)!);
+        return { result, gas, events, logs };
+      };
+      assert.equal(outcome(light).result.status, "success");
+      assert.deepEqual(outcome(light), outcome(heavy), "the next block gives the same on both");
+    } finally {
+      mock.restoreAll();
       light.close();
       heavy.close();
     }

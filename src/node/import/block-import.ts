@@ -13,6 +13,7 @@ import { payloadHashMismatches } from "../../chain/payload/payload.ts";
 import { validateHeader } from "../../chain/validation/validate.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
+import type { WritesOfChecked } from "../executor/chain-state.ts";
 import { ForkExecution } from "../executor/fork-execution.ts";
 import type { NodeChain } from "../node-chain.ts";
 import { indexOfPayload } from "../stored-payload.ts";
@@ -30,11 +31,18 @@ export interface ImportContext {
   readonly now: number;
 }
 
-/** Checks and stores `blocks`; returns them as stored, with their transaction index entries. */
+/**
+ * Checks and stores `blocks`; returns them as stored, with their transaction index entries, and
+ * what each wrote on the overlay it was checked on (for the chain's state to take when the block
+ * is adopted, instead of executing it again).
+ */
 export function importBlocks(
   context: ImportContext,
   blocks: readonly ForeignBlock[],
-): { readonly block: Block; readonly index: TxIndexEntry[] }[] {
+): {
+  readonly stored: { readonly block: Block; readonly index: TxIndexEntry[] }[];
+  readonly writesOf: WritesOfChecked;
+} {
   const { chainDb, chains } = context;
   const checked = new Map<string, Block>();
   const find: HeaderFinder = (_chainId, hash) =>
@@ -57,7 +65,7 @@ export function importBlocks(
     index: indexOfPayload(block.payload),
   }));
   chainDb.insertBlocks(stored.map(({ block, index }) => ({ ...block, index })));
-  return stored;
+  return { stored, writesOf: (hash) => execution.writesOf(hash) };
 }
 
 /** The known header `hash` names on chain `chainId`, if any. */

@@ -29,6 +29,7 @@ import type { ParsedCommand } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import { StorageUnavailable } from "../../pact/db/storage-failure.ts";
 import type { NodeEvents } from "../events.ts";
+import type { WritesOfChecked } from "../executor/chain-state.ts";
 import type { NodeLogger } from "../logger.ts";
 import { cutOf, type NodeChain, type PreparedBlock, type StoredBlock } from "../node-chain.ts";
 import type { StorageGuard } from "../storage-guard.ts";
@@ -178,10 +179,10 @@ export class BlockImporter {
     if (extended === blocks.length) return;
     const { version, chainDb, chains, storage, powRequired } = this.parts;
     const rest = blocks.slice(extended);
-    const stored = storage.write(() =>
+    const { stored, writesOf } = storage.write(() =>
       importBlocks({ version, chainDb, chains, powRequired, now }, rest),
     );
-    this.adoptHeavier();
+    this.adoptHeavier(undefined, writesOf);
     // Announced after the states moved, so a `listen` woken by them finds its result.
     for (const { block, index } of stored) {
       const requestKeys = index.map((entry) => encodeBase64Url(entry.requestKey));
@@ -324,7 +325,7 @@ export class BlockImporter {
    * weigh less than the cut the node has: two miners whose newest blocks tie would otherwise
    * each fall back below both, again and again.
    */
-  adoptHeavier(offered?: Cut): void {
+  adoptHeavier(offered?: Cut, writesOf?: WritesOfChecked): void {
     const current = cutOf(this.parts.chains);
     let best = current;
     const candidates = [this.parts.chainDb.cut(), ...(offered === undefined ? [] : [offered])];
@@ -332,7 +333,7 @@ export class BlockImporter {
       if (candidate.size !== current.size || !isBraided(candidate.values())) continue;
       if (cutWeight(candidate) > cutWeight(best)) best = candidate;
     }
-    if (best !== current) this.moveTo(best, () => RETURN_DROPPED);
+    if (best !== current) this.moveTo(best, () => RETURN_DROPPED, undefined, writesOf);
   }
 
   /**
@@ -352,12 +353,15 @@ export class BlockImporter {
   /**
    * Moves every chain to its head in `heads` (stored blocks): its state rewound to the fork
    * point and the branch to the head replayed (a `reorg` event when the head does not descend
-   * from the old one), its mempool as `ruleOf` says; then announces the new cut.
+   * from the old one), its mempool as `ruleOf` says; then announces the new cut. A block checked
+   * on a fork's overlay in the same import (`writesOf`) is not executed again: the state takes
+   * what it wrote there.
    */
   moveTo(
     heads: Cut,
     ruleOf: (chain: NodeChain) => MempoolRule,
     onReplayed?: (chain: NodeChain) => void,
+    writesOf?: WritesOfChecked,
   ): void {
     const { chainDb, chains, events, log } = this.parts;
     let moved = false;
@@ -366,7 +370,7 @@ export class BlockImporter {
       if (equalBytes(head.hash, chain.head.hash)) continue;
       moved = true;
       const from = chain.head;
-      const { dropped, added } = chain.syncTo(head, () => onReplayed?.(chain));
+      const { dropped, added } = chain.syncTo(head, () => onReplayed?.(chain), writesOf);
       // The new branch's commands are done: none stays pending.
       chain.mempool.remove(added);
       const reorg = !chainDb.isAncestor(from.hash, head.hash);
