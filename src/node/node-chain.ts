@@ -144,30 +144,6 @@ export class NodeChain {
   }
 
   /**
-   * The header a block of `commands` would have with nonce 0, without storing anything (the work a
-   * proof-of-work miner searches a nonce for), with the commands it holds and those it left out:
-   * the held ones, made again without a time limit, give the same header again.
-   */
-  candidateBlock(
-    commands: readonly ParsedCommand[],
-    adjacentParents: ReadonlyMap<number, BlockHeader>,
-    creationTime: number,
-  ): {
-    readonly header: BlockHeader;
-    readonly commands: readonly ParsedCommand[];
-    readonly rejected: PreparedBlock["rejected"];
-  } {
-    const prepared = this.prepareBlock(commands, adjacentParents, creationTime, 0n);
-    this.abortPrepared();
-    const left = new Set(prepared.rejected.map((r) => r.command));
-    return {
-      header: prepared.header,
-      commands: commands.filter((c) => !left.has(c)),
-      rejected: prepared.rejected,
-    };
-  }
-
-  /**
    * Executes a new block on top of `head`, leaving the state's block open: the importer stores
    * it in the chain database (alone or with other chains' blocks, in one transaction), then
    * calls {@link commitPrepared} — or {@link abortPrepared} when storing failed. A command that
@@ -237,9 +213,34 @@ export class NodeChain {
   }
 
   /**
+   * The block holding what an executor made of `commands` on a scratch state after `parent`
+   * (node-executors.ts): its payload from the outputs, its header (nonce 0 unless given). Nothing
+   * is applied to the state: a proof-of-work candidate, or the block {@link prepareExecuted} opens.
+   */
+  executedBlock(
+    parent: BlockHeader,
+    commands: readonly ParsedCommand[],
+    executed: ExecutedBlockData,
+    adjacentParents: ReadonlyMap<number, BlockHeader>,
+    creationTime: number,
+    nonce?: bigint,
+  ): PreparedBlock {
+    const { payload, index, requestKeys, rejected } = blockOfExecuted(commands, executed);
+    const header = makeBlockHeader({
+      version: this.context.version,
+      parent,
+      adjacentParents,
+      payloadHash: payload.payloadHash,
+      creationTime,
+      nonce,
+    });
+    return { header, payload, index, requestKeys, rejected };
+  }
+
+  /**
    * Opens a new block on top of `parent` (the head) holding what an executor made of `commands`
-   * on a scratch state after it (node-executors.ts): its writes applied to the state, its payload
-   * from the outputs, left open as {@link prepareBlock} leaves a block.
+   * ({@link executedBlock}): its writes applied to the state, left open as {@link prepareBlock}
+   * leaves a block.
    */
   prepareExecuted(
     parent: BlockHeader,
@@ -247,23 +248,18 @@ export class NodeChain {
     executed: ExecutedBlockData,
     adjacentParents: ReadonlyMap<number, BlockHeader>,
     creationTime: number,
+    nonce?: bigint,
   ): PreparedBlock {
-    const { state, context } = this;
-    state.applyWrites(parent.height + 1, executed.writes);
-    try {
-      const { payload, index, requestKeys, rejected } = blockOfExecuted(commands, executed);
-      const header = makeBlockHeader({
-        version: context.version,
-        parent,
-        adjacentParents,
-        payloadHash: payload.payloadHash,
-        creationTime,
-      });
-      return { header, payload, index, requestKeys, rejected };
-    } catch (e) {
-      this.abortPrepared();
-      throw e;
-    }
+    const block = this.executedBlock(
+      parent,
+      commands,
+      executed,
+      adjacentParents,
+      creationTime,
+      nonce,
+    );
+    this.state.applyWrites(parent.height + 1, executed.writes);
+    return block;
   }
 
   /**

@@ -43,10 +43,10 @@ export function registerMiningRoutes(
     });
     const base = "/chainweb/0.0/:network/mining";
 
-    scope.get(`${base}/work`, (request, reply) => {
+    scope.get(`${base}/work`, async (request, reply) => {
       checkNetwork(network, request);
       const chain = chainParam((request.query as { chain?: unknown }).chain);
-      return reply.type(OCTET_STREAM).send(Buffer.from(coordinator.work(chain)));
+      return reply.type(OCTET_STREAM).send(Buffer.from(await coordinator.work(chain)));
     });
 
     scope.post(`${base}/solved`, (request, reply) => {

@@ -13,14 +13,14 @@ import { manualNode } from "../test-support/dev-node.ts";
 import { MiningCoordinator, SolvedWorkRefusal } from "./coordination.ts";
 
 describe("a solved work's creation time", () => {
-  it("is taken exactly at the allowance ahead of the node's clock, refused 1 µs beyond", () => {
+  it("is taken exactly at the allowance ahead of the node's clock, refused 1 µs beyond", async () => {
     const node = manualNode();
     try {
       const now = node.clock.nowMicros();
       const coordinator = new MiningCoordinator(node.version, node.producer, () => now);
       /** Work for chain 0 with its creation time set to `creationTime`, a nonce found. */
-      const solvedAt = (creationTime: number): Uint8Array => {
-        const work = coordinator.work(0);
+      const solvedAt = async (creationTime: number): Promise<Uint8Array> => {
+        const work = await coordinator.work(0);
         const header = work.slice(36);
         new DataView(header.buffer).setBigUint64(
           HeaderOffset.creationTime,
@@ -31,8 +31,9 @@ describe("a solved work's creation time", () => {
         return header;
       };
       const late = now + BLOCK_TIME_ALLOWANCE_MICROS + 1;
+      const lateWork = await solvedAt(late);
       assert.throws(
-        () => coordinator.solved(solvedAt(late)),
+        () => coordinator.solved(lateWork),
         (e) =>
           e instanceof SolvedWorkRefusal &&
           e.status === 400 &&
@@ -40,7 +41,7 @@ describe("a solved work's creation time", () => {
             `Invalid solved work: creation time ${late} µs is ahead of this node's clock by more than 999 µs`,
       );
       assert.equal(node.chains[0]!.head.height, 0, "nothing stored");
-      const stored = coordinator.solved(solvedAt(now + BLOCK_TIME_ALLOWANCE_MICROS));
+      const stored = coordinator.solved(await solvedAt(now + BLOCK_TIME_ALLOWANCE_MICROS));
       assert.equal(stored.creationTime, now + 999);
       assert.equal(node.chains[0]!.head, stored);
     } finally {

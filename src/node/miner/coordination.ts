@@ -44,8 +44,8 @@ export class MiningCoordinator {
   ) {}
 
   /** Work for the next block of `chainId` when it can grow now, else of the lowest chain. */
-  work(chainId?: number): Uint8Array {
-    const work = this.producer.nextWork(chainId);
+  async work(chainId?: number): Promise<Uint8Array> {
+    const work = await this.producer.nextWork(chainId);
     const header = encodeHeaderWithoutHash(work.header);
     const key = workKey(header);
     this.open.delete(key);

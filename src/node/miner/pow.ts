@@ -47,31 +47,48 @@ export class PowMiner implements MiningControl {
 
   private step(): void {
     if (this.stopped) return;
+    const { work, bytes } = this;
+    if (work === null || bytes === null) {
+      // The next work's commands run beside this thread; the search starts when they are done.
+      this.producer.nextWork().then(
+        (next) => {
+          this.work = next;
+          this.bytes = encodeHeaderWithoutHash(next.header);
+          this.nonce = BigInt(Math.floor(Math.random() * 2 ** 32));
+          setImmediate(() => this.step());
+        },
+        (e: unknown) => this.failed(e),
+      );
+      return;
+    }
     try {
-      if (this.work === null || this.bytes === null) {
-        this.work = this.producer.nextWork();
-        this.bytes = encodeHeaderWithoutHash(this.work.header);
-        this.nonce = BigInt(Math.floor(Math.random() * 2 ** 32));
-      }
-      const found = mineNonce(this.bytes, this.work.header.target, this.nonce, POW_SLICE_TRIES);
+      const found = mineNonce(bytes, work.header.target, this.nonce, POW_SLICE_TRIES);
       this.tries += found?.tries ?? POW_SLICE_TRIES;
       if (found === undefined) {
         this.nonce += BigInt(POW_SLICE_TRIES);
       } else {
-        this.producer.storeSolved(this.work, found.nonce);
         this.work = null;
         this.bytes = null;
+        this.producer.storeSolved(work, found.nonce);
       }
       this.reportRate();
     } catch (e) {
-      this.work = null;
-      // Writes are refused until the disk works again (the storage guard said why, once).
-      if (e instanceof StorageUnavailable) {
-        setTimeout(() => this.step(), STORAGE_RETRY_MS).unref();
-        return;
-      }
-      this.log.error(`pow mining failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.failed(e);
+      return;
     }
+    setImmediate(() => this.step());
+  }
+
+  /** Drops the work after a failure, and tries again (later while the disk fails). */
+  private failed(e: unknown): void {
+    this.work = null;
+    this.bytes = null;
+    // Writes are refused until the disk works again (the storage guard said why, once).
+    if (e instanceof StorageUnavailable) {
+      setTimeout(() => this.step(), STORAGE_RETRY_MS).unref();
+      return;
+    }
+    this.log.error(`pow mining failed: ${e instanceof Error ? e.message : String(e)}`);
     setImmediate(() => this.step());
   }
 

@@ -37,6 +37,7 @@ import { commandGasLimit } from "../executor/block/gas-fees.ts";
 import {
   type BlockAnswer,
   type BlockRequest,
+  type ExecutedBlockData,
   failureError,
 } from "../executor/contract-executor.ts";
 import { SMALL_COMMAND_GAS } from "../executor/node-executors.ts";
@@ -54,7 +55,12 @@ export const LEVEL_BLOCKS_PER_TURN = 4;
 export interface PowWork {
   readonly chainId: number;
   readonly parent: BlockHeader;
+  /**
+   * The block's commands: those it holds, made again on this thread when it is solved; or, with
+   * `executed`, those offered to the executor, whose writes and outputs the block takes.
+   */
   readonly commands: readonly ParsedCommand[];
+  readonly executed?: ExecutedBlockData;
   readonly adjacentParents: ReadonlyMap<number, BlockHeader>;
   readonly creationTime: number;
   /** The header with nonce 0. */
@@ -124,20 +130,7 @@ export class BlockProducer {
     if (commands.length === 0) return this.makeBlock(chainId, []);
     const { adjacentParents, creationTime } = this.blockInputs(chainId, true);
     const parent = chain.head;
-    this.executing.add(chainId);
-    let answer: BlockAnswer;
-    try {
-      answer = await this.options.execute({
-        chainId,
-        parent,
-        transactions: commands.map(transactionText),
-        largestGasLimit: Math.max(
-          ...commands.map((c) => commandGasLimit(c.payload.meta, this.options.blockGasLimit)),
-        ),
-      });
-    } finally {
-      this.executing.delete(chainId);
-    }
+    const answer = await this.executeBeside(chainId, parent, commands);
     // Closing answers the work under way, `failed`: nothing to store, nothing to report.
     if (this.closed || answer.kind === "unserved") return null;
     if (answer.kind === "failed") throw failureError(answer);
@@ -150,6 +143,27 @@ export class BlockProducer {
       creationTime,
     );
     return this.options.store([{ chain, block }])[0]!;
+  }
+
+  /** Runs the next block's commands on an executor; the chain counts as executing meanwhile. */
+  private async executeBeside(
+    chainId: number,
+    parent: BlockHeader,
+    commands: readonly ParsedCommand[],
+  ): Promise<BlockAnswer> {
+    this.executing.add(chainId);
+    try {
+      return await this.options.execute({
+        chainId,
+        parent,
+        transactions: commands.map(transactionText),
+        largestGasLimit: Math.max(
+          ...commands.map((c) => commandGasLimit(c.payload.meta, this.options.blockGasLimit)),
+        ),
+      });
+    } finally {
+      this.executing.delete(chainId);
+    }
   }
 
   /**
@@ -347,29 +361,56 @@ export class BlockProducer {
   /**
    * Work for a proof-of-work miner: the header of the next block of the `preferred` chain when
    * its neighbours are not behind it, else of the lowest chain (whose neighbours never are), with
-   * nonce 0, and what it takes to make it again.
+   * nonce 0, and what it takes to make it again. Its commands run where on-demand mining runs
+   * them (`mineBeside`: on an execution thread, under chainweb-node's limit), and the solved
+   * block takes what they wrote there instead of running them again.
    */
-  nextWork(preferred?: number): PowWork {
+  async nextWork(preferred?: number): Promise<PowWork> {
     const { chains } = this.options;
     const wanted = preferred === undefined ? undefined : chains[preferred];
     const ready = wanted !== undefined && this.isReady(wanted.chainId);
     const chain = ready ? wanted : chains.reduce((a, b) => (b.head.height < a.head.height ? b : a));
-    const { adjacentParents, creationTime } = this.blockInputs(chain.chainId, false);
-    const candidate = chain.candidateBlock(
-      this.selectFor(chain, "all").commands,
+    const { chainId } = chain;
+    const { adjacentParents, creationTime } = this.blockInputs(chainId, false);
+    const parent = chain.head;
+    const commands = this.selectFor(chain, "all").commands;
+    const work = { chainId, parent, adjacentParents, creationTime };
+    const answer =
+      commands.length === 0 || this.executing.has(chainId)
+        ? null
+        : await this.executeBeside(chainId, parent, commands);
+    if (answer === null || answer.kind === "unserved") {
+      return { ...work, ...this.candidateHere(chain, commands, adjacentParents, creationTime) };
+    }
+    if (answer.kind === "failed") throw failureError(answer);
+    const candidate = chain.executedBlock(
+      parent,
+      commands,
+      answer.block,
       adjacentParents,
       creationTime,
     );
     // Left out for good (their gas cannot be bought, or they ran too long), as a stored block's are.
     this.options.leaveOut(chain, candidate.rejected);
-    return {
-      chainId: chain.chainId,
-      parent: chain.head,
-      commands: candidate.commands,
-      adjacentParents,
-      creationTime,
-      header: candidate.header,
-    };
+    return { ...work, commands, executed: answer.block, header: candidate.header };
+  }
+
+  /**
+   * A candidate block of `commands` made on this thread (prepared, then given up): its header
+   * with nonce 0, and the commands it holds, which made again without a time limit give the
+   * same header; those it left out are left out for good.
+   */
+  private candidateHere(
+    chain: NodeChain,
+    commands: readonly ParsedCommand[],
+    adjacentParents: ReadonlyMap<number, BlockHeader>,
+    creationTime: number,
+  ): { readonly header: BlockHeader; readonly commands: readonly ParsedCommand[] } {
+    const prepared = chain.prepareBlock(commands, adjacentParents, creationTime, 0n);
+    chain.abortPrepared();
+    this.options.leaveOut(chain, prepared.rejected);
+    const left = new Set(prepared.rejected.map((r) => r.command));
+    return { header: prepared.header, commands: commands.filter((c) => !left.has(c)) };
   }
 
   /**
@@ -384,13 +425,17 @@ export class BlockProducer {
     const chain = chains[work.chainId]!;
     if (chain.head !== work.parent) return null;
     if (!this.stillBranches(chain, work.parent, work.adjacentParents)) return null;
-    const block = chain.prepareBlock(
-      work.commands,
-      work.adjacentParents,
-      creationTime,
-      nonce,
-      false,
-    );
+    const block =
+      work.executed === undefined
+        ? chain.prepareBlock(work.commands, work.adjacentParents, creationTime, nonce, false)
+        : chain.prepareExecuted(
+            work.parent,
+            work.commands,
+            work.executed,
+            work.adjacentParents,
+            creationTime,
+            nonce,
+          );
     return this.options.store([{ chain, block }])[0]!.header;
   }
 
