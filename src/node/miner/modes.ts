@@ -11,7 +11,8 @@
  *   chains holding commands made on the node's executors (a round that takes longer delays the
  *   next).
  * - `pow`: chains are mined one block at a time, lowest first, each with a real nonce search
- *   against its difficulty target (pow.ts), without stopping the event loop.
+ *   against its difficulty target (pow.ts), without stopping the event loop; a candidate's
+ *   commands run on the node's executors first.
  * - `none`: no block is made but by the development controls (a node that only follows, or a
  *   test that decides when blocks come).
  */
