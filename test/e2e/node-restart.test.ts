@@ -21,7 +21,7 @@ import {
   transferCommand,
 } from "./support/kadena.ts";
 
-test("a restart keeps everything", { timeout: 30_000 }, async () => {
+test("a restart keeps everything", { timeout: 60_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "braid-e2e-restart-"));
   let node: NodeProcess | undefined;
   try {
