@@ -12,6 +12,9 @@
  * Each module's sizes (sizes.ts) are recorded here when it is compiled, deployed or read from
  * storage, with the dependencies it was stored with.
  */
+
+import { hashBytes } from "../../values/cbor-values.ts";
+import { compareModuleNames } from "../../values/json.ts";
 import type { PactValue } from "../../values/types.ts";
 import { DefConstDef, type LoadedModule } from "../ir.ts";
 import {
@@ -27,7 +30,6 @@ import {
   qualifiedRefSize,
 } from "./sizes.ts";
 import { compareText } from "./text-order.ts";
-import { compareModuleNames, hashBytes } from "./values.ts";
 
 /** Milligas per comparison of fully qualified names. */
 const COMPARISON_MILLIGAS = 200;

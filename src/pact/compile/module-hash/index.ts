@@ -19,6 +19,15 @@
 import { blake2b256, encodeBase64Url } from "../../../crypto/index.ts";
 import { parseKeysetName } from "../../runtime/keyset-names.ts";
 import type { Def, DefCap, Interface, InterfaceDef, Module, ParsedName } from "../../syntax/ast.ts";
+import { CborWriter } from "../../values/cbor.ts";
+import {
+  fullyQualifiedName,
+  hashBytes,
+  moduleName,
+  pactValue,
+  schema,
+  schemaFields,
+} from "../../values/cbor-values.ts";
 import type { ModuleName } from "../../values/types.ts";
 import type { CompileUnit, CurrentModule, NameResolver } from "../context.ts";
 import { importMembers } from "../imports.ts";
@@ -32,19 +41,10 @@ import {
   type LoadedModule,
   type ModuleData,
 } from "../ir.ts";
-import { CborWriter } from "./cbor.ts";
 import { type DArg, Desugarer } from "./desugar.ts";
 import { definitionOrder, SiblingRefs } from "./order.ts";
 import { updateOwnHashes } from "./own-hashes.ts";
 import { bindAll, TermEncoder } from "./terms.ts";
-import {
-  fullyQualifiedName,
-  hashBytes,
-  moduleName,
-  pactValue,
-  schema,
-  schemaFields,
-} from "./values.ts";
 
 const utf8 = new TextEncoder();
 

@@ -7,15 +7,15 @@
  */
 import type { ParsedName } from "../../syntax/ast.ts";
 import type { Span } from "../../syntax/span.ts";
+import type { CborWriter } from "../../values/cbor.ts";
+import { type HashedModule, hashBytes, maybeType, moduleName } from "../../values/cbor-values.ts";
 import type { ModuleName } from "../../values/types.ts";
 import type { CompileUnit } from "../context.ts";
 import type { ModuleInfo } from "../ir.ts";
 import { resolveBareName, resolveQualifiedName } from "../resolve.ts";
 import { resolveType } from "../type-resolve.ts";
 import { builtinIndex } from "./builtins.ts";
-import type { CborWriter } from "./cbor.ts";
 import type { DArg, DTerm } from "./desugar.ts";
-import { type HashedModule, hashBytes, maybeType, moduleName } from "./values.ts";
 
 /** Locals in scope, innermost first; `level` counts the binders outside this one. */
 export interface Locals {
