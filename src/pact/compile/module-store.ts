@@ -8,8 +8,11 @@ import type { LoadedModule } from "./ir.ts";
 export interface ModuleStore {
   /** The current version of a module or interface, by its rendered name (`ns.m` or `m`). */
   read(name: string): LoadedModule | undefined;
-  /** Installs a module or interface (a new one, or a new version replacing the old). */
-  write(module: LoadedModule): void;
+  /**
+   * Installs a module or interface (a new one, or a new version replacing the old); `source` is
+   * the code of the transaction that installs it, or null when there is none to log.
+   */
+  write(module: LoadedModule, source: string | null): void;
   /** Every stored name, sorted (for `list-modules`). */
   names(): readonly string[];
 }

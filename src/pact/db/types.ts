@@ -32,8 +32,11 @@ export interface TxLogEntry {
   /** `SYS:KeySets`, `SYS:Modules`, `SYS:Namespaces`, `SYS:Pacts`, `SYS:usertables`, or a user table. */
   readonly domain: string;
   readonly key: string;
-  /** The stored text (for rows, the whole row after merging). */
-  readonly value: string;
+  /**
+   * The value as Pact 5 stores it (stored-bytes.ts; for rows, the whole row after merging): what
+   * the `logs` hash covers.
+   */
+  readonly value: Uint8Array;
 }
 
 /** A module or interface as stored: its serialised form (opaque here) and its hash. */
@@ -67,6 +70,11 @@ export const NAMESPACES_DOMAIN = "SYS:Namespaces";
 export const DEFPACTS_DOMAIN = "SYS:Pacts";
 /** The tx log domain of `create-table` entries (not a stored domain). */
 export const USER_TABLES_LOG_DOMAIN = "SYS:usertables";
+/**
+ * The domain a module's installing code is logged under (Pact's `SYS:ModuleSources`, keyed
+ * `<module>{<hash>}`); Braid does not store it.
+ */
+export const MODULE_SOURCES_LOG_DOMAIN = "SYS:ModuleSources";
 
 /** The system domains, which exist from the start and are never created or dropped. */
 export const SYSTEM_DOMAINS: readonly string[] = [
@@ -112,7 +120,11 @@ export interface PactDb extends PactDbView {
   createTable(module: ModuleName, name: string): void;
   /** Writes a row under `mode`. Throws `row-exists`, `row-missing` or `no-such-table`. */
   writeRow(mode: WriteMode, table: string, key: string, row: PactObject): void;
-  writeModule(name: string, module: StoredModule): void;
+  /**
+   * `source` is the code of the transaction that installs the module: logged after it (Pact's
+   * `SYS:ModuleSources`), not stored; null logs none.
+   */
+  writeModule(name: string, module: StoredModule, source: string | null): void;
   writeKeySet(name: string, keySet: KeySet): void;
   writeNamespace(namespace: NamespaceRecord): void;
   writeDefPact(pactId: string, state: string): void;

@@ -68,9 +68,9 @@ export class DbModuleStore implements ModuleStore {
     return module;
   }
 
-  write(module: LoadedModule): void {
+  write(module: LoadedModule, source: string | null): void {
     const name = module.info.rendered;
-    this.db.writeModule(name, { hash: module.info.hash, code: encodeStored(module) });
+    this.db.writeModule(name, { hash: module.info.hash, code: encodeStored(module) }, source);
     cacheOf(this.db).set(`${name}:${module.info.hash}`, module);
   }
 

@@ -225,7 +225,7 @@ export function defineModule(rt: Runtime, form: Module, unit: CompileUnit): Load
     rt.enforceModuleKeyset(module.info.rendered, module.governance.keyset, site);
   }
   chargeStore(rt.env, rt.loaded, module, sizes);
-  install(rt, module);
+  install(rt, module, unit.source);
   rt.caps.moduleAdmin.add(module.info.rendered);
   return module;
 }
@@ -252,12 +252,13 @@ export function defineInterface(rt: Runtime, form: Interface, unit: CompileUnit)
   chargeHash(rt.env, iface, sizes);
   assignInterfaceHash(form, iface, unit);
   chargeStore(rt.env, rt.loaded, iface, sizes);
-  install(rt, iface);
+  install(rt, iface, unit.source);
   return iface;
 }
 
-function install(rt: Runtime, module: LoadedModule): void {
+/** `source` is the code being run, which Pact stores beside the module. */
+function install(rt: Runtime, module: LoadedModule, source: string): void {
   module.info.txHash = rt.env.txHash;
-  rt.env.modules.write(module);
+  rt.env.modules.write(module, source);
   rt.loaded.install(module);
 }
