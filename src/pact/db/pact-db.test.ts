@@ -258,7 +258,7 @@ for (const [backend, open] of backends) {
       const db = open();
       db.beginTx();
       db.writeKeySet("ks", keySet);
-      db.writeModule("m", { hash: "h", code: "c" }, "(module m g)");
+      db.writeModule("m", { hash: "h", code: "c" }, { source: "(module m g)", pactData: null });
       db.writeNamespace({ name: "ns", user: keySet, admin: keySet });
       db.writeDefPact("p", "null");
       // Pact 5's document: version 0, then the CBOR as a byte string. The keyset: [keys, pred],

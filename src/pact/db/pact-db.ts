@@ -37,6 +37,7 @@ import { RowCache } from "./row-cache.ts";
 import type { StoreReader, VersionedStore, WritableStore } from "./store.ts";
 import {
   keySetBytes,
+  moduleDataBytes,
   moduleSourceBytes,
   namespaceBytes,
   rowBytes,
@@ -50,6 +51,7 @@ import {
   KEYSETS_DOMAIN,
   MODULE_SOURCES_LOG_DOMAIN,
   MODULES_DOMAIN,
+  type ModuleInstall,
   NAMESPACES_DOMAIN,
   type NamespaceRecord,
   type PactDb,
@@ -213,18 +215,20 @@ export class StorePactDb extends StoreView implements PactDb {
     return module;
   }
 
-  writeModule(name: string, module: StoredModule, source: string | null): void {
+  writeModule(name: string, module: StoredModule, install: ModuleInstall | null): void {
     const text = encodeModule(module);
-    // Not Pact's bytes: Pact 5 stores the compiled module's CBOR (`ModuleData`), which Braid
-    // does not write, so the `logs` of a module's installation differ from chainweb-node's.
-    this.put(MODULES_DOMAIN, name, text, utf8.encode(text));
+    // Without Pact's CBOR of the module, the log holds Braid's record: the `logs` of such a
+    // write are Braid's own.
+    const pactData = install?.pactData ?? null;
+    const logged = pactData === null ? utf8.encode(text) : moduleDataBytes(pactData);
+    this.put(MODULES_DOMAIN, name, text, logged);
     this.uncommittedModuleWrites = true;
     this.moduleCache.set(name, module);
-    if (source !== null) {
+    if (install !== null) {
       this.tx?.log.push({
         domain: MODULE_SOURCES_LOG_DOMAIN,
         key: `${name}{${module.hash}}`,
-        value: moduleSourceBytes(source),
+        value: moduleSourceBytes(install.source),
       });
     }
   }

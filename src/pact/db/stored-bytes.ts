@@ -56,6 +56,11 @@ export function namespaceBytes(ns: NamespaceRecord): Uint8Array {
   });
 }
 
+/** A module's or interface's CBOR (`ModuleData`, from the compiler) as a document. */
+export function moduleDataBytes(data: Uint8Array): Uint8Array {
+  return document(data);
+}
+
 /** The code of the transaction that installed a module (`ModuleCode`). */
 export function moduleSourceBytes(code: string): Uint8Array {
   return document(utf8.encode(code));

@@ -39,6 +39,17 @@ export interface TxLogEntry {
   readonly value: Uint8Array;
 }
 
+/** What a transaction installing a module logs beside the module's own record. */
+export interface ModuleInstall {
+  /** The module's code as written: logged after it (Pact's `SYS:ModuleSources`), not stored. */
+  readonly source: string;
+  /**
+   * The module's CBOR as Pact 5 stores it (`ModuleData`), logged for it when Braid can write it
+   * (compile/module-hash: `encodeStoredInterface`); else Braid's own record is logged.
+   */
+  readonly pactData: Uint8Array | null;
+}
+
 /** A module or interface as stored: its serialised form (opaque here) and its hash. */
 export interface StoredModule {
   /** Unpadded base64url Blake2b-256 module hash. */
@@ -120,11 +131,8 @@ export interface PactDb extends PactDbView {
   createTable(module: ModuleName, name: string): void;
   /** Writes a row under `mode`. Throws `row-exists`, `row-missing` or `no-such-table`. */
   writeRow(mode: WriteMode, table: string, key: string, row: PactObject): void;
-  /**
-   * `source` is the code of the transaction that installs the module: logged after it (Pact's
-   * `SYS:ModuleSources`), not stored; null logs none.
-   */
-  writeModule(name: string, module: StoredModule, source: string | null): void;
+  /** `install` is given when a transaction installs the module (null for `static-redeploy`). */
+  writeModule(name: string, module: StoredModule, install: ModuleInstall | null): void;
   writeKeySet(name: string, keySet: KeySet): void;
   writeNamespace(namespace: NamespaceRecord): void;
   writeDefPact(pactId: string, state: string): void;

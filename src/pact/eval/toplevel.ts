@@ -20,11 +20,16 @@ import {
   compileInterface,
   compileModule,
 } from "../compile/module.ts";
-import { recordSizes } from "../compile/module-hash/dependencies.ts";
-import { assignInterfaceHash, assignModuleHash } from "../compile/module-hash/index.ts";
+import { modulesNamed, recordSizes } from "../compile/module-hash/dependencies.ts";
+import {
+  assignInterfaceHash,
+  assignModuleHash,
+  encodeStoredInterface,
+} from "../compile/module-hash/index.ts";
 import { interfaceSizes, moduleSizes } from "../compile/module-hash/sizes.ts";
 import { REPL_MODULE_HASH, REPL_MODULE_NAME, renderModuleName } from "../compile/names.ts";
 import { FrameLayout } from "../compile/scope.ts";
+import type { ModuleInstall } from "../db/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { isCallable } from "../runtime/types.ts";
@@ -225,7 +230,7 @@ export function defineModule(rt: Runtime, form: Module, unit: CompileUnit): Load
     rt.enforceModuleKeyset(module.info.rendered, module.governance.keyset, site);
   }
   chargeStore(rt.env, rt.loaded, module, sizes);
-  install(rt, module, unit.source);
+  install(rt, module, { source: formSource(form, unit), pactData: null });
   rt.caps.moduleAdmin.add(module.info.rendered);
   return module;
 }
@@ -252,13 +257,21 @@ export function defineInterface(rt: Runtime, form: Interface, unit: CompileUnit)
   chargeHash(rt.env, iface, sizes);
   assignInterfaceHash(form, iface, unit);
   chargeStore(rt.env, rt.loaded, iface, sizes);
-  install(rt, iface, unit.source);
+  const pactData =
+    modulesNamed(iface, sizes).size === 0
+      ? encodeStoredInterface(form, iface, unit, rt.env.txHash)
+      : null;
+  install(rt, iface, { source: formSource(form, unit), pactData });
   return iface;
 }
 
-/** `source` is the code being run, which Pact stores beside the module. */
-function install(rt: Runtime, module: LoadedModule, source: string): void {
+/** The code of a module's form, which Pact stores with the module (its `sliceFromSource`). */
+function formSource(form: Module | Interface, unit: CompileUnit): string {
+  return unit.source.slice(form.span.start, form.span.end);
+}
+
+function install(rt: Runtime, module: LoadedModule, logged: ModuleInstall): void {
   module.info.txHash = rt.env.txHash;
-  rt.env.modules.write(module, source);
+  rt.env.modules.write(module, logged);
   rt.loaded.install(module);
 }

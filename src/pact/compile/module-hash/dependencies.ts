@@ -264,6 +264,15 @@ export function storedSize(
   return n;
 }
 
+/** The other modules (rendered names) whose members the definitions of `module` name. */
+export function modulesNamed(module: LoadedModule, sizes: ModuleSizes): Set<string> {
+  const modules = new Set<string>();
+  for (const d of sizes.defs) {
+    for (const ref of d.refs) if (ref.module !== module.info) modules.add(ref.module.rendered);
+  }
+  return modules;
+}
+
 /**
  * The dependencies an interface is stored with: every loaded definition of the modules its
  * constants name (Pact keeps the loaded definitions of each module its renaming looked into).
@@ -273,10 +282,7 @@ export function interfaceDependencies(
   sizes: ModuleSizes,
   loaded: ReadonlyMap<string, LoadedDefinition>,
 ): readonly LoadedDefinition[] {
-  const modules = new Set<string>();
-  for (const d of sizes.defs) {
-    for (const ref of d.refs) if (ref.module !== iface.info) modules.add(ref.module.rendered);
-  }
+  const modules = modulesNamed(iface, sizes);
   if (modules.size === 0) return [];
   return [...loaded.values()].filter((d) => modules.has(d.ref.module.rendered));
 }

@@ -8,20 +8,19 @@ import { parseProgram } from "../../syntax/parser.ts";
 import type { CompileUnit } from "../context.ts";
 import { DefConstDef, type LoadedModule } from "../ir.ts";
 import { compileInterface, compileModule } from "../module.ts";
-import { assignInterfaceHash, assignModuleHash, encodeInterface } from "./index.ts";
+import {
+  assignInterfaceHash,
+  assignModuleHash,
+  encodeInterface,
+  encodeStoredInterface,
+} from "./index.ts";
 
 /**
  * Compiles every module and interface of `source` in order (each sees the ones before it),
  * evaluates its constants and hashes it, without running governance; returns them by name.
  */
 function define(source: string, rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES))) {
-  const unit: CompileUnit = {
-    file: "t.pact",
-    source,
-    natives: ON_CHAIN_NATIVES,
-    names: rt.loaded,
-    coverage: null,
-  };
+  const unit = unitOf(source, rt);
   const defined = new Map<string, LoadedModule>();
   for (const form of parseProgram(source, "t.pact")) {
     if (form.kind !== "module" && form.kind !== "interface") continue;
@@ -38,6 +37,18 @@ function define(source: string, rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES))) 
     defined.set(module.info.rendered, module);
   }
   return defined;
+}
+
+function unitOf(source: string, rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES))): CompileUnit {
+  return { file: "t.pact", source, natives: ON_CHAIN_NATIVES, names: rt.loaded, coverage: null };
+}
+
+/** The one interface of `source`, parsed, and its compile unit. */
+function interfaceForm(source: string) {
+  const unit = unitOf(source);
+  const [form] = parseProgram(source, "t.pact");
+  if (form?.kind !== "interface") throw new Error("not an interface");
+  return { form, unit };
 }
 
 const hashOf = (source: string, name: string) => define(source).get(name)!.info.hash;
@@ -163,18 +174,7 @@ describe("Pact module hash", () => {
 
 describe("interface encoding", () => {
   it("writes the name, the signatures in definition order, the imports and blank hashes", () => {
-    const rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES));
-    const source = "(interface i (defun f:bool (x:integer)))";
-    const unit: CompileUnit = {
-      file: "t.pact",
-      source,
-      natives: ON_CHAIN_NATIVES,
-      names: rt.loaded,
-      coverage: null,
-    };
-    const [form] = parseProgram(source, "t.pact");
-    assert.equal(form?.kind, "interface");
-    if (form?.kind !== "interface") return;
+    const { form, unit } = interfaceForm("(interface i (defun f:bool (x:integer)))");
     const bytes = encodeInterface(form, compileInterface(form, unit), unit);
     assert.equal(
       Buffer.from(bytes).toString("hex"),
@@ -191,6 +191,35 @@ describe("interface encoding", () => {
         "80", // imports
         "4040", // blank hash and transaction hash
         "f6", // info
+      ].join(""),
+    );
+  });
+
+  it("writes an installed interface as Pact stores it: hashes, lines as infos, no dependencies", () => {
+    const { form, unit } = interfaceForm("(interface i\n  (defun f:bool\n    (x:integer)))");
+    const iface = compileInterface(form, unit);
+    assignInterfaceHash(form, iface, unit);
+    const txHash = "DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g";
+    const bytes = encodeStoredInterface(form, iface, unit, txHash);
+    const hex = (b64: string) => Buffer.from(b64, "base64url").toString("hex");
+    assert.equal(
+      Buffer.from(bytes).toString("hex"),
+      [
+        "8201", // InterfaceData
+        "86", // Interface: 6 fields
+        "82616980", // name ["i", no namespace]
+        "9f", // definitions
+        "8200", // IfDfun
+        "83", // IfDefun: spec, arguments, info
+        "8361668182000201", // spec: "f", Just bool, line 1
+        "9f8361788182000002ff", // arguments: ["x", Just integer, line 2]
+        "01", // info: the form's line
+        "ff",
+        "80", // imports
+        `5820${hex(iface.info.hash)}`, // its hash
+        `5820${hex(txHash)}`, // the hash of the transaction that installed it
+        "00", // info: line 0
+        "a0", // no dependencies
       ].join(""),
     );
   });

@@ -16,7 +16,7 @@
  * The module code itself is not hashed: two modules that differ only in layout, comments or
  * documentation have the same hash.
  */
-import { blake2b256, encodeBase64Url } from "../../../crypto/index.ts";
+import { blake2b256, decodeBase64Url, encodeBase64Url } from "../../../crypto/index.ts";
 import { parseKeysetName } from "../../runtime/keyset-names.ts";
 import type { Def, DefCap, Interface, InterfaceDef, Module, ParsedName } from "../../syntax/ast.ts";
 import { CborWriter } from "../../values/cbor.ts";
@@ -119,9 +119,43 @@ export function encodeInterface(
   iface: InterfaceData,
   unit: CompileUnit,
 ): Uint8Array {
-  const scoped = withMemberScope(unit, iface, form);
   const w = new CborWriter();
-  const e = new TermEncoder(w, scoped, iface.info, INTERFACE_PLACEHOLDER_HASH);
+  writeInterface(w, form, iface, unit, null);
+  return w.bytes();
+}
+
+/**
+ * An installed interface as Pact 5 stores it (`InterfaceData`, the CBOR after the document's
+ * version): its own hash where the hashed form has the placeholder, the hash of the transaction
+ * that installed it, each definition's and argument's 0-based line as its info, and no
+ * dependencies: only for an interface that names no other module (`modulesNamed`), since Braid
+ * does not write the definitions Pact stores with one that does.
+ */
+export function encodeStoredInterface(
+  form: Interface,
+  iface: InterfaceData,
+  unit: CompileUnit,
+  txHash: string,
+): Uint8Array {
+  const w = new CborWriter();
+  w.listLen(2).word(1);
+  writeInterface(w, form, iface, unit, txHash);
+  w.mapLen(0);
+  return w.bytes();
+}
+
+/** The interface as hashed (`txHash` null) or as stored (the installing transaction's hash). */
+function writeInterface(
+  w: CborWriter,
+  form: Interface,
+  iface: InterfaceData,
+  unit: CompileUnit,
+  txHash: string | null,
+): void {
+  const scoped = withMemberScope(unit, iface, form);
+  const stored = txHash !== null;
+  const own = stored ? hashBytes(iface.info.hash) : INTERFACE_PLACEHOLDER_HASH;
+  const e = new TermEncoder(w, scoped, iface.info, own, stored);
   const desugar = new Desugarer(unit.natives);
   const siblings = new Set(form.defs.map((d) => d.name));
   const prepared = form.defs.map((d) => prepareInterfaceDef(d, iface, desugar, siblings));
@@ -130,8 +164,12 @@ export function encodeInterface(
   moduleName(w, iface.info.name);
   writeInOrder(e, prepared);
   imports(w, iface);
-  w.byteString(new Uint8Array(0)).byteString(new Uint8Array(0)).null();
-  return w.bytes();
+  if (stored) {
+    w.byteString(own).byteString(decodeBase64Url(txHash));
+    e.info(form.span);
+  } else {
+    w.byteString(new Uint8Array(0)).byteString(new Uint8Array(0)).null();
+  }
 }
 
 function writeInOrder(e: TermEncoder, prepared: readonly Prepared[]): void {
@@ -180,7 +218,7 @@ function prepareDef(
           e.arg(spec(def.name, def.returnType, def.nameSpan));
           e.args(def.params);
           e.term(term, null, 0);
-          e.w.null();
+          e.info(def.span);
         },
       };
     }
@@ -203,7 +241,7 @@ function prepareDef(
           e.args(def.params);
           e.term(term, bindAll(null, def.params, 0), def.params.length);
           capMeta(e, def, compiled as DefCapDef);
-          e.w.null();
+          e.info(def.span);
         },
       };
     }
@@ -239,12 +277,12 @@ function prepareDef(
               e.term(s.rollback, locals, depth);
             }
           });
-          e.w.null();
+          e.info(def.span);
         },
       };
     }
     case "defschema":
-      return prepareSchema(def.name, def.fields, compiled, siblings, self);
+      return prepareSchema(def, compiled, siblings, self);
     case "deftable": {
       const refs = refsOf(siblings, self, (r) => r.name(def.schema));
       return {
@@ -253,7 +291,7 @@ function prepareDef(
         write: (e) => {
           e.w.listLen(2).word(4).listLen(3).text(def.name);
           schema(e.w, (compiled as DefTableDef).schema);
-          e.w.null();
+          e.info(def.span);
         },
       };
     }
@@ -272,7 +310,7 @@ function prepareInterfaceDef(
     case "defconst":
       return prepareConst(def, compiled, desugar, siblings, self);
     case "defschema":
-      return prepareSchema(def.name, def.fields, compiled, siblings, self);
+      return prepareSchema(def, compiled, siblings, self);
     default: {
       const manager =
         def.kind === "defcap" && def.meta?.kind === "managed" ? def.meta.manager : null;
@@ -296,7 +334,7 @@ function prepareInterfaceDef(
           if (def.kind === "defcap") {
             capMetaHeader(e, def, (w) => w.text(rawName(manager!.fn)));
           }
-          e.w.null();
+          e.info(def.span);
         },
       };
     }
@@ -335,28 +373,27 @@ function prepareConst(
         e.w.listLen(2).word(0);
         e.term(term, null, 0);
       }
-      e.w.null();
+      e.info(def.span);
     },
   };
 }
 
 function prepareSchema(
-  name: string,
-  fields: Extract<Def, { kind: "defschema" }>["fields"],
+  def: Extract<Def, { kind: "defschema" }>,
   compiled: Definition | undefined,
   siblings: ReadonlySet<string>,
   self: ModuleName,
 ): Prepared {
   const refs = refsOf(siblings, self, (r) => {
-    for (const f of fields) r.type(f.type);
+    for (const f of def.fields) r.type(f.type);
   });
   return {
-    key: name,
+    key: def.name,
     refs,
     write: (e) => {
-      e.w.listLen(2).word(3).listLen(3).text(name);
+      e.w.listLen(2).word(3).listLen(3).text(def.name);
       schemaFields(e.w, (compiled as DefSchemaDef).schema.fields);
-      e.w.null();
+      e.info(def.span);
     },
   };
 }
