@@ -45,7 +45,8 @@ export interface ModuleInstall {
   readonly source: string;
   /**
    * The module's CBOR as Pact 5 stores it (`ModuleData`), logged for it when Braid can write it
-   * (compile/module-hash: `encodeStoredInterface`); else Braid's own record is logged.
+   * (compile/module-hash: `encodeStoredModule`, `encodeStoredInterface`); else Braid's own
+   * record is logged.
    */
   readonly pactData: Uint8Array | null;
 }

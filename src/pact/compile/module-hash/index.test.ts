@@ -13,6 +13,7 @@ import {
   assignModuleHash,
   encodeInterface,
   encodeStoredInterface,
+  encodeStoredModule,
 } from "./index.ts";
 
 /**
@@ -218,6 +219,44 @@ describe("interface encoding", () => {
         "80", // imports
         `5820${hex(iface.info.hash)}`, // its hash
         `5820${hex(txHash)}`, // the hash of the transaction that installed it
+        "00", // info: line 0
+        "a0", // no dependencies
+      ].join(""),
+    );
+  });
+
+  it("writes an installed module as Pact stores it: every node's line, its own hash in names", () => {
+    const source = "(module m G\n  (defcap G () true)\n  (defun f () true))";
+    const module = define(source).get("m")!;
+    const [form] = parseProgram(source, "t.pact");
+    if (form?.kind !== "module" || module.kind !== "module") throw new Error("not a module");
+    const txHash = "DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g";
+    const bytes = encodeStoredModule(form, module, unitOf(source), txHash);
+    const hex = (b64: string) => Buffer.from(b64, "base64url").toString("hex");
+    const own = `5820${hex(module.info.hash)}`;
+    assert.equal(
+      Buffer.from(bytes).toString("hex"),
+      [
+        "8200", // ModuleData
+        "89", // Module: 9 fields
+        "82616d80", // name ["m", no namespace]
+        `82018382616d806147${own}`, // governance: the capability m.G with the module's hash
+        "9f", // definitions, in Pact's order
+        "820084", // Dfun: spec, arguments, term, info
+        "8361668002", // spec: "f", no type, line 2
+        "80", // no arguments
+        "830583088204f50202", // Nullary (the constant true, line 2), line 2
+        "02", // info: line 2
+        "820285", // DCap: spec, arguments, term, meta, info
+        "8361478001", // spec: "G", no type, line 1
+        "80", // no arguments
+        "83088204f501", // the constant true, line 1
+        "8102", // unmanaged
+        "01", // info: line 1
+        "ff",
+        "808080", // blessed, imports, implements
+        own,
+        `5820${hex(txHash)}`,
         "00", // info: line 0
         "a0", // no dependencies
       ].join(""),

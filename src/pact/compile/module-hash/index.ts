@@ -15,6 +15,11 @@
  *
  * The module code itself is not hashed: two modules that differ only in layout, comments or
  * documentation have the same hash.
+ *
+ * The same writer gives the module as Pact stores it once installed (`encodeStoredModule`,
+ * `encodeStoredInterface`): its real hash where the hashed form has the placeholder, the
+ * installing transaction's hash, and every node's first line (0-based) where the hashed form has
+ * erased its position. A transaction's `logs` hash covers those bytes.
  */
 import { blake2b256, decodeBase64Url, encodeBase64Url } from "../../../crypto/index.ts";
 import { parseKeysetName } from "../../runtime/keyset-names.ts";
@@ -95,9 +100,72 @@ interface Prepared {
 
 /** The bytes Pact hashes for a module. */
 export function encodeModule(form: Module, module: ModuleData, unit: CompileUnit): Uint8Array {
-  const scoped = withMemberScope(unit, module, form);
+  return written((w) => writeModule(w, form, module, unit, null));
+}
+
+/**
+ * An installed module as Pact 5 stores it (`ModuleData`, the CBOR after the document's
+ * version): its own hash where the hashed form has the placeholder, the hash of the transaction
+ * that installed it, every node's 0-based line as its info, and no dependencies: only for a
+ * module whose definitions name no other module (`modulesNamed`), since Braid does not write the
+ * definitions Pact stores with one that does.
+ */
+export function encodeStoredModule(
+  form: Module,
+  module: ModuleData,
+  unit: CompileUnit,
+  txHash: string,
+): Uint8Array {
+  return written((w) => stored(w, MODULE_DATA, () => writeModule(w, form, module, unit, txHash)));
+}
+
+/** The bytes Pact hashes for an interface. */
+export function encodeInterface(
+  form: Interface,
+  iface: InterfaceData,
+  unit: CompileUnit,
+): Uint8Array {
+  return written((w) => writeInterface(w, form, iface, unit, null));
+}
+
+/** The same as {@link encodeStoredModule} for an interface (`InterfaceData`). */
+export function encodeStoredInterface(
+  form: Interface,
+  iface: InterfaceData,
+  unit: CompileUnit,
+  txHash: string,
+): Uint8Array {
+  return written((w) =>
+    stored(w, INTERFACE_DATA, () => writeInterface(w, form, iface, unit, txHash)),
+  );
+}
+
+/** `ModuleData`'s constructors, as its encoding tags them. */
+const MODULE_DATA = 0;
+const INTERFACE_DATA = 1;
+
+function written(write: (w: CborWriter) => void): Uint8Array {
   const w = new CborWriter();
-  const e = new TermEncoder(w, scoped, module.info, MODULE_PLACEHOLDER_HASH);
+  write(w);
+  return w.bytes();
+}
+
+/** `ModuleData` or `InterfaceData`: the tag, the module, and no dependencies. */
+function stored(w: CborWriter, tag: number, writeModule: () => void): void {
+  w.listLen(2).word(tag);
+  writeModule();
+  w.mapLen(0);
+}
+
+/** The module as hashed (`txHash` null) or as stored (the installing transaction's hash). */
+function writeModule(
+  w: CborWriter,
+  form: Module,
+  module: ModuleData,
+  unit: CompileUnit,
+  txHash: string | null,
+): void {
+  const e = encoderFor(w, form, module, unit, MODULE_PLACEHOLDER_HASH, txHash);
   const desugar = new Desugarer(unit.natives);
   const siblings = new Set(form.defs.map((d) => d.name));
   const prepared = form.defs.map((d) => prepareDef(d, module, desugar, siblings));
@@ -109,39 +177,7 @@ export function encodeModule(form: Module, module: ModuleData, unit: CompileUnit
   blessed(w, module.blessed);
   imports(w, module);
   w.list(module.implements, (x, m: ModuleName) => moduleName(x, m));
-  w.byteString(new Uint8Array(0)).byteString(new Uint8Array(0)).null();
-  return w.bytes();
-}
-
-/** The bytes Pact hashes for an interface. */
-export function encodeInterface(
-  form: Interface,
-  iface: InterfaceData,
-  unit: CompileUnit,
-): Uint8Array {
-  const w = new CborWriter();
-  writeInterface(w, form, iface, unit, null);
-  return w.bytes();
-}
-
-/**
- * An installed interface as Pact 5 stores it (`InterfaceData`, the CBOR after the document's
- * version): its own hash where the hashed form has the placeholder, the hash of the transaction
- * that installed it, each definition's and argument's 0-based line as its info, and no
- * dependencies: only for an interface that names no other module (`modulesNamed`), since Braid
- * does not write the definitions Pact stores with one that does.
- */
-export function encodeStoredInterface(
-  form: Interface,
-  iface: InterfaceData,
-  unit: CompileUnit,
-  txHash: string,
-): Uint8Array {
-  const w = new CborWriter();
-  w.listLen(2).word(1);
-  writeInterface(w, form, iface, unit, txHash);
-  w.mapLen(0);
-  return w.bytes();
+  writeHashes(e, module, txHash, form);
 }
 
 /** The interface as hashed (`txHash` null) or as stored (the installing transaction's hash). */
@@ -152,10 +188,7 @@ function writeInterface(
   unit: CompileUnit,
   txHash: string | null,
 ): void {
-  const scoped = withMemberScope(unit, iface, form);
-  const stored = txHash !== null;
-  const own = stored ? hashBytes(iface.info.hash) : INTERFACE_PLACEHOLDER_HASH;
-  const e = new TermEncoder(w, scoped, iface.info, own, stored);
+  const e = encoderFor(w, form, iface, unit, INTERFACE_PLACEHOLDER_HASH, txHash);
   const desugar = new Desugarer(unit.natives);
   const siblings = new Set(form.defs.map((d) => d.name));
   const prepared = form.defs.map((d) => prepareInterfaceDef(d, iface, desugar, siblings));
@@ -164,11 +197,38 @@ function writeInterface(
   moduleName(w, iface.info.name);
   writeInOrder(e, prepared);
   imports(w, iface);
-  if (stored) {
-    w.byteString(own).byteString(decodeBase64Url(txHash));
-    e.info(form.span);
+  writeHashes(e, iface, txHash, form);
+}
+
+/**
+ * The term encoder of a module: its own members named with `placeholder` and positions erased
+ * when hashed, with its hash and lines when stored.
+ */
+function encoderFor(
+  w: CborWriter,
+  form: Module | Interface,
+  module: LoadedModule,
+  unit: CompileUnit,
+  placeholder: Uint8Array,
+  txHash: string | null,
+): TermEncoder {
+  const scoped = withMemberScope(unit, module, form);
+  const own = txHash === null ? placeholder : hashBytes(module.info.hash);
+  return new TermEncoder(w, scoped, module.info, own, txHash !== null);
+}
+
+/** The hashes and info closing a module or interface: blank when hashed, real when stored. */
+function writeHashes(
+  e: TermEncoder,
+  module: LoadedModule,
+  txHash: string | null,
+  form: Module | Interface,
+): void {
+  if (txHash === null) {
+    e.w.byteString(new Uint8Array(0)).byteString(new Uint8Array(0)).null();
   } else {
-    w.byteString(new Uint8Array(0)).byteString(new Uint8Array(0)).null();
+    e.w.byteString(hashBytes(module.info.hash)).byteString(decodeBase64Url(txHash));
+    e.info(form.span);
   }
 }
 
@@ -204,7 +264,7 @@ function prepareDef(
   const compiled = module.defs.get(def.name);
   switch (def.kind) {
     case "defun": {
-      const term = desugar.lambda(def.params, desugar.sequence(def.body));
+      const term = desugar.lambda(def.params, desugar.sequence(def.body, def.span), def.span);
       const refs = refsOf(siblings, self, (r) => {
         r.term(term);
         for (const p of def.params) r.arg(p);
@@ -225,7 +285,7 @@ function prepareDef(
     case "defconst":
       return prepareConst(def, compiled, desugar, siblings, self);
     case "defcap": {
-      const term = desugar.sequence(def.body);
+      const term = desugar.sequence(def.body, def.span);
       const refs = refsOf(siblings, self, (r) => {
         for (const p of def.params) r.arg(p);
         if (def.returnType !== null) r.type(def.returnType);

@@ -138,7 +138,7 @@ export class TermEncoder {
         });
         break;
     }
-    w.null();
+    this.info(t.span);
   }
 
   private literal(v: Extract<DTerm, { t: "const" }>["value"]): void {
