@@ -1,6 +1,40 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { decodeModule, MODULE_DECODE_CACHE_SIZE } from "./codec.ts";
+import { Decimal } from "../values/decimal.ts";
+import type { PactValue } from "../values/types.ts";
+import { decodeModule, decodeRow, encodeRow, MODULE_DECODE_CACHE_SIZE } from "./codec.ts";
+
+const dec = (text: string) => Decimal.read(text) as Decimal;
+
+/** A value's decimals as their places and digits, so 1.1 and 1.10 tell apart. */
+function shown(v: PactValue): unknown {
+  if (v instanceof Decimal) return `${v.toString()}/${v.places}`;
+  if (Array.isArray(v)) return v.map(shown);
+  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [k, shown(x)]));
+  return v;
+}
+
+describe("row storage", () => {
+  it("keeps every decimal's places: a JSON number when it has no trailing zero, else its text", () => {
+    const row = new Map<string, PactValue>([
+      ["a", dec("1.0")],
+      ["b", dec("1.10")],
+      ["c", dec("100000000.0")],
+      ["d", dec("0.0")],
+      ["e", dec("1.5")],
+      ["f", dec("7")],
+      ["g", [dec("2.50"), new Map<string, PactValue>([["h", dec("-0.10")]])]],
+    ]);
+    const text = encodeRow(row);
+    assert.equal(
+      text,
+      // keys in Pact's legacy HashMap order, as every object
+      '{"g":[{"decimal":"2.50"},{"h":{"decimal":"-0.10"}}],"a":{"decimal":"1.0"},"d":{"decimal":"0.0"},"b":{"decimal":"1.10"},"e":1.5,"c":{"decimal":"100000000.0"},"f":7}',
+    );
+    assert.deepEqual(shown(decodeRow(text, "k")), shown(row));
+    assert.equal(encodeRow(decodeRow(text, "k")), text);
+  });
+});
 
 const record = (n: number) => JSON.stringify({ hash: `h${n}`, code: `(module m${n} g)` });
 

@@ -5,9 +5,9 @@
  * (0, CBOR) then the value's CBOR (`CBOR_V1`) as a byte string; a module's source is its UTF-8
  * text in the same envelope; a new table's entry is the stable JSON of the module it belongs to.
  *
- * Braid's own storage (codec.ts) keeps JSON texts; these bytes are made from the values as they
- * are written, since a decimal read back from JSON no longer has the places it was written with
- * (Pact keeps `1.0` and `1.00` apart in what it stores).
+ * Braid's own storage (codec.ts) keeps JSON texts, which keep every decimal's places as Pact's
+ * stored CBOR does (`1.0` and `1.00` stay apart), so a row read back from storage or from the row
+ * cache gives the same bytes when written again.
  */
 import { CborWriter } from "../values/cbor.ts";
 import { guard, keySet, pactValue } from "../values/cbor-values.ts";

@@ -62,6 +62,21 @@ export function isPactList(v: PactValue): v is PactList {
  * deeper than that throws {@link JsonDepthError}.
  */
 export function encodePactValue(v: PactValue, maxDepth = Number.POSITIVE_INFINITY): string {
+  return encodeValue(v, maxDepth, false);
+}
+
+/**
+ * The JSON text a contract state stores for a value: {@link encodePactValue}'s, except that a
+ * decimal whose places end in zeros (`1.10`, `0.0`, `100000000.0`) is written `{"decimal":"1.10"}`,
+ * which reads back with the same places (a JSON number loses them). Pact stores a decimal with
+ * its places, and they decide what later arithmetic on it gives (1.10 + 1.0 is 2.10, 1.1 + 1.0
+ * is 2.1): a row must read back the same whether it comes from a cache or from storage.
+ */
+export function encodeStoredPactValue(v: PactValue, maxDepth = Number.POSITIVE_INFINITY): string {
+  return encodeValue(v, maxDepth, true);
+}
+
+function encodeValue(v: PactValue, maxDepth: number, keepDecimalPlaces: boolean): string {
   let out = "";
   const open: Container[] = [];
   /** The JSON nesting depth of the next value: the levels of the containers open around it. */
@@ -69,7 +84,7 @@ export function encodePactValue(v: PactValue, maxDepth = Number.POSITIVE_INFINIT
   let value: PactValue | undefined = v;
   for (;;) {
     if (value !== undefined) {
-      const start = writing(value);
+      const start = writing(value, keepDecimalPlaces);
       if (typeof start === "string") out += start;
       else {
         out += start.head;
@@ -120,7 +135,7 @@ function container(
 }
 
 /** How a value is written: its JSON text, or for a value holding others, its container. */
-function writing(v: PactValue): string | Container {
+function writing(v: PactValue, keepDecimalPlaces: boolean): string | Container {
   switch (typeof v) {
     case "string":
       return jsonString(v);
@@ -131,7 +146,9 @@ function writing(v: PactValue): string | Container {
         ? `{"int":${v}}`
         : `{"int":"${v}"}`;
   }
-  if (v instanceof Decimal) return decimalToJson(v);
+  if (v instanceof Decimal) {
+    return keepDecimalPlaces && endsInZero(v) ? `{"decimal":"${v.toString()}"}` : decimalToJson(v);
+  }
   if (v instanceof PactTime) return encodeTime(v);
   if (isPactList(v)) return container("[", v, "]");
   if (v instanceof Map) {
@@ -180,6 +197,11 @@ function writing(v: PactValue): string | Container {
     case "pact-guard":
       return `{"pactId":${jsonString(t.pactId)},"name":${jsonString(t.name)}}`;
   }
+}
+
+/** Whether the decimal's last place is a zero, which a JSON number would drop. */
+function endsInZero(d: Decimal): boolean {
+  return d.places > 0 && d.mantissa % 10n === 0n;
 }
 
 /**
