@@ -18,18 +18,23 @@ import { executeCommand } from "./run.ts";
 
 const LEDGER = `(module ledger G
   (defcap G () true)
-  (defschema entry x:decimal y:decimal z:decimal w:decimal)
+  (defschema entry x:decimal y:decimal z:decimal w:decimal o:object)
   (deftable entries:{entry})
   (defun open (id:string)
-    (insert entries id {"x": 1.0, "y": 1.10, "z": 100000000.0, "w": 0.0}))
+    (insert entries id
+      {"x": 1.0, "y": 1.10, "z": 100000000.0, "w": 0.0, "o": {"int": "5", "keys": ["k"]}}))
   (defun set-w (id:string w:decimal)
     (update entries id {"w": w}))
   (defun bump (id:string)
-    (with-read entries id {"x" := x, "y" := y, "z" := z}
-      (write entries id {"x": (+ x 1.25), "y": (+ y 1.0), "z": (+ z 0.5), "w": 0.0}))))
+    (with-read entries id {"x" := x, "y" := y, "z" := z, "o" := o}
+      (write entries id
+        {"x": (+ x 1.25), "y": (+ y 1.0), "z": (+ z 0.5), "w": 0.0, "o": (+ {"n": (at "int" o)} o)}))))
 (create-table entries)`;
 
-/** Block 1 writes decimals whose last places are zeros; block 2 reads them back and writes again. */
+/**
+ * Block 1 writes decimals whose last places are zeros and an object that looks like an integer
+ * and a keyset; block 2 reads them back and writes again.
+ */
 const BLOCKS: readonly (readonly string[])[] = [
   [LEDGER, `(ledger.open "a")`],
   // `update` writes the fields it was not given as they were read
@@ -84,7 +89,7 @@ describe("a block executed again from stored rows", () => {
   const dir = mkdtempSync(join(tmpdir(), "braid-stored-rows-"));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("gives the outputs of the node that made it, decimals' places kept (1.0, 1.10, 100000000.0, 0.0)", () => {
+  it("gives the outputs of the node that made it: decimals keep their places (1.0, 1.10, 100000000.0, 0.0), objects stay objects", () => {
     const maker = openSqlitePactDb(join(dir, "maker.sqlite"));
     executeBlock(maker, 1);
     const made = executeBlock(maker, 2);
@@ -98,14 +103,13 @@ describe("a block executed again from stored rows", () => {
     const replayed = executeBlock(reopened, 2);
 
     assert.deepEqual(replayed, made);
-    // and the places read back are the places written: 1.10 + 1.0 stays 2.10
+    // and what is read back is what was written: 1.10 + 1.0 stays 2.10, the object an object
     const row = reopened.readRow("ledger_entries", "a");
-    assert.deepEqual([...(row ?? [])].map(([field, value]) => `${field}=${String(value)}`).sort(), [
-      "w=0.0",
-      "x=2.25",
-      "y=2.10",
-      "z=100000000.5",
-    ]);
+    const fields = [...(row ?? [])].map(([field, value]) => {
+      if (!(value instanceof Map)) return `${field}=${String(value)}`;
+      return `${field}=${[...value.keys()].sort().join(",")}`;
+    });
+    assert.deepEqual(fields.sort(), ["o=int,keys,n", "w=0.0", "x=2.25", "y=2.10", "z=100000000.5"]);
     reopened.close();
   });
 });

@@ -34,6 +34,24 @@ describe("row storage", () => {
     assert.deepEqual(shown(decodeRow(text, "k")), shown(row));
     assert.equal(encodeRow(decodeRow(text, "k")), text);
   });
+
+  it("wraps an object that looks like another value, and only such an object", () => {
+    const obj = (fields: Record<string, PactValue>) => new Map(Object.entries(fields));
+    const row = obj({
+      i: obj({ int: "5" }),
+      k: obj({ keys: ["aa"], pred: "keys-all" }),
+      t: obj({ time: "2020-01-01T00:00:00Z" }),
+      w: obj({ "#object": obj({ int: "6" }) }),
+      p: obj({ plain: true }),
+    });
+    const text = encodeRow(row);
+    assert.equal(
+      text,
+      // keys in Pact's legacy HashMap order
+      '{"w":{"#object":{"#object":{"#object":{"int":"6"}}}},"p":{"plain":true},"k":{"#object":{"pred":"keys-all","keys":["aa"]}},"t":{"#object":{"time":"2020-01-01T00:00:00Z"}},"i":{"#object":{"int":"5"}}}',
+    );
+    assert.deepEqual(decodeRow(text, "k"), row);
+  });
 });
 
 const record = (n: number) => JSON.stringify({ hash: `h${n}`, code: `(module m${n} g)` });

@@ -1,7 +1,7 @@
 /**
- * What each domain stores, as text, through the values' JSON codec (`values/json.ts`), in its
- * stored form, which keeps every decimal's places (`encodeStoredPactValue`), so that a value reads
- * back exactly as it was written, places included, as Pact's stored CBOR does:
+ * What each domain stores, as text, through the values' JSON codec (`values/json.ts`) in its
+ * stored form (`encodeStoredPactValue`: every decimal's places kept, no object mistaken for
+ * another value), so that a value reads back exactly as it was written, as Pact's stored CBOR does:
  * - rows: the row object's JSON; on reading, the top level is always taken as an object (so a
  *   row whose fields look like a keyset, e.g. `keys` and `pred`, stays a row) and each field is
  *   decoded as a value;
@@ -11,7 +11,7 @@
  * - defpact state: the caller's text, unchanged.
  * A stored text that does not decode raises `DbError` `decode-failure` naming the key.
  */
-import { decodePactValue, encodeStoredPactValue, parsePactValue } from "../values/json.ts";
+import { decodeStoredPactValue, encodeStoredPactValue } from "../values/json.ts";
 import { type JsonValue, MAX_JSON_DEPTH, parseJson } from "../values/json-text.ts";
 import { isGuard, type KeySet, type PactObject, type PactValue } from "../values/types.ts";
 import { decodeFailureError } from "./errors.ts";
@@ -125,7 +125,7 @@ function parseObject(text: string, key: string): Map<string, JsonValue> {
 
 function parseValue(text: string, key: string): PactValue {
   try {
-    return parsePactValue(text);
+    return decodeStoredPactValue(parseJson(text));
   } catch {
     throw decodeFailureError(key);
   }
@@ -133,7 +133,7 @@ function parseValue(text: string, key: string): PactValue {
 
 function decodeField(json: JsonValue, key: string): PactValue {
   try {
-    return decodePactValue(json);
+    return decodeStoredPactValue(json);
   } catch {
     throw decodeFailureError(key);
   }
