@@ -6,6 +6,7 @@ export * from "./command-json.ts";
 export * from "./errors.ts";
 export * from "./hash-algorithm.ts";
 export * from "./key-file.ts";
+export { parseCommandPayload } from "./payload.ts";
 export * from "./request-key.ts";
 export * from "./sig-data.ts";
 export * from "./types.ts";

@@ -1,8 +1,8 @@
 /** How Pact writes module and member names. */
-import { renderModuleName } from "../values/names.ts";
+import { REPL_MODULE_HASH, renderModuleName } from "../values/names.ts";
 import type { ModuleName } from "../values/types.ts";
 
-export { renderModuleName };
+export { REPL_MODULE_HASH, renderModuleName };
 
 /** `ns.m.member` or `m.member`. */
 export function qualifiedName(module: ModuleName, member: string): string {
@@ -15,4 +15,3 @@ export function sameModuleName(a: ModuleName, b: ModuleName): boolean {
 
 /** The pseudo-module that owns `defun`s and `defconst`s written at the top level of a `.repl` file. */
 export const REPL_MODULE_NAME: ModuleName = Object.freeze({ namespace: null, name: "#repl" });
-export const REPL_MODULE_HASH = "#repl";

@@ -1,5 +1,7 @@
 /**
- * What each domain stores, as text, through the values' JSON codec (`values/json.ts`):
+ * What each domain stores, as text, through the values' JSON codec (`values/json.ts`) in its
+ * stored form (`encodeStoredPactValue`: every decimal's places kept, no object mistaken for
+ * another value), so that a value reads back exactly as it was written, as Pact's stored CBOR does:
  * - rows: the row object's JSON; on reading, the top level is always taken as an object (so a
  *   row whose fields look like a keyset, e.g. `keys` and `pred`, stays a row) and each field is
  *   decoded as a value;
@@ -9,7 +11,7 @@
  * - defpact state: the caller's text, unchanged.
  * A stored text that does not decode raises `DbError` `decode-failure` naming the key.
  */
-import { decodePactValue, encodePactValue, parsePactValue } from "../values/json.ts";
+import { decodeStoredPactValue, encodeStoredPactValue } from "../values/json.ts";
 import { type JsonValue, MAX_JSON_DEPTH, parseJson } from "../values/json-text.ts";
 import { isGuard, type KeySet, type PactObject, type PactValue } from "../values/types.ts";
 import { decodeFailureError } from "./errors.ts";
@@ -24,7 +26,7 @@ export const MAX_STORED_VALUE_DEPTH = MAX_JSON_DEPTH - 100;
 
 /** A row's JSON; a row nested deeper than {@link MAX_STORED_VALUE_DEPTH} throws JsonDepthError. */
 export function encodeRow(row: PactObject): string {
-  return encodePactValue(row, MAX_STORED_VALUE_DEPTH);
+  return encodeStoredPactValue(row, MAX_STORED_VALUE_DEPTH);
 }
 
 export function decodeRow(text: string, key: string): PactObject {
@@ -50,7 +52,7 @@ export function mergeRows(update: PactObject, old: PactObject): PactObject {
 }
 
 export function encodeKeySet(keySet: KeySet): string {
-  return encodePactValue(keySet);
+  return encodeStoredPactValue(keySet);
 }
 
 export function decodeKeySet(text: string, key: string): KeySet {
@@ -60,7 +62,7 @@ export function decodeKeySet(text: string, key: string): KeySet {
 }
 
 export function encodeNamespace(ns: NamespaceRecord): string {
-  return encodePactValue(
+  return encodeStoredPactValue(
     new Map<string, PactValue>([
       ["admin", ns.admin],
       ["user", ns.user],
@@ -79,7 +81,7 @@ export function decodeNamespace(text: string, key: string): NamespaceRecord {
 }
 
 export function encodeModule(module: StoredModule): string {
-  return encodePactValue(
+  return encodeStoredPactValue(
     new Map<string, PactValue>([
       ["hash", module.hash],
       ["code", module.code],
@@ -123,7 +125,7 @@ function parseObject(text: string, key: string): Map<string, JsonValue> {
 
 function parseValue(text: string, key: string): PactValue {
   try {
-    return parsePactValue(text);
+    return decodeStoredPactValue(parseJson(text));
   } catch {
     throw decodeFailureError(key);
   }
@@ -131,7 +133,7 @@ function parseValue(text: string, key: string): PactValue {
 
 function decodeField(json: JsonValue, key: string): PactValue {
   try {
-    return decodePactValue(json);
+    return decodeStoredPactValue(json);
   } catch {
     throw decodeFailureError(key);
   }

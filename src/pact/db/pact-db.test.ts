@@ -8,7 +8,7 @@ import { Decimal } from "../values/decimal.ts";
 import type { KeySet, ModuleName, PactObject, PactValue } from "../values/types.ts";
 import { DbError } from "./errors.ts";
 import { openMemoryPactDb, openSqlitePactDb, userTableName } from "./index.ts";
-import type { VersionedPactDb } from "./types.ts";
+import type { TxLogEntry, VersionedPactDb } from "./types.ts";
 
 const backends: Array<[string, () => VersionedPactDb]> = [
   ["memory", openMemoryPactDb],
@@ -30,6 +30,20 @@ function dec(text: string): Decimal {
 /** A row as plain data, so assertions compare field values and not Map identity. */
 function plain(r: PactObject | null): Record<string, PactValue> | null {
   return r === null ? null : Object.fromEntries([...r].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** A tx log with its values in hex, to compare with the bytes Pact 5 stores (stored-bytes.ts). */
+function hexLog(log: readonly TxLogEntry[]): { domain: string; key: string; value: string }[] {
+  return log.map(({ domain, key, value }) => ({ domain, key, value: hex(value) }));
+}
+
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("hex");
+}
+
+/** The hex of a text's UTF-8 bytes. */
+function textHex(text: string): string {
+  return hex(new TextEncoder().encode(text));
 }
 
 function dbError(code: string, message: string, onChainMessage?: string) {
@@ -212,8 +226,8 @@ for (const [backend, open] of backends) {
 
     it("stores modules, keysets, namespaces and defpact state", () => {
       const db = open();
-      db.writeModule("free.token", { hash: "h1", code: '{"defs":[]}' });
-      db.writeModule("coin", { hash: "h0", code: "c" });
+      db.writeModule("free.token", { hash: "h1", code: '{"defs":[]}' }, null);
+      db.writeModule("coin", { hash: "h0", code: "c" }, null);
       db.writeKeySet("free.admin", keySet);
       db.writeNamespace({
         name: "free",
@@ -244,15 +258,19 @@ for (const [backend, open] of backends) {
       const db = open();
       db.beginTx();
       db.writeKeySet("ks", keySet);
-      db.writeModule("m", { hash: "h", code: "c" });
+      db.writeModule("m", { hash: "h", code: "c" }, { source: "(module m g)", pactData: null });
       db.writeNamespace({ name: "ns", user: keySet, admin: keySet });
       db.writeDefPact("p", "null");
-      const ks = '{"pred":"keys-any","keys":["ab12","cd34"]}';
-      assert.deepEqual(db.commitTx(), [
-        { domain: "SYS:KeySets", key: "ks", value: ks },
-        { domain: "SYS:Modules", key: "m", value: '{"hash":"h","code":"c"}' },
-        { domain: "SYS:Namespaces", key: "ns", value: `{"admin":${ks},"user":${ks},"name":"ns"}` },
-        { domain: "SYS:Pacts", key: "p", value: "null" },
+      // Pact 5's document: version 0, then the CBOR as a byte string. The keyset: [keys, pred],
+      // the keys a sorted set, keys-any tag 2.
+      const ks = "8282646162313264636433348102";
+      assert.deepEqual(hexLog(db.commitTx()), [
+        { domain: "SYS:KeySets", key: "ks", value: `004e${ks}` },
+        { domain: "SYS:Modules", key: "m", value: textHex('{"hash":"h","code":"c"}') },
+        { domain: "SYS:ModuleSources", key: "m{h}", value: `004c${textHex("(module m g)")}` },
+        // [name, user guard, admin guard], each guard [0 (a keyset), keyset]
+        { domain: "SYS:Namespaces", key: "ns", value: `00582483626e738200${ks}8200${ks}` },
+        { domain: "SYS:Pacts", key: "p", value: textHex("null") },
       ]);
       db.close();
     });
@@ -266,14 +284,15 @@ for (const [backend, open] of backends) {
       db.createTable(TOKEN, "ledger");
       db.writeRow("insert", "free.token_ledger", "a", row({ balance: 1n }));
       db.writeRow("update", "free.token_ledger", "a", row({ balance: dec("2.5") }));
-      assert.deepEqual(db.commitTx(), [
+      assert.deepEqual(hexLog(db.commitTx()), [
         {
           domain: "SYS:usertables",
           key: "ledger",
-          value: '{"utModule":{"namespace":"free","name":"token"}}',
+          value: textHex('{"utModule":{"namespace":"free","name":"token"}}'),
         },
-        { domain: "free.token_ledger", key: "a", value: '{"balance":{"int":1}}' },
-        { domain: "free.token_ledger", key: "a", value: '{"balance":2.5}' },
+        // {"balance": PLiteral (LInteger 1)}, then PLiteral (LDecimal (Decimal 1 25))
+        { domain: "free.token_ledger", key: "a", value: "004ea16762616c616e63658200820101" },
+        { domain: "free.token_ledger", key: "a", value: "0051a16762616c616e63658200820282011819" },
       ]);
       assert.equal(db.inTx, false);
       assert.equal(db.txId, 1);
@@ -310,8 +329,8 @@ for (const [backend, open] of backends) {
       assert.equal(db.beginTx("local"), 0);
       db.writeRow("insert", ACCOUNTS, "a", row({ v: 1n }));
       assert.deepEqual(plain(db.readRow(ACCOUNTS, "a")), { v: 1n });
-      assert.deepEqual(db.commitTx(), [
-        { domain: "coin_accounts", key: "a", value: '{"v":{"int":1}}' },
+      assert.deepEqual(hexLog(db.commitTx()), [
+        { domain: "coin_accounts", key: "a", value: "0048a161768200820101" },
       ]);
       assert.equal(db.readRow(ACCOUNTS, "a"), null);
       assert.equal(db.txId, 0);
@@ -544,13 +563,13 @@ for (const [backend, open] of backends) {
       scratch.writeRow("update", ACCOUNTS, "alice", row({ balance: 11n }));
       scratch.writeRow("insert", ACCOUNTS, "zed", row({ balance: 1n }));
       scratch.createTable(TOKEN, "ledger");
-      assert.deepEqual(scratch.commitTx(), [
-        { domain: "coin_accounts", key: "alice", value: '{"balance":{"int":11}}' },
-        { domain: "coin_accounts", key: "zed", value: '{"balance":{"int":1}}' },
+      assert.deepEqual(hexLog(scratch.commitTx()), [
+        { domain: "coin_accounts", key: "alice", value: "004ea16762616c616e6365820082010b" },
+        { domain: "coin_accounts", key: "zed", value: "004ea16762616c616e63658200820101" },
         {
           domain: "SYS:usertables",
           key: "ledger",
-          value: '{"utModule":{"namespace":"free","name":"token"}}',
+          value: textHex('{"utModule":{"namespace":"free","name":"token"}}'),
         },
       ]);
       assert.deepEqual(scratch.rowKeys(ACCOUNTS), ["alice", "zed"]);

@@ -9,7 +9,6 @@
  * - blocks (`PactStateDb`): one store transaction per block, a savepoint per command, every
  *   write tagged with the block height; reads as of a block; rewinds.
  */
-import { encodeModuleName } from "../values/json.ts";
 import { renderModuleName } from "../values/names.ts";
 import type { KeySet, ModuleName, PactObject } from "../values/types.ts";
 import {
@@ -37,12 +36,22 @@ import { OverlayStore } from "./overlay-store.ts";
 import { RowCache } from "./row-cache.ts";
 import type { StoreReader, VersionedStore, WritableStore } from "./store.ts";
 import {
+  keySetBytes,
+  moduleDataBytes,
+  moduleSourceBytes,
+  namespaceBytes,
+  rowBytes,
+  userTableBytes,
+} from "./stored-bytes.ts";
+import {
   type BlockRecord,
   type BlockWrites,
   DEFPACTS_DOMAIN,
   type ExecutionMode,
   KEYSETS_DOMAIN,
+  MODULE_SOURCES_LOG_DOMAIN,
   MODULES_DOMAIN,
+  type ModuleInstall,
   NAMESPACES_DOMAIN,
   type NamespaceRecord,
   type PactDb,
@@ -54,6 +63,8 @@ import {
   type VersionedPactDb,
   type WriteMode,
 } from "./types.ts";
+
+const utf8 = new TextEncoder();
 
 /** The storage name of a user table, `<module>_<table>` (Pact's `renderTableName`). */
 export function userTableName(module: ModuleName, table: string): string {
@@ -172,11 +183,7 @@ export class StorePactDb extends StoreView implements PactDb {
     const table = userTableName(module, name);
     if (this.store.hasDomain(table)) throw tableExistsError(table);
     this.atomically(() => this.store.createDomain(table, this.nextTxId, this.writeHeight()));
-    this.tx?.log.push({
-      domain: USER_TABLES_LOG_DOMAIN,
-      key: name,
-      value: `{"utModule":${encodeModuleName(module)}}`,
-    });
+    this.tx?.log.push({ domain: USER_TABLES_LOG_DOMAIN, key: name, value: userTableBytes(module) });
   }
 
   override readRow(table: string, key: string): PactObject | null {
@@ -195,7 +202,7 @@ export class StorePactDb extends StoreView implements PactDb {
     if (old !== null && mode === "insert") throw rowExistsError(table, key);
     if (old === null && mode === "update") throw rowMissingError(table, key);
     const stored = old === null ? row : mergeRows(row, old);
-    this.put(table, key, encodeRow(stored));
+    this.put(table, key, encodeRow(stored), rowBytes(stored));
     this.uncommittedRowWrites = true;
     this.rowCache.set(table, key, stored);
   }
@@ -208,22 +215,39 @@ export class StorePactDb extends StoreView implements PactDb {
     return module;
   }
 
-  writeModule(name: string, module: StoredModule): void {
-    this.put(MODULES_DOMAIN, name, encodeModule(module));
+  writeModule(name: string, module: StoredModule, install: ModuleInstall | null): void {
+    const text = encodeModule(module);
+    // Without Pact's CBOR of the module, the log holds Braid's record: the `logs` of such a
+    // write are Braid's own.
+    const pactData = install?.pactData ?? null;
+    const logged = pactData === null ? utf8.encode(text) : moduleDataBytes(pactData);
+    this.put(MODULES_DOMAIN, name, text, logged);
     this.uncommittedModuleWrites = true;
     this.moduleCache.set(name, module);
+    if (install !== null) {
+      this.tx?.log.push({
+        domain: MODULE_SOURCES_LOG_DOMAIN,
+        key: `${name}{${module.hash}}`,
+        value: moduleSourceBytes(install.source),
+      });
+    }
   }
 
   writeKeySet(name: string, keySet: KeySet): void {
-    this.put(KEYSETS_DOMAIN, name, encodeKeySet(keySet));
+    this.put(KEYSETS_DOMAIN, name, encodeKeySet(keySet), keySetBytes(keySet));
   }
 
   writeNamespace(namespace: NamespaceRecord): void {
-    this.put(NAMESPACES_DOMAIN, namespace.name, encodeNamespace(namespace));
+    this.put(
+      NAMESPACES_DOMAIN,
+      namespace.name,
+      encodeNamespace(namespace),
+      namespaceBytes(namespace),
+    );
   }
 
   writeDefPact(pactId: string, state: string): void {
-    this.put(DEFPACTS_DOMAIN, pactId, state);
+    this.put(DEFPACTS_DOMAIN, pactId, state, utf8.encode(state));
   }
 
   beginTx(mode: ExecutionMode = "transactional"): number {
@@ -286,9 +310,10 @@ export class StorePactDb extends StoreView implements PactDb {
     }
   }
 
-  private put(domain: string, key: string, value: string): void {
+  /** Stores `value` and logs `logged`, the bytes Pact 5 would store (stored-bytes.ts). */
+  private put(domain: string, key: string, value: string, logged: Uint8Array): void {
     this.atomically(() => this.store.put(domain, key, value, this.nextTxId, this.writeHeight()));
-    this.tx?.log.push({ domain, key, value });
+    this.tx?.log.push({ domain, key, value: logged });
   }
 
   /** Runs a write inside the open transaction, or alone in a transaction of its own. */

@@ -23,7 +23,7 @@ describe("sqlite pact db: files", () => {
     first.commitBlock(new Uint8Array([1, 2, 3]));
     first.beginTx();
     first.writeRow("update", "coin_accounts", "alice", new Map([["balance", 20n]]));
-    first.writeModule("coin", { hash: "h", code: "c" });
+    first.writeModule("coin", { hash: "h", code: "c" }, null);
     first.commitTx();
     first.close();
 

@@ -5,13 +5,14 @@ import { hashTxLogs } from "./txlog.ts";
 
 describe("tx log hash", () => {
   it("hashes D<domain>K<key>V<value> of each entry in order with Blake2b-256", () => {
+    const bytes = (hex: string) => new Uint8Array(Buffer.from(hex, "hex"));
     const logs = [
-      { domain: "SYS:KeySets", key: "ks", value: '{"pred":"keys-all","keys":["aa"]}' },
-      { domain: "coin_accounts", key: "alice", value: '{"balance":{"int":1}}' },
+      { domain: "SYS:KeySets", key: "ks", value: bytes("004782816261618100") },
+      { domain: "coin_accounts", key: "alice", value: bytes("004ea16762616c616e63658200820101") },
     ];
     assert.equal(
       encodeHex(hashTxLogs(logs)),
-      "79615a84bfb469cab6e2f97b79d974f1062a7bef231d63da7171306471e56291",
+      "950920ffc8813b584fbebf93bb4abe3060fca9f9bc852a395dbc4ea193e56815",
     );
     assert.notEqual(encodeHex(hashTxLogs([...logs].reverse())), encodeHex(hashTxLogs(logs)));
   });

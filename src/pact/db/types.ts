@@ -32,8 +32,23 @@ export interface TxLogEntry {
   /** `SYS:KeySets`, `SYS:Modules`, `SYS:Namespaces`, `SYS:Pacts`, `SYS:usertables`, or a user table. */
   readonly domain: string;
   readonly key: string;
-  /** The stored text (for rows, the whole row after merging). */
-  readonly value: string;
+  /**
+   * The value as Pact 5 stores it (stored-bytes.ts; for rows, the whole row after merging): what
+   * the `logs` hash covers.
+   */
+  readonly value: Uint8Array;
+}
+
+/** What a transaction installing a module logs beside the module's own record. */
+export interface ModuleInstall {
+  /** The module's code as written: logged after it (Pact's `SYS:ModuleSources`), not stored. */
+  readonly source: string;
+  /**
+   * The module's CBOR as Pact 5 stores it (`ModuleData`), logged for it when Braid can write it
+   * (compile/module-hash: `encodeStoredModule`, `encodeStoredInterface`); else Braid's own
+   * record is logged.
+   */
+  readonly pactData: Uint8Array | null;
 }
 
 /** A module or interface as stored: its serialised form (opaque here) and its hash. */
@@ -67,6 +82,11 @@ export const NAMESPACES_DOMAIN = "SYS:Namespaces";
 export const DEFPACTS_DOMAIN = "SYS:Pacts";
 /** The tx log domain of `create-table` entries (not a stored domain). */
 export const USER_TABLES_LOG_DOMAIN = "SYS:usertables";
+/**
+ * The domain a module's installing code is logged under (Pact's `SYS:ModuleSources`, keyed
+ * `<module>{<hash>}`); Braid does not store it.
+ */
+export const MODULE_SOURCES_LOG_DOMAIN = "SYS:ModuleSources";
 
 /** The system domains, which exist from the start and are never created or dropped. */
 export const SYSTEM_DOMAINS: readonly string[] = [
@@ -112,7 +132,8 @@ export interface PactDb extends PactDbView {
   createTable(module: ModuleName, name: string): void;
   /** Writes a row under `mode`. Throws `row-exists`, `row-missing` or `no-such-table`. */
   writeRow(mode: WriteMode, table: string, key: string, row: PactObject): void;
-  writeModule(name: string, module: StoredModule): void;
+  /** `install` is given when a transaction installs the module (null for `static-redeploy`). */
+  writeModule(name: string, module: StoredModule, install: ModuleInstall | null): void;
   writeKeySet(name: string, keySet: KeySet): void;
   writeNamespace(namespace: NamespaceRecord): void;
   writeDefPact(pactId: string, state: string): void;

@@ -12,7 +12,7 @@ import { recordSizes } from "../compile/module-hash/dependencies.ts";
 import { interfaceSizes, moduleSizes } from "../compile/module-hash/sizes.ts";
 import type { ModuleStore } from "../compile/module-store.ts";
 import { renderModuleName } from "../compile/names.ts";
-import type { PactDb } from "../db/index.ts";
+import type { ModuleInstall, PactDb } from "../db/index.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import type { Interface, Module } from "../syntax/ast.ts";
 import { parseProgram } from "../syntax/parser.ts";
@@ -68,9 +68,9 @@ export class DbModuleStore implements ModuleStore {
     return module;
   }
 
-  write(module: LoadedModule): void {
+  write(module: LoadedModule, install: ModuleInstall | null): void {
     const name = module.info.rendered;
-    this.db.writeModule(name, { hash: module.info.hash, code: encodeStored(module) });
+    this.db.writeModule(name, { hash: module.info.hash, code: encodeStored(module) }, install);
     cacheOf(this.db).set(`${name}:${module.info.hash}`, module);
   }
 

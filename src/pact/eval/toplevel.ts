@@ -20,16 +20,23 @@ import {
   compileInterface,
   compileModule,
 } from "../compile/module.ts";
-import { recordSizes } from "../compile/module-hash/dependencies.ts";
-import { assignInterfaceHash, assignModuleHash } from "../compile/module-hash/index.ts";
-import { interfaceSizes, moduleSizes } from "../compile/module-hash/sizes.ts";
+import { modulesNamed, recordSizes } from "../compile/module-hash/dependencies.ts";
+import {
+  assignInterfaceHash,
+  assignModuleHash,
+  encodeStoredInterface,
+  encodeStoredModule,
+} from "../compile/module-hash/index.ts";
+import { interfaceSizes, type ModuleSizes, moduleSizes } from "../compile/module-hash/sizes.ts";
 import { REPL_MODULE_HASH, REPL_MODULE_NAME, renderModuleName } from "../compile/names.ts";
 import { FrameLayout } from "../compile/scope.ts";
+import type { ModuleInstall } from "../db/index.ts";
 import { PactError } from "../runtime/errors.ts";
 import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { isCallable } from "../runtime/types.ts";
 import type { Defun, Expr, Interface, Module, ReplTopLevel, Use } from "../syntax/ast.ts";
 import type { Span } from "../syntax/span.ts";
+import { canonicalHash } from "../values/names.ts";
 import type { ModuleName, PactValue } from "../values/types.ts";
 import { CallSite } from "./callables.ts";
 import { acquire } from "./capabilities.ts";
@@ -225,7 +232,10 @@ export function defineModule(rt: Runtime, form: Module, unit: CompileUnit): Load
     rt.enforceModuleKeyset(module.info.rendered, module.governance.keyset, site);
   }
   chargeStore(rt.env, rt.loaded, module, sizes);
-  install(rt, module);
+  const pactData = pactDataOf(rt, module, sizes, (txHash) =>
+    encodeStoredModule(form, module, unit, txHash),
+  );
+  install(rt, module, { source: formSource(form, unit), pactData });
   rt.caps.moduleAdmin.add(module.info.rendered);
   return module;
 }
@@ -252,12 +262,34 @@ export function defineInterface(rt: Runtime, form: Interface, unit: CompileUnit)
   chargeHash(rt.env, iface, sizes);
   assignInterfaceHash(form, iface, unit);
   chargeStore(rt.env, rt.loaded, iface, sizes);
-  install(rt, iface);
+  const pactData = pactDataOf(rt, iface, sizes, (txHash) =>
+    encodeStoredInterface(form, iface, unit, txHash),
+  );
+  install(rt, iface, { source: formSource(form, unit), pactData });
   return iface;
 }
 
-function install(rt: Runtime, module: LoadedModule): void {
+/**
+ * The module as Pact 5 stores it, where Braid can write that: a module naming no other module,
+ * installed by a transaction whose hash is a hash (tests may give theirs other names).
+ */
+function pactDataOf(
+  rt: Runtime,
+  module: LoadedModule,
+  sizes: ModuleSizes,
+  encode: (txHash: string) => Uint8Array,
+): Uint8Array | null {
+  if (modulesNamed(module, sizes).size > 0) return null;
+  return canonicalHash(rt.env.txHash, null) === null ? null : encode(rt.env.txHash);
+}
+
+/** The code of a module's form, which Pact stores with the module (its `sliceFromSource`). */
+function formSource(form: Module | Interface, unit: CompileUnit): string {
+  return unit.source.slice(form.span.start, form.span.end);
+}
+
+function install(rt: Runtime, module: LoadedModule, logged: ModuleInstall): void {
   module.info.txHash = rt.env.txHash;
-  rt.env.modules.write(module);
+  rt.env.modules.write(module, logged);
   rt.loaded.install(module);
 }

@@ -262,10 +262,14 @@ describe("static-redeploy", () => {
     const db = t.rt.env.db;
     const stored = db.readModule("m")!;
     // A module stored in another layout (as after a format change) ...
-    db.writeModule("m", {
-      hash: stored.hash,
-      code: JSON.stringify(JSON.parse(stored.code), null, 1),
-    });
+    db.writeModule(
+      "m",
+      {
+        hash: stored.hash,
+        code: JSON.stringify(JSON.parse(stored.code), null, 1),
+      },
+      null,
+    );
     assert.notEqual(db.readModule("m")!.code, stored.code);
     // ... is written back in the current one, its hash unchanged; its governance never runs.
     assert.deepEqual(t.run(`(static-redeploy "m")`), UNIT);

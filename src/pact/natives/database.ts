@@ -423,7 +423,9 @@ const staticRedeploy: NativeDef = {
     chargeModuleSourceWrite(rt.env.gas, module.code);
     chargeRewrite(rt.env, module);
     requireImpure(rt);
-    dbOperation(() => rt.env.modules.write(module));
+    // Pact logs the module's source again only when it still holds it, which a module read
+    // from the state does not (its CBOR leaves the code out).
+    dbOperation(() => rt.env.modules.write(module, null));
     return UNIT;
   },
 };

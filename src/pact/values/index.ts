@@ -12,6 +12,7 @@ export {
   parsePactValue,
 } from "./json.ts";
 export {
+  encodeJsonText,
   JsonDepthError,
   JsonNumber,
   type JsonObject,

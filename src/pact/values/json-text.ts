@@ -275,3 +275,19 @@ class Reader {
     return new JsonNumber(t.slice(start, p));
   }
 }
+
+/**
+ * A parsed JSON value as compact text (no spaces, keys in their order, numbers as written): the
+ * text aeson writes for it, so a document read with {@link parseJson} is written back byte for
+ * byte when it was written compactly.
+ */
+export function encodeJsonText(v: JsonValue): string {
+  if (v === null) return "null";
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (typeof v === "string") return jsonString(v);
+  if (v instanceof JsonNumber) return v.text;
+  if (Array.isArray(v)) return `[${v.map(encodeJsonText).join(",")}]`;
+  const members: string[] = [];
+  for (const [key, value] of v) members.push(`${jsonString(key)}:${encodeJsonText(value)}`);
+  return `{${members.join(",")}}`;
+}

@@ -43,6 +43,9 @@ import {
 /** Re-exported for modules that import it from here; its home is ./keyset.ts. */
 export { makeKeySet };
 
+/** The field of the stored form's wrapper around an object that looks like another value. */
+const STORED_OBJECT_FIELD = "#object";
+
 /** Integers beyond ±(2^53 − 1) are written as strings: `{"int":"…"}`. */
 export const MAX_SAFE_JSON_INTEGER = 9007199254740991n;
 
@@ -62,6 +65,48 @@ export function isPactList(v: PactValue): v is PactList {
  * deeper than that throws {@link JsonDepthError}.
  */
 export function encodePactValue(v: PactValue, maxDepth = Number.POSITIVE_INFINITY): string {
+  return encodeValue(v, maxDepth, false);
+}
+
+/**
+ * The JSON text a contract state stores for a value, which {@link decodeStoredPactValue} reads
+ * back as exactly the value written, as Pact's stored CBOR is: a row must read back the same
+ * whether it comes from a cache or from storage, or the nodes executing a block disagree.
+ * {@link encodePactValue}'s text, except that
+ * - a decimal whose places end in zeros (`1.10`, `0.0`, `100000000.0`) is written
+ *   `{"decimal":"1.10"}`, keeping its places (a JSON number loses them), which decide what later
+ *   arithmetic gives (1.10 + 1.0 is 2.10, 1.1 + 1.0 is 2.1);
+ * - an object inside the value that holds a field another value's JSON is recognised by (`int`,
+ *   `keys`, `time`, …: {@link TAG_FIELDS}) is written `{"#object":{…}}`, so that it is not read
+ *   back as that other value.
+ */
+export function encodeStoredPactValue(v: PactValue, maxDepth = Number.POSITIVE_INFINITY): string {
+  return encodeValue(v, maxDepth, true);
+}
+
+/**
+ * The fields by which {@link decodePactValue} tells a literal, guard, module reference, time,
+ * capability token or table from a plain object (an object with none of them is read as one),
+ * and the stored form's own object wrapper.
+ */
+const TAG_FIELDS: ReadonlySet<string> = new Set([
+  "int",
+  "decimal",
+  "keys",
+  "keysetref",
+  "fun",
+  "cgName",
+  "moduleName",
+  "pactId",
+  "refName",
+  "time",
+  "timep",
+  "#ctName",
+  ":tableName",
+  STORED_OBJECT_FIELD,
+]);
+
+function encodeValue(v: PactValue, maxDepth: number, stored: boolean): string {
   let out = "";
   const open: Container[] = [];
   /** The JSON nesting depth of the next value: the levels of the containers open around it. */
@@ -69,7 +114,7 @@ export function encodePactValue(v: PactValue, maxDepth = Number.POSITIVE_INFINIT
   let value: PactValue | undefined = v;
   for (;;) {
     if (value !== undefined) {
-      const start = writing(value);
+      const start = writing(value, stored && open.length > 0 ? "nested" : stored ? "top" : null);
       if (typeof start === "string") out += start;
       else {
         out += start.head;
@@ -119,8 +164,11 @@ function container(
   return { head, values, labels, tail, levels, next: 0 };
 }
 
-/** How a value is written: its JSON text, or for a value holding others, its container. */
-function writing(v: PactValue): string | Container {
+/**
+ * How a value is written: its JSON text, or for a value holding others, its container. `stored`
+ * is where a value of the stored form is (null: not the stored form).
+ */
+function writing(v: PactValue, stored: "top" | "nested" | null): string | Container {
   switch (typeof v) {
     case "string":
       return jsonString(v);
@@ -131,19 +179,19 @@ function writing(v: PactValue): string | Container {
         ? `{"int":${v}}`
         : `{"int":"${v}"}`;
   }
-  if (v instanceof Decimal) return decimalToJson(v);
+  if (v instanceof Decimal) {
+    return stored !== null && endsInZero(v) ? `{"decimal":"${v.toString()}"}` : decimalToJson(v);
+  }
   if (v instanceof PactTime) return encodeTime(v);
   if (isPactList(v)) return container("[", v, "]");
   if (v instanceof Map) {
     const keys = legacyKeyOrder(v.keys());
     const values = keys.map((key) => v.get(key) as PactValue);
-    return container(
-      "{",
-      values,
-      "}",
-      1,
-      keys.map((key) => `${jsonString(key)}:`),
-    );
+    const labels = keys.map((key) => `${jsonString(key)}:`);
+    if (stored === "nested" && keys.some((key) => TAG_FIELDS.has(key))) {
+      return container(`{"${STORED_OBJECT_FIELD}":{`, values, "}}", 2, labels);
+    }
+    return container("{", values, "}", 1, labels);
   }
   const t = v as TaggedValue;
   switch (t.kind) {
@@ -180,6 +228,11 @@ function writing(v: PactValue): string | Container {
     case "pact-guard":
       return `{"pactId":${jsonString(t.pactId)},"name":${jsonString(t.name)}}`;
   }
+}
+
+/** Whether the decimal's last place is a zero, which a JSON number would drop. */
+function endsInZero(d: Decimal): boolean {
+  return d.places > 0 && d.mantissa % 10n === 0n;
 }
 
 /**
@@ -306,19 +359,45 @@ export function parsePactValue(text: string): PactValue {
 
 /** Reads a value from parsed JSON (see {@link parseJson}), like Pact's `FromJSON PactValue`. */
 export function decodePactValue(j: Input): PactValue {
+  return decodeValue(j, false);
+}
+
+/** Reads a value of the stored form ({@link encodeStoredPactValue}) from parsed JSON. */
+export function decodeStoredPactValue(j: Input): PactValue {
+  return decodeValue(j, true);
+}
+
+function decodeValue(j: Input, stored: boolean): PactValue {
   const literal = decodeLiteral(j);
   if (literal !== undefined) return literal;
-  if (Array.isArray(j)) return j.map(decodePactValue);
+  if (Array.isArray(j)) return decodeItems(j, stored);
   const o = asObject(j);
   if (o === null) throw new TypeError(`not a JSON value: ${String(j)}`);
+  if (stored) {
+    const wrapped = storedObject(o);
+    if (wrapped !== null) return decodeObject(wrapped, stored);
+  }
   return (
-    decodeGuard(o) ??
+    decodeGuard(o, stored) ??
     decodeModRef(o) ??
     decodeTime(o) ??
-    decodeCapToken(o) ??
+    decodeCapToken(o, stored) ??
     decodeTable(o) ??
-    decodeObject(o)
+    decodeObject(o, stored)
   );
+}
+
+/** The object inside the stored form's wrapper `{"#object":{…}}`, or null for anything else. */
+function storedObject(o: ObjectView): ObjectView | null {
+  const inner = field(o, STORED_OBJECT_FIELD);
+  if (inner === undefined) return null;
+  const names = fieldNames(o)[Symbol.iterator]();
+  names.next();
+  return names.next().done === true ? asObject(inner) : null;
+}
+
+function decodeItems(items: readonly Input[], stored: boolean): PactValue[] {
+  return items.map((item) => decodeValue(item, stored));
 }
 
 function decodeLiteral(j: Input): PactValue | undefined {
@@ -338,8 +417,8 @@ function decodeLiteral(j: Input): PactValue | undefined {
   return undefined;
 }
 
-function decodeList(j: Input): PactValue[] | undefined {
-  return Array.isArray(j) ? j.map(decodePactValue) : undefined;
+function decodeList(j: Input, stored: boolean): PactValue[] | undefined {
+  return Array.isArray(j) ? decodeItems(j, stored) : undefined;
 }
 
 function text(j: Input): string | undefined {
@@ -384,7 +463,7 @@ function decodeKeySet(o: ObjectView): KeySet | undefined {
   return makeKeySet(keys as string[], pred ?? "keys-all");
 }
 
-function decodeGuard(o: ObjectView): Guard | undefined {
+function decodeGuard(o: ObjectView, stored: boolean): Guard | undefined {
   const ks = decodeKeySet(o);
   if (ks !== undefined) return ks;
 
@@ -400,13 +479,13 @@ function decodeGuard(o: ObjectView): Guard | undefined {
 
   const fun = text(field(o, "fun"));
   if (fun !== undefined && parseQualifiedName(fun) !== null) {
-    const args = decodeList(field(o, "args"));
+    const args = decodeList(field(o, "args"), stored);
     if (args !== undefined) return { kind: "user-guard", fun, args };
   }
 
   const cgName = text(field(o, "cgName"));
   if (cgName !== undefined && parseQualifiedName(cgName) !== null) {
-    const args = decodeList(field(o, "cgArgs"));
+    const args = decodeList(field(o, "cgArgs"), stored);
     const pactId = optionalText(o, "cgPactId");
     if (args !== undefined && pactId !== undefined) {
       return { kind: "capability-guard", name: cgName, args, pactId };
@@ -443,11 +522,11 @@ function decodeTime(o: ObjectView): PactTime | undefined {
   return (tp === undefined ? null : parseTime(HIGH_PRECISION_FORMAT, tp)) ?? undefined;
 }
 
-function decodeCapToken(o: ObjectView): CapToken | undefined {
+function decodeCapToken(o: ObjectView, stored: boolean): CapToken | undefined {
   const name = text(field(o, "#ctName"));
   const fqn = name === undefined ? null : parseFullyQualifiedName(name);
   if (fqn === null) return undefined;
-  const args = decodeList(field(o, "#ctArgs"));
+  const args = decodeList(field(o, "#ctArgs"), stored);
   if (args === undefined) return undefined;
   return { kind: "cap-token", name: renderQualifiedName(fqn), moduleHash: fqn.hash, args };
 }
@@ -521,8 +600,8 @@ function decodeType(j: Input): PactType | undefined {
   return undefined;
 }
 
-function decodeObject(o: ObjectView): PactObject {
+function decodeObject(o: ObjectView, stored: boolean): PactObject {
   const result = new Map<string, PactValue>();
-  for (const key of fieldNames(o)) result.set(key, decodePactValue(field(o, key)));
+  for (const key of fieldNames(o)) result.set(key, decodeValue(field(o, key), stored));
   return result;
 }

@@ -16,6 +16,9 @@ const FULLY_QUALIFIED_NAME = new RegExp(
   "u",
 );
 
+/** The hash of the REPL's pseudo-module (compile/names.ts), which is no base64url hash. */
+export const REPL_MODULE_HASH = "#repl";
+
 /** The bytes of a module hash (BLAKE2b-256). */
 export const MODULE_HASH_BYTES = 32;
 

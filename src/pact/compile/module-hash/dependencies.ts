@@ -12,6 +12,9 @@
  * Each module's sizes (sizes.ts) are recorded here when it is compiled, deployed or read from
  * storage, with the dependencies it was stored with.
  */
+
+import { hashBytes } from "../../values/cbor-values.ts";
+import { compareModuleNames } from "../../values/json.ts";
 import type { PactValue } from "../../values/types.ts";
 import { DefConstDef, type LoadedModule } from "../ir.ts";
 import {
@@ -27,7 +30,6 @@ import {
   qualifiedRefSize,
 } from "./sizes.ts";
 import { compareText } from "./text-order.ts";
-import { compareModuleNames, hashBytes } from "./values.ts";
 
 /** Milligas per comparison of fully qualified names. */
 const COMPARISON_MILLIGAS = 200;
@@ -262,6 +264,15 @@ export function storedSize(
   return n;
 }
 
+/** The other modules (rendered names) whose members the definitions of `module` name. */
+export function modulesNamed(module: LoadedModule, sizes: ModuleSizes): Set<string> {
+  const modules = new Set<string>();
+  for (const d of sizes.defs) {
+    for (const ref of d.refs) if (ref.module !== module.info) modules.add(ref.module.rendered);
+  }
+  return modules;
+}
+
 /**
  * The dependencies an interface is stored with: every loaded definition of the modules its
  * constants name (Pact keeps the loaded definitions of each module its renaming looked into).
@@ -271,10 +282,7 @@ export function interfaceDependencies(
   sizes: ModuleSizes,
   loaded: ReadonlyMap<string, LoadedDefinition>,
 ): readonly LoadedDefinition[] {
-  const modules = new Set<string>();
-  for (const d of sizes.defs) {
-    for (const ref of d.refs) if (ref.module !== iface.info) modules.add(ref.module.rendered);
-  }
+  const modules = modulesNamed(iface, sizes);
   if (modules.size === 0) return [];
   return [...loaded.values()].filter((d) => modules.has(d.ref.module.rendered));
 }

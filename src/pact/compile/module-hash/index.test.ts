@@ -8,20 +8,20 @@ import { parseProgram } from "../../syntax/parser.ts";
 import type { CompileUnit } from "../context.ts";
 import { DefConstDef, type LoadedModule } from "../ir.ts";
 import { compileInterface, compileModule } from "../module.ts";
-import { assignInterfaceHash, assignModuleHash, encodeInterface } from "./index.ts";
+import {
+  assignInterfaceHash,
+  assignModuleHash,
+  encodeInterface,
+  encodeStoredInterface,
+  encodeStoredModule,
+} from "./index.ts";
 
 /**
  * Compiles every module and interface of `source` in order (each sees the ones before it),
  * evaluates its constants and hashes it, without running governance; returns them by name.
  */
 function define(source: string, rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES))) {
-  const unit: CompileUnit = {
-    file: "t.pact",
-    source,
-    natives: ON_CHAIN_NATIVES,
-    names: rt.loaded,
-    coverage: null,
-  };
+  const unit = unitOf(source, rt);
   const defined = new Map<string, LoadedModule>();
   for (const form of parseProgram(source, "t.pact")) {
     if (form.kind !== "module" && form.kind !== "interface") continue;
@@ -38,6 +38,18 @@ function define(source: string, rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES))) 
     defined.set(module.info.rendered, module);
   }
   return defined;
+}
+
+function unitOf(source: string, rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES))): CompileUnit {
+  return { file: "t.pact", source, natives: ON_CHAIN_NATIVES, names: rt.loaded, coverage: null };
+}
+
+/** The one interface of `source`, parsed, and its compile unit. */
+function interfaceForm(source: string) {
+  const unit = unitOf(source);
+  const [form] = parseProgram(source, "t.pact");
+  if (form?.kind !== "interface") throw new Error("not an interface");
+  return { form, unit };
 }
 
 const hashOf = (source: string, name: string) => define(source).get(name)!.info.hash;
@@ -163,18 +175,7 @@ describe("Pact module hash", () => {
 
 describe("interface encoding", () => {
   it("writes the name, the signatures in definition order, the imports and blank hashes", () => {
-    const rt = new Runtime(defaultEnv(ON_CHAIN_NATIVES));
-    const source = "(interface i (defun f:bool (x:integer)))";
-    const unit: CompileUnit = {
-      file: "t.pact",
-      source,
-      natives: ON_CHAIN_NATIVES,
-      names: rt.loaded,
-      coverage: null,
-    };
-    const [form] = parseProgram(source, "t.pact");
-    assert.equal(form?.kind, "interface");
-    if (form?.kind !== "interface") return;
+    const { form, unit } = interfaceForm("(interface i (defun f:bool (x:integer)))");
     const bytes = encodeInterface(form, compileInterface(form, unit), unit);
     assert.equal(
       Buffer.from(bytes).toString("hex"),
@@ -191,6 +192,73 @@ describe("interface encoding", () => {
         "80", // imports
         "4040", // blank hash and transaction hash
         "f6", // info
+      ].join(""),
+    );
+  });
+
+  it("writes an installed interface as Pact stores it: hashes, lines as infos, no dependencies", () => {
+    const { form, unit } = interfaceForm("(interface i\n  (defun f:bool\n    (x:integer)))");
+    const iface = compileInterface(form, unit);
+    assignInterfaceHash(form, iface, unit);
+    const txHash = "DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g";
+    const bytes = encodeStoredInterface(form, iface, unit, txHash);
+    const hex = (b64: string) => Buffer.from(b64, "base64url").toString("hex");
+    assert.equal(
+      Buffer.from(bytes).toString("hex"),
+      [
+        "8201", // InterfaceData
+        "86", // Interface: 6 fields
+        "82616980", // name ["i", no namespace]
+        "9f", // definitions
+        "8200", // IfDfun
+        "83", // IfDefun: spec, arguments, info
+        "8361668182000201", // spec: "f", Just bool, line 1
+        "9f8361788182000002ff", // arguments: ["x", Just integer, line 2]
+        "01", // info: the form's line
+        "ff",
+        "80", // imports
+        `5820${hex(iface.info.hash)}`, // its hash
+        `5820${hex(txHash)}`, // the hash of the transaction that installed it
+        "00", // info: line 0
+        "a0", // no dependencies
+      ].join(""),
+    );
+  });
+
+  it("writes an installed module as Pact stores it: every node's line, its own hash in names", () => {
+    const source = "(module m G\n  (defcap G () true)\n  (defun f () true))";
+    const module = define(source).get("m")!;
+    const [form] = parseProgram(source, "t.pact");
+    if (form?.kind !== "module" || module.kind !== "module") throw new Error("not a module");
+    const txHash = "DldRwCblQ7Loqy6wYJnaodHl30d3j3eH-qtFzfEv46g";
+    const bytes = encodeStoredModule(form, module, unitOf(source), txHash);
+    const hex = (b64: string) => Buffer.from(b64, "base64url").toString("hex");
+    const own = `5820${hex(module.info.hash)}`;
+    assert.equal(
+      Buffer.from(bytes).toString("hex"),
+      [
+        "8200", // ModuleData
+        "89", // Module: 9 fields
+        "82616d80", // name ["m", no namespace]
+        `82018382616d806147${own}`, // governance: the capability m.G with the module's hash
+        "9f", // definitions, in Pact's order
+        "820084", // Dfun: spec, arguments, term, info
+        "8361668002", // spec: "f", no type, line 2
+        "80", // no arguments
+        "830583088204f50202", // Nullary (the constant true, line 2), line 2
+        "02", // info: line 2
+        "820285", // DCap: spec, arguments, term, meta, info
+        "8361478001", // spec: "G", no type, line 1
+        "80", // no arguments
+        "83088204f501", // the constant true, line 1
+        "8102", // unmanaged
+        "01", // info: line 1
+        "ff",
+        "808080", // blessed, imports, implements
+        own,
+        `5820${hex(txHash)}`,
+        "00", // info: line 0
+        "a0", // no dependencies
       ].join(""),
     );
   });

@@ -15,10 +15,24 @@
  *
  * The module code itself is not hashed: two modules that differ only in layout, comments or
  * documentation have the same hash.
+ *
+ * The same writer gives the module as Pact stores it once installed (`encodeStoredModule`,
+ * `encodeStoredInterface`): its real hash where the hashed form has the placeholder, the
+ * installing transaction's hash, and every node's first line (0-based) where the hashed form has
+ * erased its position. A transaction's `logs` hash covers those bytes.
  */
-import { blake2b256, encodeBase64Url } from "../../../crypto/index.ts";
+import { blake2b256, decodeBase64Url, encodeBase64Url } from "../../../crypto/index.ts";
 import { parseKeysetName } from "../../runtime/keyset-names.ts";
 import type { Def, DefCap, Interface, InterfaceDef, Module, ParsedName } from "../../syntax/ast.ts";
+import { CborWriter } from "../../values/cbor.ts";
+import {
+  fullyQualifiedName,
+  hashBytes,
+  moduleName,
+  pactValue,
+  schema,
+  schemaFields,
+} from "../../values/cbor-values.ts";
 import type { ModuleName } from "../../values/types.ts";
 import type { CompileUnit, CurrentModule, NameResolver } from "../context.ts";
 import { importMembers } from "../imports.ts";
@@ -32,19 +46,10 @@ import {
   type LoadedModule,
   type ModuleData,
 } from "../ir.ts";
-import { CborWriter } from "./cbor.ts";
 import { type DArg, Desugarer } from "./desugar.ts";
 import { definitionOrder, SiblingRefs } from "./order.ts";
 import { updateOwnHashes } from "./own-hashes.ts";
 import { bindAll, TermEncoder } from "./terms.ts";
-import {
-  fullyQualifiedName,
-  hashBytes,
-  moduleName,
-  pactValue,
-  schema,
-  schemaFields,
-} from "./values.ts";
 
 const utf8 = new TextEncoder();
 
@@ -95,9 +100,72 @@ interface Prepared {
 
 /** The bytes Pact hashes for a module. */
 export function encodeModule(form: Module, module: ModuleData, unit: CompileUnit): Uint8Array {
-  const scoped = withMemberScope(unit, module, form);
+  return written((w) => writeModule(w, form, module, unit, null));
+}
+
+/**
+ * An installed module as Pact 5 stores it (`ModuleData`, the CBOR after the document's
+ * version): its own hash where the hashed form has the placeholder, the hash of the transaction
+ * that installed it, every node's 0-based line as its info, and no dependencies: only for a
+ * module whose definitions name no other module (`modulesNamed`), since Braid does not write the
+ * definitions Pact stores with one that does.
+ */
+export function encodeStoredModule(
+  form: Module,
+  module: ModuleData,
+  unit: CompileUnit,
+  txHash: string,
+): Uint8Array {
+  return written((w) => stored(w, MODULE_DATA, () => writeModule(w, form, module, unit, txHash)));
+}
+
+/** The bytes Pact hashes for an interface. */
+export function encodeInterface(
+  form: Interface,
+  iface: InterfaceData,
+  unit: CompileUnit,
+): Uint8Array {
+  return written((w) => writeInterface(w, form, iface, unit, null));
+}
+
+/** The same as {@link encodeStoredModule} for an interface (`InterfaceData`). */
+export function encodeStoredInterface(
+  form: Interface,
+  iface: InterfaceData,
+  unit: CompileUnit,
+  txHash: string,
+): Uint8Array {
+  return written((w) =>
+    stored(w, INTERFACE_DATA, () => writeInterface(w, form, iface, unit, txHash)),
+  );
+}
+
+/** `ModuleData`'s constructors, as its encoding tags them. */
+const MODULE_DATA = 0;
+const INTERFACE_DATA = 1;
+
+function written(write: (w: CborWriter) => void): Uint8Array {
   const w = new CborWriter();
-  const e = new TermEncoder(w, scoped, module.info, MODULE_PLACEHOLDER_HASH);
+  write(w);
+  return w.bytes();
+}
+
+/** `ModuleData` or `InterfaceData`: the tag, the module, and no dependencies. */
+function stored(w: CborWriter, tag: number, writeModule: () => void): void {
+  w.listLen(2).word(tag);
+  writeModule();
+  w.mapLen(0);
+}
+
+/** The module as hashed (`txHash` null) or as stored (the installing transaction's hash). */
+function writeModule(
+  w: CborWriter,
+  form: Module,
+  module: ModuleData,
+  unit: CompileUnit,
+  txHash: string | null,
+): void {
+  const e = encoderFor(w, form, module, unit, MODULE_PLACEHOLDER_HASH, txHash);
   const desugar = new Desugarer(unit.natives);
   const siblings = new Set(form.defs.map((d) => d.name));
   const prepared = form.defs.map((d) => prepareDef(d, module, desugar, siblings));
@@ -109,19 +177,18 @@ export function encodeModule(form: Module, module: ModuleData, unit: CompileUnit
   blessed(w, module.blessed);
   imports(w, module);
   w.list(module.implements, (x, m: ModuleName) => moduleName(x, m));
-  w.byteString(new Uint8Array(0)).byteString(new Uint8Array(0)).null();
-  return w.bytes();
+  writeHashes(e, module, txHash, form);
 }
 
-/** The bytes Pact hashes for an interface. */
-export function encodeInterface(
+/** The interface as hashed (`txHash` null) or as stored (the installing transaction's hash). */
+function writeInterface(
+  w: CborWriter,
   form: Interface,
   iface: InterfaceData,
   unit: CompileUnit,
-): Uint8Array {
-  const scoped = withMemberScope(unit, iface, form);
-  const w = new CborWriter();
-  const e = new TermEncoder(w, scoped, iface.info, INTERFACE_PLACEHOLDER_HASH);
+  txHash: string | null,
+): void {
+  const e = encoderFor(w, form, iface, unit, INTERFACE_PLACEHOLDER_HASH, txHash);
   const desugar = new Desugarer(unit.natives);
   const siblings = new Set(form.defs.map((d) => d.name));
   const prepared = form.defs.map((d) => prepareInterfaceDef(d, iface, desugar, siblings));
@@ -130,8 +197,39 @@ export function encodeInterface(
   moduleName(w, iface.info.name);
   writeInOrder(e, prepared);
   imports(w, iface);
-  w.byteString(new Uint8Array(0)).byteString(new Uint8Array(0)).null();
-  return w.bytes();
+  writeHashes(e, iface, txHash, form);
+}
+
+/**
+ * The term encoder of a module: its own members named with `placeholder` and positions erased
+ * when hashed, with its hash and lines when stored.
+ */
+function encoderFor(
+  w: CborWriter,
+  form: Module | Interface,
+  module: LoadedModule,
+  unit: CompileUnit,
+  placeholder: Uint8Array,
+  txHash: string | null,
+): TermEncoder {
+  const scoped = withMemberScope(unit, module, form);
+  const own = txHash === null ? placeholder : hashBytes(module.info.hash);
+  return new TermEncoder(w, scoped, module.info, own, txHash !== null);
+}
+
+/** The hashes and info closing a module or interface: blank when hashed, real when stored. */
+function writeHashes(
+  e: TermEncoder,
+  module: LoadedModule,
+  txHash: string | null,
+  form: Module | Interface,
+): void {
+  if (txHash === null) {
+    e.w.byteString(new Uint8Array(0)).byteString(new Uint8Array(0)).null();
+  } else {
+    e.w.byteString(hashBytes(module.info.hash)).byteString(decodeBase64Url(txHash));
+    e.info(form.span);
+  }
 }
 
 function writeInOrder(e: TermEncoder, prepared: readonly Prepared[]): void {
@@ -166,7 +264,7 @@ function prepareDef(
   const compiled = module.defs.get(def.name);
   switch (def.kind) {
     case "defun": {
-      const term = desugar.lambda(def.params, desugar.sequence(def.body));
+      const term = desugar.lambda(def.params, desugar.sequence(def.body, def.span), def.span);
       const refs = refsOf(siblings, self, (r) => {
         r.term(term);
         for (const p of def.params) r.arg(p);
@@ -180,14 +278,14 @@ function prepareDef(
           e.arg(spec(def.name, def.returnType, def.nameSpan));
           e.args(def.params);
           e.term(term, null, 0);
-          e.w.null();
+          e.info(def.span);
         },
       };
     }
     case "defconst":
       return prepareConst(def, compiled, desugar, siblings, self);
     case "defcap": {
-      const term = desugar.sequence(def.body);
+      const term = desugar.sequence(def.body, def.span);
       const refs = refsOf(siblings, self, (r) => {
         for (const p of def.params) r.arg(p);
         if (def.returnType !== null) r.type(def.returnType);
@@ -203,7 +301,7 @@ function prepareDef(
           e.args(def.params);
           e.term(term, bindAll(null, def.params, 0), def.params.length);
           capMeta(e, def, compiled as DefCapDef);
-          e.w.null();
+          e.info(def.span);
         },
       };
     }
@@ -239,12 +337,12 @@ function prepareDef(
               e.term(s.rollback, locals, depth);
             }
           });
-          e.w.null();
+          e.info(def.span);
         },
       };
     }
     case "defschema":
-      return prepareSchema(def.name, def.fields, compiled, siblings, self);
+      return prepareSchema(def, compiled, siblings, self);
     case "deftable": {
       const refs = refsOf(siblings, self, (r) => r.name(def.schema));
       return {
@@ -253,7 +351,7 @@ function prepareDef(
         write: (e) => {
           e.w.listLen(2).word(4).listLen(3).text(def.name);
           schema(e.w, (compiled as DefTableDef).schema);
-          e.w.null();
+          e.info(def.span);
         },
       };
     }
@@ -272,7 +370,7 @@ function prepareInterfaceDef(
     case "defconst":
       return prepareConst(def, compiled, desugar, siblings, self);
     case "defschema":
-      return prepareSchema(def.name, def.fields, compiled, siblings, self);
+      return prepareSchema(def, compiled, siblings, self);
     default: {
       const manager =
         def.kind === "defcap" && def.meta?.kind === "managed" ? def.meta.manager : null;
@@ -296,7 +394,7 @@ function prepareInterfaceDef(
           if (def.kind === "defcap") {
             capMetaHeader(e, def, (w) => w.text(rawName(manager!.fn)));
           }
-          e.w.null();
+          e.info(def.span);
         },
       };
     }
@@ -335,28 +433,27 @@ function prepareConst(
         e.w.listLen(2).word(0);
         e.term(term, null, 0);
       }
-      e.w.null();
+      e.info(def.span);
     },
   };
 }
 
 function prepareSchema(
-  name: string,
-  fields: Extract<Def, { kind: "defschema" }>["fields"],
+  def: Extract<Def, { kind: "defschema" }>,
   compiled: Definition | undefined,
   siblings: ReadonlySet<string>,
   self: ModuleName,
 ): Prepared {
   const refs = refsOf(siblings, self, (r) => {
-    for (const f of fields) r.type(f.type);
+    for (const f of def.fields) r.type(f.type);
   });
   return {
-    key: name,
+    key: def.name,
     refs,
     write: (e) => {
-      e.w.listLen(2).word(3).listLen(3).text(name);
+      e.w.listLen(2).word(3).listLen(3).text(def.name);
       schemaFields(e.w, (compiled as DefSchemaDef).schema.fields);
-      e.w.null();
+      e.info(def.span);
     },
   };
 }

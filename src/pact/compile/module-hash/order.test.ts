@@ -51,9 +51,10 @@ describe("SiblingRefs", () => {
       t: "app",
       fn: v("f"),
       args: [
-        { t: "lam", args: [{ name: "g", type: null, span }], body: v("g") },
-        { t: "let", arg: { name: "s", type: null, span }, value: v("s"), body: v("s") },
+        { t: "lam", args: [{ name: "g", type: null, span }], body: v("g"), span },
+        { t: "let", arg: { name: "s", type: null, span }, value: v("s"), body: v("s"), span },
       ],
+      span,
     });
     assert.deepEqual([...r.refs].sort(), ["f", "s"]);
   });
@@ -76,7 +77,8 @@ describe("SiblingRefs", () => {
           span,
         },
       ],
-      body: { t: "const", value: 1n },
+      body: { t: "const", value: 1n, span },
+      span,
     });
     assert.deepEqual([...r.refs], ["s"]);
   });

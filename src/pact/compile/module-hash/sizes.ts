@@ -314,7 +314,7 @@ function moduleDefSizes(
       t.bytes += VARIANT + TAG;
       s.arg(spec(def.name, def.returnType, def.nameSpan), t);
       s.args(def.params, t);
-      s.term(desugar.lambda(def.params, desugar.sequence(def.body)), null, w);
+      s.term(desugar.lambda(def.params, desugar.sequence(def.body, def.span), def.span), null, w);
       t.infos++;
       return finish(def.name, w, null, true);
     case "defconst":
@@ -335,7 +335,7 @@ function moduleDefSizes(
           w.refs.push({ module: fn.module, name: fn.name });
         }
       }
-      s.term(desugar.sequence(def.body), bindAll(null, def.params, 0), w);
+      s.term(desugar.sequence(def.body, def.span), bindAll(null, def.params, 0), w);
       t.infos++;
       return finish(def.name, w, null, true);
     }

@@ -3,19 +3,20 @@
  * its CBOR encoder writes them. Locals become de Bruijn indices (`NBound`: how many binders lie
  * between the use and its binder); free names become `NTopLevel module hash` (with a placeholder
  * hash for the module being hashed), `NModRef` for module references, `NDynRef` for `ref::f`.
- * Every term node ends with its (erased) source info, written as CBOR null.
+ * Every term node ends with its source info: erased (CBOR null) for the hash, its 0-based line
+ * (Pact's `LineInfo`) in the form Pact stores.
  */
 import type { ParsedName } from "../../syntax/ast.ts";
 import type { Span } from "../../syntax/span.ts";
+import type { CborWriter } from "../../values/cbor.ts";
+import { type HashedModule, hashBytes, maybeType, moduleName } from "../../values/cbor-values.ts";
 import type { ModuleName } from "../../values/types.ts";
 import type { CompileUnit } from "../context.ts";
 import type { ModuleInfo } from "../ir.ts";
 import { resolveBareName, resolveQualifiedName } from "../resolve.ts";
 import { resolveType } from "../type-resolve.ts";
 import { builtinIndex } from "./builtins.ts";
-import type { CborWriter } from "./cbor.ts";
 import type { DArg, DTerm } from "./desugar.ts";
-import { type HashedModule, hashBytes, maybeType, moduleName } from "./values.ts";
 
 /** Locals in scope, innermost first; `level` counts the binders outside this one. */
 export interface Locals {
@@ -53,6 +54,8 @@ export class TermEncoder {
     /** The module being hashed: its own members carry `placeholder` instead of a hash. */
     private readonly self: ModuleInfo,
     private readonly placeholder: Uint8Array,
+    /** Whether infos are lines (the stored form) rather than erased (the hashed one). */
+    private readonly lines = false,
   ) {
     this.hashed = { name: self.name, placeholder };
   }
@@ -62,11 +65,17 @@ export class TermEncoder {
     return module === this.self ? this.placeholder : hashBytes(module.hash);
   }
 
+  /** A node's info: its first line, or null where infos are erased. */
+  info(span: Span): void {
+    if (this.lines) this.w.word(span.line);
+    else this.w.null();
+  }
+
   /** `Arg`: name, optional type, info. */
   arg(a: DArg): void {
     this.w.listLen(3).text(a.name);
     maybeType(this.w, a.type === null ? null : resolveType(a.type, a.span, this.unit));
-    this.w.null();
+    this.info(a.span);
   }
 
   args(args: readonly DArg[]): void {
@@ -129,7 +138,7 @@ export class TermEncoder {
         });
         break;
     }
-    w.null();
+    this.info(t.span);
   }
 
   private literal(v: Extract<DTerm, { t: "const" }>["value"]): void {

@@ -1,24 +1,26 @@
 /**
  * Pact values, types and names in Pact 5's CBOR encoding (`Pact.Core.Serialise.CBOR_V1`), as they
- * appear inside a hashed module: the values of its constants, the types of its parameters and
- * schemas, module and qualified names. Constructors are arrays headed by their tag; see
- * cbor.ts for the conventions.
+ * appear inside a hashed module (the values of its constants, the types of its parameters and
+ * schemas, module and qualified names) and in what Pact stores (rows, keysets, namespaces:
+ * db/stored-bytes.ts). Constructors are arrays headed by their tag; see cbor.ts for the
+ * conventions.
  */
-import { decodeBase64Url } from "../../../crypto/index.ts";
-import { Decimal } from "../../values/decimal.ts";
-import { parseQualifiedName } from "../../values/names.ts";
-import { PactTime } from "../../values/time.ts";
+import { decodeBase64Url } from "../../crypto/index.ts";
+import type { CborWriter } from "./cbor.ts";
+import { Decimal } from "./decimal.ts";
+import { compareModuleNames } from "./json.ts";
+import { parseQualifiedName, REPL_MODULE_HASH } from "./names.ts";
+import { compareCodePoints as compareText } from "./text.ts";
+import { PactTime } from "./time.ts";
 import type {
   Guard,
+  KeySet,
   ModuleName,
   PactType,
   PactValue,
   Schema,
   TaggedValue,
-} from "../../values/types.ts";
-import { REPL_MODULE_HASH } from "../names.ts";
-import type { CborWriter } from "./cbor.ts";
-import { compareText } from "./text-order.ts";
+} from "./types.ts";
 
 const utf8 = new TextEncoder();
 
@@ -30,16 +32,6 @@ export function hashBytes(hash: string): Uint8Array {
 export function moduleName(w: CborWriter, m: ModuleName): void {
   w.listLen(2).text(m.name);
   w.maybe(m.namespace, (x, ns) => x.text(ns));
-}
-
-/** Haskell's derived `Ord ModuleName`: by name, then namespace (none first). */
-export function compareModuleNames(a: ModuleName, b: ModuleName): number {
-  const byName = compareText(a.name, b.name);
-  if (byName !== 0) return byName;
-  if (a.namespace === b.namespace) return 0;
-  if (a.namespace === null) return -1;
-  if (b.namespace === null) return 1;
-  return compareText(a.namespace, b.namespace);
 }
 
 /** A `Set ModuleName`: a definite-length array in ascending order, without duplicates. */
@@ -221,29 +213,35 @@ function taggedValue(w: CborWriter, v: TaggedValue, self: HashedModule | null): 
 
 const PREDICATES = ["keys-all", "keys-2", "keys-any"];
 
-function guard(w: CborWriter, g: Guard, self: HashedModule | null): void {
+/** A `KeySet`: its keys (a set, in ascending order) and its predicate. */
+export function keySet(w: CborWriter, ks: KeySet): void {
+  w.listLen(2);
+  const keys = [...new Set(ks.keys)].sort(compareText);
+  w.listLen(keys.length);
+  for (const k of keys) w.text(k);
+  const builtin = PREDICATES.indexOf(ks.pred);
+  if (builtin >= 0) {
+    w.listLen(1).word(builtin);
+  } else {
+    // A custom predicate is a parsed type name: qualified, or bare.
+    w.listLen(2).word(3).listLen(2);
+    const q = parseQualifiedName(ks.pred);
+    if (q === null) w.word(1).text(ks.pred);
+    else {
+      w.word(0);
+      qualifiedName(w, q.name, q.module);
+    }
+  }
+}
+
+/** A `Guard`: `[tag, guard]`. */
+export function guard(w: CborWriter, g: Guard, self: HashedModule | null = null): void {
   w.listLen(2);
   switch (g.kind) {
-    case "keyset": {
-      w.word(0).listLen(2);
-      const keys = [...new Set(g.keys)].sort(compareText);
-      w.listLen(keys.length);
-      for (const k of keys) w.text(k);
-      const builtin = PREDICATES.indexOf(g.pred);
-      if (builtin >= 0) {
-        w.listLen(1).word(builtin);
-      } else {
-        // A custom predicate is a parsed type name: qualified, or bare.
-        w.listLen(2).word(3).listLen(2);
-        const q = parseQualifiedName(g.pred);
-        if (q === null) w.word(1).text(g.pred);
-        else {
-          w.word(0);
-          qualifiedName(w, q.name, q.module);
-        }
-      }
+    case "keyset":
+      w.word(0);
+      keySet(w, g);
       return;
-    }
     case "keyset-ref":
       w.word(1).listLen(2).text(g.name);
       w.maybe(g.namespace, (x, ns) => x.text(ns));

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Decimal } from "../../values/decimal.ts";
-import { PactTime } from "../../values/time.ts";
-import type { PactType, PactValue } from "../../values/types.ts";
-import { UNIT } from "../../values/types.ts";
 import { CborWriter } from "./cbor.ts";
-import { hashBytes, moduleNameSet, pactValue, type } from "./values.ts";
+import { hashBytes, moduleNameSet, pactValue, type } from "./cbor-values.ts";
+import { Decimal } from "./decimal.ts";
+import { PactTime } from "./time.ts";
+import type { PactType, PactValue } from "./types.ts";
+import { UNIT } from "./types.ts";
 
 function hex(write: (w: CborWriter) => void): string {
   const w = new CborWriter();

@@ -1,6 +1,6 @@
 /**
  * A CBOR writer producing the exact bytes of Haskell's `cborg` encoder (`Codec.CBOR.Write`), the
- * encoder behind the `serialise` package that Pact uses to hash modules:
+ * encoder behind the `serialise` package that Pact uses to hash modules and to store values:
  *
  * - every head (integers, lengths, tags) uses the shortest form RFC 8949 allows;
  * - integers that fit in 64 bits are plain major type 0/1; larger ones are bignums (tag 2 or 3
