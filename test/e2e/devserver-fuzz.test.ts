@@ -2,7 +2,7 @@
  * A seeded fuzz run against every development-server endpoint (issue #9): random, hostile and
  * mutated bodies over real HTTP for a few seconds. Every answer must be 2xx or 4xx (a PUT a 405
  * allowing POST), `/version`
- * must keep answering within 100 ms while it runs (19 answers in 20: the timing is taken by
+ * must keep answering within 250 ms while it runs (19 answers in 20: the timing is taken by
  * this process, which runs the load too, on a machine shared with other tests; none may take a
  * second), and the server must work afterwards.
  * A failure prints the seed and the request, so it can be replayed.
@@ -24,8 +24,13 @@ const FUZZ_MS = 3_000;
 const FUZZ_WORKERS = 2;
 /** Requests sent before `/version` is timed (the server's first requests compile its code). */
 const WARM_UP_REQUESTS = 200;
-/** How fast 95 % of the `/version` answers must be while the fuzz runs. */
-const VERSION_WITHIN_MS = 100;
+/**
+ * How fast 95 % of the `/version` answers must be while the fuzz runs: the node's fuzz test's
+ * bound. 100 ms failed twice beside the other test file run with it (211 and 224 ms; 52–57 alone
+ * on the same machine): since its commands run on a thread of their own, what the server's HTTP
+ * thread waits for here is mostly a core.
+ */
+const VERSION_WITHIN_MS = 250;
 /** The slowest `/version` answer allowed while the fuzz runs. */
 const VERSION_AT_MOST_MS = 1_000;
 
