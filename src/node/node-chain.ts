@@ -82,6 +82,17 @@ export interface PreparedBlock extends StoredBlock {
   readonly index: readonly TxIndexEntry[];
 }
 
+/** What an executor made of a new block's commands, and the rest of the block's header. */
+export interface ExecutedWork {
+  readonly parent: BlockHeader;
+  readonly commands: readonly ParsedCommand[];
+  readonly executed: ExecutedBlockData;
+  readonly adjacentParents: ReadonlyMap<number, BlockHeader>;
+  readonly creationTime: number;
+  /** 0 unless given. */
+  readonly nonce?: bigint;
+}
+
 /** The cut the chains are at: each one's head. */
 export function cutOf(chains: readonly NodeChain[]): Cut {
   return new Map(chains.map((chain) => [chain.chainId, chain.head]));
@@ -217,15 +228,9 @@ export class NodeChain {
    * (node-executors.ts): its payload from the outputs, its header (nonce 0 unless given). Nothing
    * is applied to the state: a proof-of-work candidate, or the block {@link prepareExecuted} opens.
    */
-  executedBlock(
-    parent: BlockHeader,
-    commands: readonly ParsedCommand[],
-    executed: ExecutedBlockData,
-    adjacentParents: ReadonlyMap<number, BlockHeader>,
-    creationTime: number,
-    nonce?: bigint,
-  ): PreparedBlock {
-    const { payload, index, requestKeys, rejected } = blockOfExecuted(commands, executed);
+  executedBlock(work: ExecutedWork): PreparedBlock {
+    const { parent, adjacentParents, creationTime, nonce } = work;
+    const { payload, index, requestKeys, rejected } = blockOfExecuted(work.commands, work.executed);
     const header = makeBlockHeader({
       version: this.context.version,
       parent,
@@ -242,23 +247,9 @@ export class NodeChain {
    * ({@link executedBlock}): its writes applied to the state, left open as {@link prepareBlock}
    * leaves a block.
    */
-  prepareExecuted(
-    parent: BlockHeader,
-    commands: readonly ParsedCommand[],
-    executed: ExecutedBlockData,
-    adjacentParents: ReadonlyMap<number, BlockHeader>,
-    creationTime: number,
-    nonce?: bigint,
-  ): PreparedBlock {
-    const block = this.executedBlock(
-      parent,
-      commands,
-      executed,
-      adjacentParents,
-      creationTime,
-      nonce,
-    );
-    this.state.applyWrites(parent.height + 1, executed.writes);
+  prepareExecuted(work: ExecutedWork): PreparedBlock {
+    const block = this.executedBlock(work);
+    this.state.applyWrites(work.parent.height + 1, work.executed.writes);
     return block;
   }
 

@@ -135,13 +135,13 @@ export class BlockProducer {
     if (this.closed || answer.kind === "unserved") return null;
     if (answer.kind === "failed") throw failureError(answer);
     if (!this.stillBranches(chain, parent, adjacentParents)) return null;
-    const block = chain.prepareExecuted(
+    const block = chain.prepareExecuted({
       parent,
       commands,
-      answer.block,
+      executed: answer.block,
       adjacentParents,
       creationTime,
-    );
+    });
     return this.options.store([{ chain, block }])[0]!;
   }
 
@@ -383,13 +383,7 @@ export class BlockProducer {
       return { ...work, ...this.candidateHere(chain, commands, adjacentParents, creationTime) };
     }
     if (answer.kind === "failed") throw failureError(answer);
-    const candidate = chain.executedBlock(
-      parent,
-      commands,
-      answer.block,
-      adjacentParents,
-      creationTime,
-    );
+    const candidate = chain.executedBlock({ ...work, commands, executed: answer.block });
     // Left out for good (their gas cannot be bought, or they ran too long), as a stored block's are.
     this.options.leaveOut(chain, candidate.rejected);
     return { ...work, commands, executed: answer.block, header: candidate.header };
@@ -428,14 +422,7 @@ export class BlockProducer {
     const block =
       work.executed === undefined
         ? chain.prepareBlock(work.commands, work.adjacentParents, creationTime, nonce, false)
-        : chain.prepareExecuted(
-            work.parent,
-            work.commands,
-            work.executed,
-            work.adjacentParents,
-            creationTime,
-            nonce,
-          );
+        : chain.prepareExecuted({ ...work, executed: work.executed, creationTime, nonce });
     return this.options.store([{ chain, block }])[0]!.header;
   }
 

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Decimal } from "./decimal.ts";
 import { pactValueEquals } from "./equality.ts";
-import { decodePactValue, encodePactValue, pactValueHashInput, parsePactValue } from "./json.ts";
+import {
+  decodePactValue,
+  encodePactValue,
+  pactValueHashInput,
+  parsePactValue,
+  TAG_FIELDS,
+} from "./json.ts";
 import { JsonDepthError } from "./json-text.ts";
 import { makeKeySet } from "./keyset.ts";
 import { PactTime } from "./time.ts";
@@ -308,21 +314,6 @@ class Random {
   }
 }
 
-const RESERVED_KEYS = new Set([
-  "int",
-  "decimal",
-  "keys",
-  "keysetref",
-  "fun",
-  "cgName",
-  "moduleName",
-  "pactId",
-  "refName",
-  "time",
-  "timep",
-  "#ctName",
-  ":tableName",
-]);
 const CHARS = [
   "a",
   "b",
@@ -351,7 +342,7 @@ function randomString(r: Random): string {
 function randomKey(r: Random): string {
   for (;;) {
     const k = randomString(r);
-    if (!RESERVED_KEYS.has(k)) return k;
+    if (!TAG_FIELDS.has(k)) return k;
   }
 }
 

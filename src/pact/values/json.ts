@@ -89,7 +89,7 @@ export function encodeStoredPactValue(v: PactValue, maxDepth = Number.POSITIVE_I
  * capability token or table from a plain object (an object with none of them is read as one),
  * and the stored form's own object wrapper.
  */
-const TAG_FIELDS: ReadonlySet<string> = new Set([
+export const TAG_FIELDS: ReadonlySet<string> = new Set([
   "int",
   "decimal",
   "keys",
