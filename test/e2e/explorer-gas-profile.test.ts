@@ -51,7 +51,7 @@ describe("the explorer's gas profile in a browser", { timeout: 120_000 }, () => 
     );
     assert.equal(await page.textContent("#gas-profile-total"), String(transfer.gas));
     const rows = await rowsOf(page, "#gas-profile-table");
-    assert.deepEqual(rows[0], ["transaction " + transfer.key, "1", "0.000", "190.000", "100.0 %"]);
+    assert.deepEqual(rows[0], [`transaction ${transfer.key}`, "1", "0.000", "190.000", "100.0 %"]);
     assert.deepEqual(
       rows.map((r) => r[0]),
       [
