@@ -7,7 +7,12 @@
 import type { ParsedCommand } from "../command/index.ts";
 import { encodeBase64Url } from "../crypto/index.ts";
 import { hashTxLogs, storageFailureReason } from "../pact/db/index.ts";
-import { createRuntime, encodeDefPactExec, withCapabilityAcquired } from "../pact/index.ts";
+import {
+  createRuntime,
+  encodeDefPactExec,
+  PactGasMeter,
+  withCapabilityAcquired,
+} from "../pact/index.ts";
 import type { PactValue } from "../pact/values/index.ts";
 import { runContinuation } from "./continuation.ts";
 import { buildExecutionEnv } from "./env.ts";
@@ -29,12 +34,15 @@ export function executeCommand(command: ParsedCommand, options: ExecutionOptions
   const natives = options.natives ?? ON_CHAIN_NATIVES;
   const meter = options.meter ?? gasMeterFor(options.gas, command, options.bounds);
   let began = false;
+  const profiler = options.profiler ?? null;
+  // Attached before the verifiers charge; the runtime attaches it again.
+  if (profiler !== null && meter instanceof PactGasMeter) meter.recorder = profiler;
   try {
     if (options.verifierPlugins != null) {
       runVerifierPlugins(options.verifierPlugins, command.payload, meter);
     }
     const env = buildExecutionEnv(command, options, natives, meter);
-    const rt = createRuntime(env);
+    const rt = createRuntime(env, { profiler });
     for (const cap of options.grantedCaps ?? []) rt.caps.slots.push({ cap, composed: [] });
     const txId = db.beginTx(options.mode);
     began = true;

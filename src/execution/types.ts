@@ -7,6 +7,7 @@ import type { ExecutionMode, PactDb, TxLogEntry } from "../pact/db/index.ts";
 import type {
   ContinuationVerifier,
   GasMeter,
+  GasProfiler,
   NamespacePolicy,
   NativeDef,
   PactEvent,
@@ -70,6 +71,11 @@ export interface ExecutionOptions {
    * gas purchase and its code to one meter). `gas` still decides nothing else then.
    */
   readonly meter?: GasMeter;
+  /**
+   * Attributes every charge of the meter (a `PactGasMeter`) to the frame it is made in: the gas
+   * profile of the command (src/pact/gas/profile.ts). Off unless given.
+   */
+  readonly profiler?: GasProfiler;
 }
 
 /** The failure object of a result (Pact 5's `PactOnChainError`). */

@@ -15,6 +15,7 @@ import { defaultEnv, type ExecutionEnv } from "./eval/env.ts";
 import { Runtime } from "./eval/runtime.ts";
 import { runTopLevel, type TopLevelResult } from "./eval/toplevel.ts";
 import type { CoverageSink } from "./eval/types.ts";
+import { type GasProfiler, PactGasMeter } from "./gas/index.ts";
 import { ON_CHAIN_NATIVES } from "./natives/on-chain.ts";
 import { STATE_AUTHORITY } from "./natives/state.ts";
 import type { NativeDef, RuntimeValue } from "./runtime/types.ts";
@@ -28,6 +29,11 @@ export type Natives = ReadonlyMap<string, NativeDef>;
 export interface RuntimeOptions {
   /** Receives line and function hits of code compiled with coverage on (the REPL's `-c`). */
   readonly coverage?: CoverageSink | null;
+  /**
+   * Attributes every charge of the environment's meter (a `PactGasMeter`) to the frame it is
+   * made in (src/pact/gas/profile.ts): a gas profile of what the runtime runs.
+   */
+  readonly profiler?: GasProfiler | null;
 }
 
 /**
@@ -39,6 +45,12 @@ export function createRuntime(env: ExecutionEnv, options: RuntimeOptions = {}): 
   const rt = new Runtime(env);
   rt.keysets = STATE_AUTHORITY;
   rt.coverage = options.coverage ?? null;
+  const profiler = options.profiler ?? null;
+  if (profiler !== null) {
+    if (!(env.gas instanceof PactGasMeter)) throw new Error("only a PactGasMeter can be profiled");
+    rt.profiler = profiler;
+    env.gas.recorder = profiler;
+  }
   return rt;
 }
 

@@ -51,7 +51,10 @@ export {
 } from "./evaluate.ts";
 export {
   FreeGasMeter,
+  type GasFrameKind,
   type GasMeter,
+  type GasProfileFrame,
+  GasProfiler,
   LimitedGasMeter,
   MILLIGAS_PER_GAS,
   PactGasMeter,

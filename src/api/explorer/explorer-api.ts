@@ -21,7 +21,7 @@ import {
   signCommand,
 } from "../../command/index.ts";
 import { decodeBase64Url, encodeBase64Url } from "../../crypto/index.ts";
-import type { NodePorts } from "../../node/ports.ts";
+import { LocalBusy, LocalRefusal, type NodePorts } from "../../node/ports.ts";
 import type { P2PNetwork } from "../../p2p/network.ts";
 import { peerKey } from "../../p2p/peer-info.ts";
 
@@ -37,7 +37,7 @@ export type ExplorerPeers = Pick<P2PNetwork, "self" | "status">;
 import { JsonNumber, parseJson } from "../../pact/values/index.ts";
 import { HttpError } from "../http/errors.ts";
 import { requestKey } from "../http/request-keys.ts";
-import { parseHash } from "../service/request-parts.ts";
+import { CHAIN_ID, parseHash } from "../service/request-parts.ts";
 
 /** Most transfers an account view lists. */
 export const MAX_ACCOUNT_TRANSFERS = 50;
@@ -140,6 +140,33 @@ export class ExplorerApi {
       blockHash: encodeBase64Url(c.blockHash),
     }));
     return `{"requestKey":${str(key)},"chain":${header.chainId},"blockHash":${str(encodeBase64Url(header.hash))},"height":${header.height},"blockTime":${header.creationTime},"position":${location.position},"onBranch":${onBranch},"command":${embedCommand(transaction)},"result":${embed(output)},"continuations":${str(continuations)},"pactOrigin":${str(this.pactOrigin(transaction))}}`;
+  }
+
+  /**
+   * The gas profile of a command in a block of chain `chainText`'s current branch, executed
+   * again at its block's state (docs/gas.md "Gas profiles"); 404 when no such block holds it.
+   */
+  async profile(chainText: string, key: string): Promise<string> {
+    const count = this.node.network.chainCount;
+    if (!CHAIN_ID.test(chainText) || Number(chainText) >= count) {
+      throw new HttpError(
+        404,
+        `no such chain: ${str(chainText.slice(0, 64))}; the chains are 0 to ${count - 1}`,
+      );
+    }
+    const keyBytes = decodeBase64Url(requestKey(key, "request key"));
+    let profile: string | null;
+    try {
+      profile = await this.node.commands.profile(Number(chainText), keyBytes);
+    } catch (e) {
+      if (e instanceof LocalRefusal) throw new HttpError(400, e.message);
+      if (e instanceof LocalBusy) throw new HttpError(503, e.message);
+      throw e;
+    }
+    if (profile === null) {
+      throw new HttpError(404, `no command ${key} is in a block of chain ${chainText}'s branch`);
+    }
+    return profile;
   }
 
   /** For a `cont` command: where the defpact it continues started (chain and request key). */

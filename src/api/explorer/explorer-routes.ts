@@ -76,6 +76,10 @@ export function registerExplorerRoutes(
   app.get("/braid/api/tx/:requestKey", (request, reply) =>
     json(reply, api.transaction((request.params as { requestKey: string }).requestKey)),
   );
+  app.get("/braid/api/chain/:chain/tx/:requestKey/profile", async (request, reply) => {
+    const { chain, requestKey } = request.params as { chain: string; requestKey: string };
+    return json(reply, await api.profile(chain, requestKey));
+  });
   app.get("/braid/api/account/:name", async (request, reply) =>
     json(reply, await api.account((request.params as { name: string }).name)),
   );

@@ -2,11 +2,14 @@
  * `braid dev …`: the development controls of a running node (docs/devtools.md), each one POST
  * to its `/braid/dev/…` endpoint (`--node`, else `BRAID_URL`, else http://127.0.0.1:8080):
  * `mine <blocks> [--chains 3,4]`, `time <+1d|3600|…>`, `snapshot`, `revert <id>`,
- * `fund <account> --keys k1,k2 [--pred keys-all] [--amount 1000] [--chains 0,1]`.
+ * `fund <account> --keys k1,k2 [--pred keys-all] [--amount 1000] [--chains 0,1]`; and
+ * `profile <request key> [--chain c] [--json]`, a transaction's gas profile read from the
+ * explorer's JSON (a GET).
  */
 import { type Command, Option } from "commander";
 import { UserError } from "../errors.ts";
 import type { Subcommand } from "../registry.ts";
+import { type ProfileAnswerJson, profileTable } from "./gas-profile-table.ts";
 
 export const DEFAULT_NODE_URL = "http://127.0.0.1:8080";
 /** The environment variable naming the node when `--node` is not given (the quick start's too). */
@@ -25,7 +28,9 @@ export const devCommand: Subcommand = {
   register(program, io) {
     const dev = program
       .command("dev")
-      .description("development controls of a running node: mine, time, snapshot, revert, fund");
+      .description(
+        "development controls of a running node: mine, time, snapshot, revert, fund; gas profiles",
+      );
     const control = (name: string, description: string): Command =>
       dev
         .command(name)
@@ -40,7 +45,7 @@ export const devCommand: Subcommand = {
       .argument("<blocks>", "how many blocks on each chain")
       .option("--chains <ids>", "comma-separated chain ids", "0")
       .action(async (blocks: string, flags: NodeFlag & { chains: string }) => {
-        const answer = await call(flags.node, "mine", {
+        const answer = await postControl(flags.node, "mine", {
           blocks: wholeNumber(blocks, "blocks"),
           chains: chainList(flags.chains),
         });
@@ -52,13 +57,13 @@ export const devCommand: Subcommand = {
     control("time", "move the node's clock forward: +1d, +2h, +30m, +90s or seconds")
       .argument("<amount>", "how far forward, e.g. +1d")
       .action(async (amount: string, flags: NodeFlag) => {
-        const answer = await call(flags.node, "time", { seconds: parseDuration(amount) });
+        const answer = await postControl(flags.node, "time", { seconds: parseDuration(amount) });
         io.out(`node time ${answer.now} (${answer.offsetSeconds} s ahead of this clock)\n`);
       });
 
     control("snapshot", "save the state of the whole network; prints the snapshot id").action(
       async (flags: NodeFlag) => {
-        const answer = await call(flags.node, "snapshot", {});
+        const answer = await postControl(flags.node, "snapshot", {});
         io.out(`${answer.id}\n`);
       },
     );
@@ -66,7 +71,7 @@ export const devCommand: Subcommand = {
     control("revert", "go back to a snapshot (later blocks stay visible as orphans)")
       .argument("<id>", "a snapshot id")
       .action(async (id: string, flags: NodeFlag) => {
-        const answer = await call(flags.node, "revert", { id: wholeNumber(id, "id") });
+        const answer = await postControl(flags.node, "revert", { id: wholeNumber(id, "id") });
         io.out(`reverted to snapshot ${answer.id}: ${answer.orphaned} blocks orphaned\n`);
       });
 
@@ -81,7 +86,7 @@ export const devCommand: Subcommand = {
           account: string,
           flags: NodeFlag & { keys: string; pred: string; amount: string; chains: string },
         ) => {
-          const answer = await call(flags.node, "fund", {
+          const answer = await postControl(flags.node, "fund", {
             account,
             keys: flags.keys.split(",").map((k) => k.trim()),
             pred: flags.pred,
@@ -93,6 +98,27 @@ export const devCommand: Subcommand = {
           }
         },
       );
+
+    control(
+      "profile",
+      "the gas profile of a transaction in a block, executed again at its block's state",
+    )
+      .argument("<requestKey>", "the transaction's request key")
+      .option("--chain <id>", "its chain (found from the request key when not given)")
+      .option("--json", "print the profile as the node sends it")
+      .action(async (key: string, flags: NodeFlag & { chain?: string; json?: boolean }) => {
+        const chain =
+          flags.chain === undefined
+            ? (await ask(flags.node, "find", `braid/api/tx/${encodeURIComponent(key)}`)).chain
+            : wholeNumber(flags.chain, "a chain id");
+        const path = `braid/api/chain/${chain}/tx/${encodeURIComponent(key)}/profile`;
+        const answer = await ask(flags.node, "profile", path);
+        io.out(
+          flags.json === true
+            ? `${JSON.stringify(answer, null, 2)}\n`
+            : profileTable(answer as unknown as ProfileAnswerJson),
+        );
+      });
   },
 };
 
@@ -119,16 +145,32 @@ function chainList(text: string): number[] {
 }
 
 /** POSTs a control to the node; its JSON answer, or a UserError with the node's reason. */
-async function call(nodeUrl: string, name: string, body: object): Promise<Record<string, unknown>> {
-  const url = `${nodeUrl.replace(/\/+$/, "")}/braid/dev/${name}`;
+function postControl(
+  nodeUrl: string,
+  name: string,
+  body: object,
+): Promise<Record<string, unknown>> {
+  return ask(nodeUrl, name, `braid/dev/${name}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+/**
+ * Asks the node for `path` (a GET unless `init` says otherwise); its JSON answer, or a UserError
+ * with the node's reason for refusing `name`.
+ */
+async function ask(
+  nodeUrl: string,
+  name: string,
+  path: string,
+  init: RequestInit = {},
+): Promise<Record<string, unknown>> {
+  const url = `${nodeUrl.replace(/\/+$/, "")}/${path}`;
   let response: Response;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(DEV_REQUEST_TIMEOUT_MS),
-    });
+    response = await fetch(url, { ...init, signal: AbortSignal.timeout(DEV_REQUEST_TIMEOUT_MS) });
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     const reason = cause?.code ?? cause?.message ?? (e as Error).message;

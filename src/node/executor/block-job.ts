@@ -16,7 +16,7 @@ export interface BlockSite {
 
 export function answerBlock(request: BlockRequest, site: BlockSite): BlockAnswer {
   try {
-    const commands = request.transactions.map(admittedCommand);
+    const commands = request.transactions.map(checkedCommand);
     const indexOf = new Map(commands.map((command, index) => [command, index]));
     let state: ScratchDb | undefined;
     const executed = leavingOutTimedOut(commands, (included) => {
@@ -45,12 +45,15 @@ export function answerBlock(request: BlockRequest, site: BlockSite): BlockAnswer
   }
 }
 
-/** A command of the mempool, its signatures checked when it was admitted (its hash again here). */
-function admittedCommand(transaction: string): ParsedCommand {
+/**
+ * A command whose signatures were checked before (admitted to the mempool, or in a stored
+ * block): its hash checked again here.
+ */
+export function checkedCommand(transaction: string): ParsedCommand {
   const parsed = parseCommand(JSON.parse(transaction), {
     verifySignatures: false,
   });
   if (!parsed.ok)
-    throw new Error(`a mempool command does not parse: ${parsed.problems[0]?.message}`);
+    throw new Error(`a command checked before does not parse: ${parsed.problems[0]?.message}`);
   return parsed.command;
 }

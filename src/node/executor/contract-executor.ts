@@ -11,6 +11,7 @@
  */
 import type { BlockHeader } from "../../chain/header/types.ts";
 import type { BlockWrites } from "../../pact/db/index.ts";
+import type { MinerAccount } from "../options.ts";
 import type { BlockTimeLimits } from "./block/block-executor.ts";
 import type { LocalRules } from "./local.ts";
 
@@ -32,6 +33,19 @@ export interface LocalRequest {
   /** The node's clock when the call came, in seconds since the UNIX epoch. */
   readonly nowSeconds: number;
   readonly timeLimitMs: number;
+  /**
+   * Instead of a `local` call, the gas profile of `body`, a transaction of a stored block whose
+   * parent is `parent` (profile-job.ts): the block's transactions before it, and its miner.
+   */
+  readonly profile?: ProfileOf;
+}
+
+/** Where a stored transaction profiled ran: what ran before it in its block. */
+export interface ProfileOf {
+  /** The block's transactions before it (`{"hash","sigs","cmd"}` texts), in order. */
+  readonly before: readonly string[];
+  /** The block's miner (its coinbase and every gas redemption pay it). */
+  readonly miner: MinerAccount;
 }
 
 export type LocalAnswer =

@@ -3,6 +3,7 @@
  * `local`, results by request key and SPV proofs. Under on-demand mining it makes the blocks a
  * request needs (confirmations, an SPV proof's target) before answering.
  */
+import { equalBytes } from "../../chain/bytes.ts";
 import type { ChainDatabase } from "../../chain/db/index.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
@@ -32,6 +33,10 @@ import type { NodeOptions } from "../options.ts";
 import { CommandRefusal } from "../refusals.ts";
 import { createOutputProof, proofTargetHeight } from "../spv.ts";
 import type { StorageGuard } from "../storage-guard.ts";
+import { storedMiner } from "../stored-payload.ts";
+import { profileAnswer } from "./profile-answer.ts";
+
+const utf8 = new TextDecoder();
 
 /**
  * The deepest `confirmationDepth` on-demand mining makes blocks for (Chainweb's reorg limit):
@@ -51,6 +56,12 @@ export interface CommandService {
    * refusals a {@link LocalRefusal} with the API's message): the JSON text of its answer.
    */
   local(chainId: number, command: ParsedCommand | string, options: LocalOptions): Promise<string>;
+  /**
+   * The gas profile of the command with request key `requestKey` in a block of the chain's
+   * current branch, executed again at that block's state (transaction-profile.md in
+   * docs/gas.md): JSON text, or null when no such block holds it. Refusals as `local`'s.
+   */
+  profile(chainId: number, requestKey: Uint8Array): Promise<string | null>;
   /** The JSON text of a command's result, or null when it is not (yet) confirmed. */
   result(chainId: number, hashBytes: Uint8Array, confirmationDepth?: number): string | null;
   /** An SPV proof of a command's output for another chain (base64url of Chainweb's JSON). */
@@ -263,11 +274,54 @@ export class NodeCommandService implements CommandService {
     command: ParsedCommand | string,
     options: LocalOptions,
   ): Promise<string> {
+    return this.onExecutors((timeLimitMs) =>
+      this.localRequest(chainId, command, options, timeLimitMs),
+    );
+  }
+
+  async profile(chainId: number, requestKey: Uint8Array): Promise<string | null> {
+    const chain = this.parts.chains[chainId]!;
+    const { chainDb } = this.parts;
+    const found = chainDb
+      .transactionLocations(requestKey)
+      .map((location) => ({ location, header: chainDb.header(location.blockHash)! }))
+      .find(({ header }) => {
+        const onBranch = header.chainId === chainId ? chain.headerAt(header.height) : undefined;
+        return onBranch !== undefined && equalBytes(onBranch.hash, header.hash);
+      });
+    if (found === undefined) return null;
+    const { header, location } = found;
+    const parent = header.height === 0 ? undefined : chain.headerAt(header.height - 1);
+    if (parent === undefined) {
+      throw new LocalRefusal("a genesis block's transactions buy no gas: they have no profile");
+    }
+    const payload = chainDb.payload(header.payloadHash)!;
+    const stored = payload.transactions[location.position]!;
+    const { networkId, blockGasLimit } = this.admissionRules(chainId);
+    const text = await this.onExecutors((timeLimitMs) => ({
+      chainId,
+      body: utf8.decode(stored.transaction),
+      verifySignatures: false,
+      preflight: false,
+      parent,
+      rules: { networkId, chainId, blockGasLimit },
+      nowSeconds: this.parts.clock.nowSeconds(),
+      timeLimitMs,
+      profile: {
+        before: payload.transactions
+          .slice(0, location.position)
+          .map((t) => utf8.decode(t.transaction)),
+        miner: storedMiner(header, payload),
+      },
+    }));
+    return profileAnswer(header, location.position, utf8.decode(stored.output), text);
+  }
+
+  /** Runs a call on the executors: the JSON text of its answer, or its refusal thrown. */
+  private async onExecutors(request: (timeLimitMs: number) => LocalRequest): Promise<string> {
     let answer: LocalAnswer;
     try {
-      answer = await this.parts.executors.local((timeLimitMs) =>
-        this.localRequest(chainId, command, options, timeLimitMs),
-      );
+      answer = await this.parts.executors.local(request);
     } catch (e) {
       throw this.parts.storage.refusal(e);
     }

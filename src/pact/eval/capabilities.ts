@@ -82,6 +82,32 @@ export function acquire<T extends RuntimeValue>(
   pop: CapPop = "invoke",
 ): T | RuntimeValue {
   if (rt.caps.isGranted(token)) return body();
+  const profiler = rt.profiler;
+  if (profiler !== null) profiler.enter("capability", token.name);
+  let granted: Granted;
+  try {
+    granted = grant(rt, token, site, mode);
+  } finally {
+    if (profiler !== null) profiler.exit();
+  }
+  // `test-capability` leaves an unmanaged capability granted until the transaction ends.
+  if (granted === "test") return UNIT;
+  return withCapBody(rt, granted.depth, pop, granted.replace, granted.event, body);
+}
+
+/**
+ * A capability granted: its slot, the token that replaces the slot's once the body runs (a
+ * managed capability's requested token), and its event.
+ */
+type Granted =
+  | { readonly depth: number; readonly replace: CapToken | null; readonly event: PactEvent | null }
+  | "test";
+
+/**
+ * Grants `token`, not granted yet: pushes its slot and runs its defcap's body and, for a managed
+ * capability, its manager.
+ */
+function grant(rt: Runtime, token: CapToken, site: CallSite, mode: AcquireMode): Granted {
   const def = defCapOf(rt, token, site);
   if (def.arity !== token.args.length) {
     throw rt.error(
@@ -94,14 +120,12 @@ export function acquire<T extends RuntimeValue>(
   if (meta === null) {
     const depth = pushSlot(rt, token);
     runCapBody(rt, def, token, token, site);
-    // `test-capability` leaves an unmanaged capability granted until the transaction ends.
-    if (mode === "test") return UNIT;
-    return withCapBody(rt, depth, pop, null, null, body);
+    return mode === "test" ? "test" : { depth, replace: null, event: null };
   }
   if (meta.kind === "event") {
     const depth = pushSlot(rt, token);
     runCapBody(rt, def, token, token, site);
-    return withCapBody(rt, depth, pop, null, capEvent(def, token), body);
+    return { depth, replace: null, event: capEvent(def, token) };
   }
   const event = mode === "normal" ? capEvent(def, token) : null;
   if (meta.manager === null) {
@@ -111,7 +135,7 @@ export function acquire<T extends RuntimeValue>(
     storeManaged(rt, { ...managed, used: true });
     const depth = pushSlot(rt, token);
     runCapBody(rt, def, token, token, site);
-    return withCapBody(rt, depth, pop, null, event, body);
+    return { depth, replace: null, event };
   }
   const { paramIndex, fn } = meta.manager;
   const key = withoutArg(token, paramIndex);
@@ -125,7 +149,7 @@ export function acquire<T extends RuntimeValue>(
     if (isCallable(updated)) throw rt.locate(expectedPactValueError(), site);
     storeManaged(rt, { ...managed, value: updated });
   }
-  return withCapBody(rt, depth, pop, token, event, body);
+  return { depth, replace: token, event };
 }
 
 /** Pushes a slot for `cap`; returns its index. */

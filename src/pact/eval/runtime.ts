@@ -19,6 +19,7 @@ import {
   chargeCall,
   chargedNativeCall,
   chargeTypecheck,
+  type GasProfiler,
   type PactGasMeter,
 } from "../gas/index.ts";
 import { PactError, type PactErrorKind, type StackFrame } from "../runtime/errors.ts";
@@ -75,6 +76,8 @@ export class Runtime {
   /** The defpact step being evaluated (Pact's `DefPactStep` in the environment), or null. */
   pactStep: DefPactStep | null = null;
   coverage: CoverageSink | null = null;
+  /** Attributes the gas charged to the frames it is charged in, when profiling (null: off). */
+  profiler: GasProfiler | null = null;
   keysets: KeysetAuthority | null = null;
   /**
    * Modules whose functions run read-only when entered (Pact's `ceReentrant`): the callers of the
@@ -278,6 +281,8 @@ export class Runtime {
    */
   invokeNative(native: NativeDef, args: readonly RuntimeValue[], site: CallSite): RuntimeValue {
     site.rt = this;
+    const profiler = this.profiler;
+    if (profiler !== null) profiler.enter("native", native.name);
     try {
       const gas = this.env.gas;
       if (gas.charging === true) return chargedNativeCall(gas as PactGasMeter, native, site, args);
@@ -285,6 +290,8 @@ export class Runtime {
       return native.impl(site, args);
     } catch (e) {
       throw this.locate(e, site);
+    } finally {
+      if (profiler !== null) profiler.exit();
     }
   }
 
@@ -336,6 +343,8 @@ export class Runtime {
     def.active = true;
     const purity = this.purity;
     if (this.reentrant.length !== 0) this.guardReentry(def);
+    const profiler = this.profiler;
+    if (profiler !== null) profiler.enter("function", def.qualifiedName);
     let result: RuntimeValue;
     try {
       result = code(this, frame);
@@ -344,6 +353,7 @@ export class Runtime {
       this.depth--;
       this.stackTop = top;
       this.purity = purity;
+      if (profiler !== null) profiler.exit();
     }
     const gas = this.env.gas;
     if (gas.charging === true) chargeTypecheck(gas as PactGasMeter, result, def.returnType);
@@ -382,6 +392,9 @@ export class Runtime {
     if (this.reentrant.length !== 0 && (fn.tag !== FnTag.DefCap || fn.meta === null)) {
       this.guardReentry(fn);
     }
+    // A defcap's body is profiled in the frame of its acquisition (capabilities.ts).
+    const profiler = fn.tag === FnTag.DefCap ? null : this.profiler;
+    if (profiler !== null) profiler.enter(frameKind(fn), fn.qualifiedName);
     try {
       return body();
     } finally {
@@ -389,6 +402,7 @@ export class Runtime {
       this.depth--;
       this.stackTop = top;
       this.purity = purity;
+      if (profiler !== null) profiler.exit();
     }
   }
 
@@ -544,6 +558,11 @@ export class Runtime {
     if (caller === null || this.reentrant.includes(caller)) return def as DefunDef | DefPactDef;
     return new ModRefFunction(def as DefunDef | DefPactDef, [...this.reentrant, caller]);
   }
+}
+
+/** The kind of a function's frame in a gas profile. */
+function frameKind(fn: DefunDef | DefCapDef | DefPactDef): "function" | "defpact" {
+  return fn.tag === FnTag.DefPact ? "defpact" : "function";
 }
 
 /** Compiles a function's parameter and return checks once. */

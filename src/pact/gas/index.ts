@@ -46,4 +46,10 @@ export {
   REPL_MODULE_REPRESENTATION,
 } from "./modules.ts";
 export { chargedNativeCall } from "./natives.ts";
+export {
+  type ChargeRecorder,
+  type GasFrameKind,
+  type GasProfileFrame,
+  GasProfiler,
+} from "./profile.ts";
 export { objectSize, sizeOf } from "./size-of.ts";

@@ -15,6 +15,7 @@ import {
   TABLE_GAS_CONFIG,
 } from "./config.ts";
 import { saturate } from "./costs.ts";
+import type { ChargeRecorder } from "./profile.ts";
 
 export interface GasModel {
   /** `table`, or `freeGasModel`. */
@@ -92,8 +93,11 @@ export class PactGasMeter implements GasMeter {
   private total = 0;
   private unpricedSteps = 0;
   private limitMilligas: number;
-  /** The charges since logging was last read, or null when not logging. */
-  log: GasLogEntry[] | null = null;
+  /**
+   * Receives every charge counted: the gas log (`env-gaslog`) or a gas profiler (profile.ts);
+   * null almost always.
+   */
+  recorder: ChargeRecorder | null = null;
 
   constructor(
     private currentModel: GasModel = FREE_GAS_MODEL,
@@ -132,7 +136,7 @@ export class PactGasMeter implements GasMeter {
     if (!this.charging) return;
     const total = saturate(this.total + milligas);
     this.total = total;
-    if (this.log !== null) this.log.push({ what, milligas });
+    if (this.recorder !== null) this.recorder.record(milligas, what);
     if (total > this.limitMilligas) {
       throw new PactError(
         "gas",
@@ -182,15 +186,31 @@ export class PactGasMeter implements GasMeter {
     if (milligas === 0) this.unpricedSteps = 0;
   }
 
+  /** Whether charges are being logged. */
+  get logging(): boolean {
+    return this.recorder instanceof GasLog;
+  }
+
   /** Starts logging charges (a no-op when already logging). */
   startLog(): void {
-    if (this.log === null) this.log = [];
+    if (!this.logging) this.recorder = new GasLog();
   }
 
   /** The charges logged so far; the log starts again empty. */
   takeLog(): GasLogEntry[] {
-    const entries = this.log ?? [];
-    if (this.log !== null) this.log = [];
+    return this.recorder instanceof GasLog ? this.recorder.take() : [];
+  }
+}
+
+/** The charges since the log was last read. */
+class GasLog implements ChargeRecorder {
+  private entries: GasLogEntry[] = [];
+  record(milligas: number, what: string): void {
+    this.entries.push({ what, milligas });
+  }
+  take(): GasLogEntry[] {
+    const entries = this.entries;
+    this.entries = [];
     return entries;
   }
 }

@@ -68,7 +68,7 @@ export const GAS_REPL_NATIVES: readonly NativeDef[] = [
     return `Set gas limit to ${g}`;
   }),
   gasNative("env-gaslog", 0, 0, (meter) => {
-    if (meter.log === null) {
+    if (!meter.logging) {
       meter.startLog();
       return ["Enabled gas log"];
     }

@@ -2,6 +2,7 @@
 
 import { el, fields, fill, jsonBlock, link, table } from "./dom.js";
 import { blockTime, eventText, outcomeText, pactText, shortHash } from "./format.js";
+import { gasProfileSection } from "./gas-profile.js";
 
 function events(result) {
   const list = result?.events ?? [];
@@ -209,6 +210,7 @@ export async function showTransaction(view, api, key) {
     el("h2", null, "Events"),
     events(result),
     defpactLinks(tx),
+    tx.onBranch && tx.height > 0 ? gasProfileSection(api, tx) : null,
   );
 }
 

@@ -27,6 +27,7 @@ import {
 import { hashTxLogs, type PactDb, type TxLogEntry } from "../../../pact/db/index.ts";
 import {
   type ContinuationVerifier,
+  type GasProfiler,
   MILLIGAS_PER_GAS,
   type SpvVerifier,
 } from "../../../pact/index.ts";
@@ -43,6 +44,12 @@ import type { MinerAccount } from "../../options.ts";
 import { BUY_GAS_LIMIT, commandGasLimit, gasAmount, sizeGas } from "./gas-fees.ts";
 import { gasPayerOf, withGasPayerData } from "./gas-payer.ts";
 import { callData, coinAmount, grantedCaps, systemCall } from "./system-calls.ts";
+import {
+  PURCHASE_CHARGE,
+  SIZE_CHARGE,
+  settleProfile,
+  topLevelName,
+} from "./transaction-profile.ts";
 
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
@@ -282,7 +289,9 @@ export type CommandRun =
  * `rejected` when its gas cannot be bought (nothing of it is kept then). A private command buys
  * no gas but is metered the same way: its gas (at most its limit, all of it when it fails) counts
  * against `gasLeft` as a public command's does. With `timeLimitMs`, a command that runs longer
- * throws {@link CommandTimedOut} (its gas purchase stays written).
+ * throws {@link CommandTimedOut} (its gas purchase stays written). With `profiler`, every
+ * milligas of the command's gas is told to it: its size and gas purchase, its code's charges
+ * (in a `top-level` frame), and what settles the rest of its `gas` (transaction-profile.ts).
  */
 export function runCommand(
   db: PactDb,
@@ -291,6 +300,7 @@ export function runCommand(
   command: ParsedCommand,
   gasLeft: number,
   timeLimitMs: number | null = null,
+  profiler: GasProfiler | null = null,
 ): CommandRun {
   const meta = command.payload.meta;
   const limit = Math.min(commandGasLimit(meta, env.blockGasLimit), gasLeft);
@@ -299,6 +309,7 @@ export function runCommand(
   const run = (usedMilligas: number) => {
     const meter = gasMeterFor({ kind: "metered", limit, perAction: null }, undefined, bounds);
     meter.setUsed(usedMilligas);
+    profiler?.enter("top-level", topLevelName(command));
     const ran = executeCommand(command, {
       db,
       mode: "transactional",
@@ -307,15 +318,19 @@ export function runCommand(
       meter,
       ...TRANSACTION_RULES,
       ...verifiersOf(env),
+      ...(profiler === null ? {} : { profiler }),
     });
+    profiler?.exit();
     if (timeLimitMs !== null && timedOut(meter)) throw new CommandTimedOut(command, timeLimitMs);
     const used = ran.result.status === "success" ? Math.min(gasUsed(meter), limit) : limit;
+    if (profiler !== null) settleProfile(profiler, used, ran.result.status === "success");
     return { ran, used };
   };
   if (meta.kind !== "public") {
     // A private command (the `private` endpoint) buys no gas; its size is charged all the same.
     const initial = sizeGas(utf8.encode(command.cmd).length);
     if (initial > limit) return { kind: "rejected", reason: tooBigForGasLimit(command) };
+    profiler?.add("charge", SIZE_CHARGE, initial * MILLIGAS_PER_GAS);
     const { ran, used } = run(initial * MILLIGAS_PER_GAS);
     return { kind: "included", outcome: { ...ran, gas: used } };
   }
@@ -324,6 +339,8 @@ export function runCommand(
   const purchase = buyGas(db, block, command, limit, "transactional");
   if (purchase.kind === "rejected") return purchase;
   const { initial, buy, buyMeter } = purchase;
+  profiler?.add("charge", SIZE_CHARGE, initial * MILLIGAS_PER_GAS);
+  profiler?.add("charge", PURCHASE_CHARGE, buyMeter.used());
   const { ran, used } = run(initial * MILLIGAS_PER_GAS + buyMeter.used());
 
   const redeemCall = redeemGasCall(
