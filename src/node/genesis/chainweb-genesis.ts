@@ -41,6 +41,7 @@ export class ChainwebGenesisError extends Error {
 }
 
 const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
 
 /** Reads a genesis payload's JSON form; `file` names it in errors. */
 export function readChainwebGenesisPayload(text: string, file: string): ChainwebGenesisPayload {
@@ -106,6 +107,21 @@ function genesisCommand(
   return { cmd, hash, hashBytes, hashAlgorithm: DEFAULT_COMMAND_HASH, sigs: [], payload };
 }
 
+/**
+ * A genesis command of chainweb-node's as a stored genesis block holds it (its JSON text), read
+ * as the payload's JSON form is: its recorded hash taken unchecked.
+ */
+export function storedChainwebGenesisCommand(bytes: Uint8Array): ParsedCommand {
+  const fail = (what: string) => new ChainwebGenesisError(`a stored genesis command: ${what}`);
+  let value: JsonValue;
+  try {
+    value = parseJson(utf8Decoder.decode(bytes));
+  } catch (e) {
+    throw fail(`not JSON: ${(e as Error).message}`);
+  }
+  return genesisCommand(object(value, "the command", fail), "the command", fail);
+}
+
 function object(
   value: JsonValue | undefined,
   where: string,
@@ -136,8 +152,6 @@ export interface OutputDifference {
   /** The same in chainweb-node's. */
   readonly chainweb: string;
 }
-
-const utf8Decoder = new TextDecoder();
 
 /**
  * Where Braid's output of transaction `index` differs from the one chainweb-node recorded: every
