@@ -135,7 +135,7 @@ export class BraidNode {
    */
   static open(options: NodeOptions, log: NodeLogger): BraidNode {
     const dir = options.storage.dataDir;
-    // Read before anything is claimed or opened: a folder that is not chainweb-node's genesis
+    // Read before anything is claimed or opened: a path that holds no chainweb-node genesis
     // changes nothing.
     const chainwebGenesis =
       options.genesis === null ? null : readChainwebGenesisFolder(options.genesis);

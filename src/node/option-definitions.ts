@@ -134,10 +134,10 @@ export const OPTION_DEFINITIONS = [
   {
     key: "genesis",
     module: "network",
-    value: "folder",
+    value: "path",
     defaultText: "Braid's own",
     meaning:
-      "start from chainweb-node's `development` genesis payloads in this folder (their JSON form: `Development0Payload.json`, `Development1to19Payload.json`), each output checked against chainweb-node's",
+      "start from chainweb-node's `development` genesis: a chainweb-node checkout (its generated `src/Chainweb/BlockHeader/Genesis/Development*Payload.hs`) or a folder of their JSON form (`Development0Payload.json`, `Development1to19Payload.json`), each output checked against chainweb-node's",
   },
   {
     key: "dataDir",

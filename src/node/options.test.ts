@@ -120,7 +120,7 @@ describe("the options' one definition", () => {
     assert.deepEqual(flags.slice(0, 5), [
       "--port <port>",
       "--host <address>",
-      "--genesis <folder>",
+      "--genesis <path>",
       "--data-dir <dir>",
       "--in-memory",
     ]);

@@ -133,7 +133,7 @@ export interface P2POptions {
 /** The node's options, by the part of the node each configures (`OPTION_DEFINITIONS`' parts). */
 export interface NodeOptions {
   readonly network: NetworkName;
-  /** The folder of chainweb-node's genesis payloads to start from (null: Braid's own genesis). */
+  /** A chainweb-node checkout or folder of its genesis payloads (null: Braid's own genesis). */
   readonly genesis: string | null;
   readonly api: ApiOptions;
   readonly storage: StorageOptions;

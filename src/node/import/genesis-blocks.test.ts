@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { missingDataSkip, SHARED_DIR } from "../../chain/test-support/skip-or-require.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
-import { DEVELOPMENT_GENESIS_FILES } from "../genesis/chainweb-genesis-files.ts";
+import { DEVELOPMENT_GENESIS_PAYLOADS } from "../genesis/chainweb-genesis-files.ts";
 import { makeLogger } from "../logger.ts";
 import { BraidNode, stateFile } from "../node.ts";
 import { resolveNodeOptions } from "../options.ts";
@@ -20,7 +20,9 @@ const open = (dataDir: string, genesis: string | null) =>
   );
 
 describe("a data directory and the genesis it was made from", {
-  skip: missingDataSkip(DEVELOPMENT_GENESIS_FILES.map(({ file }) => join(FOLDER, file))),
+  skip: missingDataSkip(
+    DEVELOPMENT_GENESIS_PAYLOADS.map(({ name }) => join(FOLDER, `${name}.json`)),
+  ),
 }, () => {
   const scratch = mkdtempSync(join(tmpdir(), "braid-genesis-kind-"));
   after(() => rmSync(scratch, { recursive: true, force: true }));

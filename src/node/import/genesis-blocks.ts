@@ -154,7 +154,7 @@ export function reopenedVersion(
     const hash = version.genesis.payloadHashes[chainId]!;
     if (hash !== payload.expectedPayloadHash) {
       throw new GenesisRefusal(
-        `${dataDir}: chain ${chainId}'s genesis payload is ${hash}, the --genesis folder's ${payload.expectedPayloadHash}`,
+        `${dataDir}: chain ${chainId}'s genesis payload is ${hash}, chainweb-node's in --genesis ${payload.expectedPayloadHash}`,
       );
     }
   });
