@@ -395,7 +395,7 @@ export class NodeChain {
     const stored = this.context.chainDb.block(header.hash);
     if (stored === undefined)
       throw new Error(`block ${encodeBase64Url(header.hash)} is not stored`);
-    // chainweb-node's genesis commands carry hashes that are not their texts' (chainweb-genesis.ts).
+    // chainweb-node's genesis commands carry hashes not of their texts (chainweb-genesis.ts).
     const parse =
       this.context.chainwebGenesis && isGenesisHeader(this.context.version, header)
         ? storedChainwebGenesisCommand

@@ -61,6 +61,10 @@ describe("a node started from chainweb-node's development genesis", {
     rmSync(scratch, { recursive: true, force: true });
   });
 
+  it("says so in its banner", () => {
+    assert.ok(node.output().includes(`\n  genesis      chainweb-node's, from ${FOLDER}\n`));
+  });
+
   it("serves 20 chains whose genesis payload hashes are chainweb-node's expected ones", async () => {
     const expected = readChainwebGenesisFolder(FOLDER).map((p) => p.expectedPayloadHash);
     for (let chain = 0; chain < 20; chain++) {
