@@ -19,7 +19,7 @@
 import { equalBytes } from "../chain/bytes.ts";
 import type { Cut } from "../chain/cut/cut.ts";
 import type { ChainDatabase, TxIndexEntry } from "../chain/db/index.ts";
-import { genesisHeader } from "../chain/header/genesis.ts";
+import { genesisHeader, isGenesisHeader } from "../chain/header/genesis.ts";
 import type { BlockHeader } from "../chain/header/types.ts";
 import { makeBlockHeader } from "../chain/mining/new-header.ts";
 import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payload/payload.ts";
@@ -41,6 +41,7 @@ import type {
 } from "./executor/chain-state.ts";
 import type { ExecutedBlockData } from "./executor/contract-executor.ts";
 import { blockOfExecuted } from "./executor/executed-block.ts";
+import { storedChainwebGenesisCommand } from "./genesis/chainweb-genesis.ts";
 import type { ForeignBlock } from "./import/foreign-block.ts";
 import { ImportError } from "./import/import-error.ts";
 import { Mempool } from "./mempool/mempool.ts";
@@ -65,6 +66,8 @@ export interface ChainContext extends EnvironmentParts {
   readonly entityKeys: readonly string[];
   /** Where the mempools' commands are kept across restarts (null: nowhere, a node in memory). */
   readonly journal: MempoolJournal | null;
+  /** The genesis blocks are chainweb-node's (`--genesis`): replayed as chainweb-node runs them. */
+  readonly chainwebGenesis: boolean;
 }
 
 /** A block this chain stored: what the node announces. */
@@ -383,7 +386,12 @@ export class NodeChain {
     const stored = this.context.chainDb.block(header.hash);
     if (stored === undefined)
       throw new Error(`block ${encodeBase64Url(header.hash)} is not stored`);
-    const commands = stored.payload.transactions.map((t) => storedCommand(t.transaction));
+    // chainweb-node's genesis commands carry hashes not of their texts (chainweb-genesis.ts).
+    const parse =
+      this.context.chainwebGenesis && isGenesisHeader(this.context.version, header)
+        ? storedChainwebGenesisCommand
+        : storedCommand;
+    const commands = stored.payload.transactions.map((t) => parse(t.transaction));
     try {
       if (checked === undefined || !this.state.takeChecked(header.height, checked)) {
         this.reexecute(header, stored.payload, commands);
@@ -407,9 +415,11 @@ export class NodeChain {
     const outputs = this.state.replay(
       header.height,
       commands,
-      parent === undefined
-        ? { genesisOf: this.context.networkId }
-        : { env: this.environment(parent, storedMiner(header, payload)) },
+      parent !== undefined
+        ? { env: this.environment(parent, storedMiner(header, payload)) }
+        : this.context.chainwebGenesis
+          ? { chainwebGenesis: header }
+          : { genesisOf: this.context.networkId },
     );
     const same =
       outputs.length === payload.transactions.length &&

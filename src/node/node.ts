@@ -32,9 +32,10 @@ import { ChainState, checkNoStateBlocks } from "./executor/chain-state.ts";
 import { ExecutionThreads } from "./executor/execution-threads.ts";
 import { InProcessExecutor } from "./executor/in-process-executor.ts";
 import { NodeExecutors } from "./executor/node-executors.ts";
+import { readChainwebGenesisFolder } from "./genesis/chainweb-genesis-files.ts";
 import { DEV_BLOCK_REWARD } from "./genesis/coin-calls.ts";
 import type { ForeignBlock } from "./import/foreign-block.ts";
-import { createGenesis, storedVersion } from "./import/genesis-blocks.ts";
+import { createChainwebGenesis, createGenesis, reopenedVersion } from "./import/genesis-blocks.ts";
 import { BlockImporter } from "./import/importer.ts";
 import type { NodeLogger } from "./logger.ts";
 import { JOURNAL_FILE, type JournalContents, MempoolJournal } from "./mempool-journal.ts";
@@ -134,9 +135,13 @@ export class BraidNode {
    */
   static open(options: NodeOptions, log: NodeLogger): BraidNode {
     const dir = options.storage.dataDir;
+    // Read before anything is claimed or opened: a path that holds no chainweb-node genesis
+    // changes nothing.
+    const chainwebGenesis =
+      options.genesis === null ? null : readChainwebGenesisFolder(options.genesis);
     const claim = dir === null ? null : claimDataDir(dir);
     const path = (file: string) => (dir === null ? ":memory:" : join(dir, file));
-    // The network's version as the configuration names it; its genesis payloads are Braid's own.
+    // The network's version as the configuration names it, before its genesis payloads are made.
     const base = findVersionByName(options.network);
     // The explorer's indexes, and development snapshots where the development controls serve.
     const explorer = new ExplorerIndexes();
@@ -180,7 +185,11 @@ export class BraidNode {
       journal = opened?.journal ?? null;
       const fresh = chainDb.chainIds().length === 0;
       if (fresh) checkNoStateBlocks(states);
-      const version = fresh ? createGenesis(chainDb, states, base) : storedVersion(chainDb, base);
+      const version = !fresh
+        ? reopenedVersion(chainDb, base, chainwebGenesis, dir ?? ":memory:")
+        : chainwebGenesis === null
+          ? createGenesis(chainDb, states, base)
+          : createChainwebGenesis(chainDb, states, base, chainwebGenesis);
       const context: ChainContext = {
         version,
         networkId: options.network,
@@ -192,6 +201,7 @@ export class BraidNode {
         reward: Decimal.parseLiteral(DEV_BLOCK_REWARD),
         entityKeys: options.mempool.entityKeys,
         journal,
+        chainwebGenesis: chainwebGenesis !== null,
       };
       chains = states.map((state, chainId) => openChain(chainId, state, context));
       const events = new NodeEvents();

@@ -132,6 +132,14 @@ export const OPTION_DEFINITIONS = [
     meaning: "the network; `development` is the only one the node runs",
   },
   {
+    key: "genesis",
+    module: "network",
+    value: "path",
+    defaultText: "Braid's own",
+    meaning:
+      "start from chainweb-node's `development` genesis: a chainweb-node checkout (its generated `src/Chainweb/BlockHeader/Genesis/Development*Payload.hs`) or a folder of their JSON form (`Development0Payload.json`, `Development1to19Payload.json`), each output checked against chainweb-node's",
+  },
+  {
     key: "dataDir",
     module: "storage",
     value: "dir",

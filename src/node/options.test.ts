@@ -19,6 +19,7 @@ describe("node options", () => {
     const options = resolveNodeOptions({}, {}, "/work/project");
     assert.deepEqual(options, {
       network: "development",
+      genesis: null,
       api: {
         port: 8080,
         host: "127.0.0.1",
@@ -57,6 +58,12 @@ describe("node options", () => {
     assert.equal(options.mining.mode, "interval");
     assert.equal(options.mining.intervalSeconds, 5);
     assert.equal(options.storage.dataDir, null);
+  });
+
+  it("reads genesis, a folder relative to the working directory, from the file or the flag", () => {
+    const file = parseOptionsYaml("genesis: ../chainweb-genesis\n", "n.yaml");
+    assert.equal(resolveNodeOptions(file, {}, "/x/y").genesis, "/x/chainweb-genesis");
+    assert.equal(resolveNodeOptions(file, { genesis: "/g" }, "/x/y").genesis, "/g");
   });
 
   it("reads a gas price written as a YAML number", () => {
@@ -113,9 +120,9 @@ describe("the options' one definition", () => {
     assert.deepEqual(flags.slice(0, 5), [
       "--port <port>",
       "--host <address>",
+      "--genesis <path>",
       "--data-dir <dir>",
       "--in-memory",
-      "--mining <mode>",
     ]);
     assert.ok(flags.includes("--block-gas-limit <gas>"));
   });

@@ -133,6 +133,8 @@ export interface P2POptions {
 /** The node's options, by the part of the node each configures (`OPTION_DEFINITIONS`' parts). */
 export interface NodeOptions {
   readonly network: NetworkName;
+  /** A chainweb-node checkout or folder of its genesis payloads (null: Braid's own genesis). */
+  readonly genesis: string | null;
   readonly api: ApiOptions;
   readonly storage: StorageOptions;
   readonly mining: MiningOptions;
@@ -203,8 +205,10 @@ export function resolveNodeOptions(
     1,
     MAX_BLOCK_GAS_LIMIT,
   );
+  const genesis = read.string("genesis", null);
   return {
     network,
+    genesis: genesis === null ? null : resolve(cwd, genesis),
     api: {
       port: read.integer("port", DEFAULT_PORT, 0, 65_535),
       host: read.string("host", DEFAULT_HOST)!,

@@ -3,6 +3,7 @@
  * exact output bytes, exit codes, and one-line errors.
  */
 import assert from "node:assert/strict";
+import { createPrivateKey, sign as cryptoSign } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -208,6 +209,28 @@ describe("braid -u, add-sig, combine-sigs", () => {
       stdout: `${ALICE}: 14291c6100b263302b9d7731dc1127a4860e859ef6d91442a6e77d7bb8981d6ce9ad0902b59b6d2509b08547b215e5f313c8f2d422b9e8f82f33e23c71165609\n`,
       stderr: "",
     });
+  });
+
+  it("signs base64url data of any length, each signature the one Node's own ED25519 gives", () => {
+    // The key from its seed as Node's crypto takes it: PKCS#8's fixed prefix for an ED25519 seed.
+    const alice = createPrivateKey({
+      key: Buffer.from(`302e020100300506032b657004220420${ALICE_SECRET}`, "hex"),
+      format: "der",
+      type: "pkcs8",
+    });
+    for (const data of [Buffer.alloc(0), Buffer.from("hello"), Buffer.alloc(100, 7)]) {
+      const expected = cryptoSign(null, data, alice).toString("hex");
+      assert.deepEqual(
+        braid(["sign", "alice.yaml"], `${data.toString("base64url")}\n`),
+        { code: 0, stdout: `${ALICE}: ${expected}\n`, stderr: "" },
+        `${data.length} bytes`,
+      );
+    }
+    assertUserError(
+      ["sign", "alice.yaml"],
+      'standard input: data "a+b/" is not base64url: invalid base64url: character "+" is not in the alphabet A-Z a-z 0-9 - _',
+      "a+b/\n",
+    );
   });
 
   it("fails verification with the reason and exit 1", () => {

@@ -247,6 +247,30 @@ describe("Braid accepts what Chainweb accepts", { timeout: 60_000 }, () => {
     );
   });
 
+  test("util is not defined at genesis: sender00 registers and defines it, as marmalade's devnet deployment does", async () => {
+    assert.equal(
+      failureOf(await local('(describe-namespace "util")')),
+      "Namespace not found: util",
+    );
+    // marmalade's step: one command signed by sender00 unscoped (gas and the registry's
+    // operator), util's user and admin guard both the keyset it reads.
+    const data = { "ns-admin-keyset": keysetOf(SENDER00) };
+    const defined = await mined(
+      [
+        '(ns.write-registry "util" (read-keyset "ns-admin-keyset") true)',
+        '(define-namespace "util" (read-keyset "ns-admin-keyset") (read-keyset "ns-admin-keyset"))',
+      ].join("\n"),
+      { signers: [{ keys: SENDER00 }], data },
+    );
+    assert.equal(successOf(defined), "Namespace defined: util");
+    const deployed = await mined(
+      '(namespace "util") (module guards G (defcap G () true) (defun always () true))',
+      { signers: [{ keys: SENDER00 }] },
+    );
+    assert.match(successOf(deployed) as string, /^Loaded module util\.guards, hash /);
+    assert.equal(successOf(await local("(util.guards.always)")), true);
+  });
+
   test("a principal namespace needs no registry entry", async () => {
     const owner = freshKeys();
     const data = { ks: keysetOf(owner) };

@@ -98,6 +98,7 @@ function banner(options: NodeOptions, running: RunningNode, readyMs: number): st
     `  API base     ${base}   (e.g. ${base}/chain/0/pact/api/v1/local)`,
     `  explorer     ${url}/   (blocks, transactions, accounts; docs/explorer.md)`,
     `  network id   ${options.network}`,
+    `  genesis      ${options.genesis === null ? "Braid's own" : `chainweb-node's, from ${options.genesis}`}`,
     `  chains       ${node.ports.network.chainCount} (0 to ${node.ports.network.chainCount - 1})`,
     `  mining       ${options.mining.mode}${miningDetail(options)}`,
     `  data         ${options.storage.dataDir ?? "in memory (nothing is kept)"}`,

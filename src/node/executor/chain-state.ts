@@ -28,7 +28,11 @@ import {
   type ExecutedBlock,
   executeBlock,
 } from "./block/block-executor.ts";
-import { executeGenesis, type GenesisOutput } from "./block/genesis-execution.ts";
+import {
+  executeChainwebGenesis,
+  executeGenesis,
+  type GenesisOutput,
+} from "./block/genesis-execution.ts";
 
 export type { BlockRecord, BlockWrites } from "../../pact/db/index.ts";
 
@@ -118,17 +122,24 @@ export class ChainState {
 
   /**
    * Opens the block at `height` and runs its stored commands again: on `env` (a block with a
-   * parent) or as the genesis block of `networkId`; the outputs, to compare with the stored ones.
+   * parent), as Braid's genesis block of `networkId`, or as chainweb-node's genesis block
+   * `chainwebGenesis`; the outputs, to compare with the stored ones.
    */
   replay(
     height: number,
     commands: readonly ParsedCommand[],
-    run: { readonly env: BlockEnvironment } | { readonly genesisOf: string },
+    run:
+      | { readonly env: BlockEnvironment }
+      | { readonly genesisOf: string }
+      | { readonly chainwebGenesis: BlockHeader },
   ): Uint8Array[] {
     return this.told(() => {
       this.db.beginBlock(height);
       if ("genesisOf" in run) {
         return executeGenesis(this.db, run.genesisOf, this.chainId, commands).map((c) => c.output);
+      }
+      if ("chainwebGenesis" in run) {
+        return executeChainwebGenesis(this.db, run.chainwebGenesis, commands).map((c) => c.output);
       }
       return executeBlock(this.db, run.env, commands).commands.map((c) => c.output);
     });
@@ -139,6 +150,17 @@ export class ChainState {
     return this.told(() => {
       this.db.beginBlock(0);
       return executeGenesis(this.db, networkId, this.chainId, commands);
+    });
+  }
+
+  /** Opens the genesis block `genesis` and runs chainweb-node's genesis commands on it. */
+  executeChainwebGenesis(
+    genesis: BlockHeader,
+    commands: readonly ParsedCommand[],
+  ): GenesisOutput[] {
+    return this.told(() => {
+      this.db.beginBlock(genesis.height);
+      return executeChainwebGenesis(this.db, genesis, commands);
     });
   }
 

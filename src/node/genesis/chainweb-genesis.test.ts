@@ -15,6 +15,7 @@ import {
   type ChainwebGenesisPayload,
   type OutputDifference,
   outputDifferences,
+  readChainwebGenesisModule,
   readChainwebGenesisPayload,
 } from "./chainweb-genesis.ts";
 
@@ -84,6 +85,46 @@ describe("chainweb-node's development genesis executed by Braid", {
     assert.deepEqual(outputDifferences(6, changed, recorded), [
       { transaction: 6, field: "txId", braid: "7", chainweb: "6" },
     ]);
+  });
+});
+
+describe("reading a generated genesis module (Haskell source)", {
+  skip: missingDataSkip([join(FOLDER, "Development0Payload.json")]),
+}, () => {
+  it("gives the payload its JSON form gives: the same bytes, commands and recorded hashes", () => {
+    const payload = read("Development0Payload.json");
+    // The module's layout as chainweb-node generates it, its parts the JSON form's bytes.
+    const text = [
+      "module Chainweb.BlockHeader.Genesis.Development0Payload ( payloadBlock ) where",
+      `    expectedHash = unsafeFromText "${payload.expectedPayloadHash}"`,
+      "    payload = newPayloadWithOutputs minerData coinbase txs",
+      `    minerData = unsafeFromText "${encodeBase64Url(payload.minerData)}"`,
+      `    coinbase = unsafeFromText "${encodeBase64Url(payload.coinbase)}"`,
+      "    txs = V.fromList",
+      ...payload.transactions.map(
+        (tx, i) =>
+          `        ${i === 0 ? "[" : ","} (unsafeFromText "${encodeBase64Url(transactionBytes(tx.command))}", unsafeFromText "${encodeBase64Url(tx.output)}")`,
+      ),
+      "        ]",
+    ].join("\n");
+    const module = readChainwebGenesisModule(text, "Development0Payload.hs");
+    const parts = (p: ChainwebGenesisPayload) => ({
+      expectedPayloadHash: p.expectedPayloadHash,
+      minerData: p.minerData,
+      coinbase: p.coinbase,
+      transactions: p.transactions.map((tx) => [tx.command.hash, tx.command.cmd, tx.output]),
+    });
+    assert.deepEqual(parts(module), parts(payload));
+    assert.equal(module.transactions.length, 9);
+  });
+
+  it("refuses what is not one, naming the file and the part", () => {
+    assert.throws(
+      () => readChainwebGenesisModule("module X where\n", "X.hs"),
+      new ChainwebGenesisError(
+        'X.hs: no expectedHash = unsafeFromText "…" (not a generated genesis module)',
+      ),
+    );
   });
 });
 

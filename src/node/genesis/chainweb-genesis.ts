@@ -1,9 +1,10 @@
 /**
- * chainweb-node's own genesis payloads in their JSON form (the strings of its generated
- * `src/Chainweb/BlockHeader/Genesis/<Version><Chains>Payload.hs` decoded, one file per module:
- * `source`, `expectedPayloadHash`, `minerData`, `coinbase`, `transactions[]` of
- * `{command, output}`): the commands Braid executes (executor/block/genesis-execution.ts), the
- * outputs chainweb-node recorded for them, and the bytes its payload hash covers.
+ * chainweb-node's own genesis payloads, from its generated modules
+ * (`src/Chainweb/BlockHeader/Genesis/<Version><Chains>Payload.hs`) or from their JSON form (those
+ * modules' strings decoded, one file per module: `source`, `expectedPayloadHash`, `minerData`,
+ * `coinbase`, `transactions[]` of `{command, output}`): the commands Braid executes
+ * (executor/block/genesis-execution.ts), the outputs chainweb-node recorded for them, and the
+ * bytes its payload hash covers.
  *
  * The payload's parts are written back as chainweb-node wrote them, compact JSON with the keys in
  * their order, so the bytes of a recorded output and of Braid's own output for the same command
@@ -41,6 +42,7 @@ export class ChainwebGenesisError extends Error {
 }
 
 const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
 
 /** Reads a genesis payload's JSON form; `file` names it in errors. */
 export function readChainwebGenesisPayload(text: string, file: string): ChainwebGenesisPayload {
@@ -106,6 +108,75 @@ function genesisCommand(
   return { cmd, hash, hashBytes, hashAlgorithm: DEFAULT_COMMAND_HASH, sigs: [], payload };
 }
 
+/**
+ * A genesis command of chainweb-node's as a stored genesis block holds it (its JSON text), read
+ * as the payload's JSON form is: its recorded hash taken unchecked.
+ */
+export function storedChainwebGenesisCommand(bytes: Uint8Array): ParsedCommand {
+  return commandOfBytes(
+    bytes,
+    "the command",
+    (what) => new ChainwebGenesisError(`a stored genesis command: ${what}`),
+  );
+}
+
+function commandOfBytes(
+  bytes: Uint8Array,
+  where: string,
+  fail: (what: string) => ChainwebGenesisError,
+): ParsedCommand {
+  let value: JsonValue;
+  try {
+    value = parseJson(utf8Decoder.decode(bytes));
+  } catch (e) {
+    throw fail(`${where} is not JSON: ${(e as Error).message}`);
+  }
+  return genesisCommand(object(value, where, fail), where, fail);
+}
+
+/** A `name = unsafeFromText "<base64url>"` binding of a generated genesis module. */
+const moduleBinding = (name: string) =>
+  new RegExp(`^\\s*${name} = unsafeFromText "([A-Za-z0-9_-]*)"\\s*$`, "m");
+
+/** One `(transaction, output)` pair of a generated genesis module's `txs`, each base64url bytes. */
+const MODULE_TRANSACTION =
+  /\(unsafeFromText "([A-Za-z0-9_-]*)", unsafeFromText "([A-Za-z0-9_-]*)"\)/g;
+
+/**
+ * Reads one of chainweb-node's generated genesis modules (the Haskell source
+ * `src/Chainweb/BlockHeader/Genesis/<Version><Chains>Payload.hs`): its `expectedHash`,
+ * `minerData`, `coinbase` and the `(transaction, output)` pairs of `txs`, each the base64url of
+ * the bytes chainweb-node hashes. `file` names it in errors.
+ */
+export function readChainwebGenesisModule(text: string, file: string): ChainwebGenesisPayload {
+  const fail = (what: string) => new ChainwebGenesisError(`${file}: ${what}`);
+  const binding = (name: string): string => {
+    const found = moduleBinding(name).exec(text);
+    if (found === null)
+      throw fail(`no ${name} = unsafeFromText "…" (not a generated genesis module)`);
+    return found[1]!;
+  };
+  const bytes = (encoded: string, what: string): Uint8Array => {
+    try {
+      return decodeBase64Url(encoded);
+    } catch (e) {
+      throw fail(`${what}: ${(e as Error).message}`);
+    }
+  };
+  const expectedPayloadHash = binding("expectedHash");
+  const minerData = bytes(binding("minerData"), "minerData");
+  const coinbase = bytes(binding("coinbase"), "coinbase");
+  const transactions = [...text.matchAll(MODULE_TRANSACTION)].map(([, tx, output], i) => {
+    const where = `txs[${i}]`;
+    return {
+      command: commandOfBytes(bytes(tx!, `${where} transaction`), `${where} transaction`, fail),
+      output: bytes(output!, `${where} output`),
+    };
+  });
+  if (transactions.length === 0) throw fail("no (transaction, output) pairs in txs");
+  return { expectedPayloadHash, minerData, coinbase, transactions };
+}
+
 function object(
   value: JsonValue | undefined,
   where: string,
@@ -136,8 +207,6 @@ export interface OutputDifference {
   /** The same in chainweb-node's. */
   readonly chainweb: string;
 }
-
-const utf8Decoder = new TextDecoder();
 
 /**
  * Where Braid's output of transaction `index` differs from the one chainweb-node recorded: every

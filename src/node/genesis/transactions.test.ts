@@ -51,7 +51,7 @@ describe("genesisTransactions", () => {
         ["interface gas-payer-v1", []],
         ["module coin", []],
         ["module ns", []],
-        ["define namespaces kadena, free, user, util", []],
+        ["define namespaces kadena, free, user", []],
         ...DEV_ACCOUNTS.map((a) => [`fund ${a.name}`, ["coin.COINBASE"]]),
       ],
     );

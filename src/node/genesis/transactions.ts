@@ -35,9 +35,11 @@ export const CHAIN_COUNT = 20;
 
 /**
  * The namespaces anyone may install code in and nobody may redefine (user guard
- * `ns.GUARD_SUCCESS`, admin guard `ns.GUARD_FAILURE`): Chainweb's `free` and `user`, and `util`.
+ * `ns.GUARD_SUCCESS`, admin guard `ns.GUARD_FAILURE`): Chainweb's `free` and `user`. Like
+ * chainweb-node's development genesis, Braid's defines no `util`: the registry's operators
+ * (sender00) register it, as deployment scripts written for that network do.
  */
-export const OPEN_NAMESPACES = ["free", "user", "util"] as const;
+export const OPEN_NAMESPACES = ["free", "user"] as const;
 
 /** The namespace of the registry's operators (guard: the keyset `ns-operate-keyset`). */
 const OPERATORS_NAMESPACE = "kadena";
