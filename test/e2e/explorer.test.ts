@@ -135,6 +135,9 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
   let transferKey = "";
   let transferGas = 0;
   let deployKey = "";
+  let transferTxId = "";
+  let transferNonce = "";
+  let transferTtl = "";
   /** The transfer's block height, as the tables show it. */
   let transferHeight = "";
   /** The height of the block holding a command (the explorer's JSON), as text. */
@@ -169,6 +172,10 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
     const result = await client.listen(sent);
     assert.equal(result.result.status, "success");
     transferGas = result.gas;
+    transferTxId = String(result.txId);
+    const cmd = JSON.parse(command.cmd) as { nonce: string; meta: { ttl: number } };
+    transferNonce = cmd.nonce;
+    transferTtl = `${cmd.meta.ttl} s`;
     transferHeight = await heightOf(transferKey);
 
     // The block on chain 0 and the blocks that keep the other 19 braided arrive by the stream.
@@ -192,6 +199,17 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
       `coin.TRANSFER(sender00, sender01, 1.5)`,
       `coin.TRANSFER(sender00, ${DEVNET_MINER.account}, ${GAS_PRICE.mul(Decimal.fromInteger(BigInt(transferGas))).toString()})`,
     ]);
+    assert.deepEqual(
+      [
+        await page.textContent("#tx-id"),
+        await page.textContent("#tx-ttl"),
+        await page.textContent("#tx-nonce"),
+      ],
+      [transferTxId, transferTtl, transferNonce],
+    );
+    await page.click("#raw-json summary");
+    const raw = JSON.parse((await page.textContent("#raw-json pre")) ?? "");
+    assert.deepEqual([raw.command.hash, raw.result.txId], [transferKey, Number(transferTxId)]);
     await browser.screenshot("transaction");
   });
 
@@ -202,7 +220,21 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
     assert.equal(rows.length, 1);
     assert.match(rows[0]!, /sender00/);
     assert.equal(await page.locator(`#transactions a[href="#/tx/${transferKey}"]`).count(), 1);
+    assert.match((await page.textContent("#block-weight")) ?? "", /^[1-9][0-9]*$/);
+    assert.match((await page.textContent("#block-target")) ?? "", /^[1-9][0-9]*$/);
+    assert.equal(await page.textContent("#previous-block"), `← 0/${Number(transferHeight) - 1}`);
     await browser.screenshot("block");
+    // Its parent's next block is this one.
+    const transferBlock = new URL(page.url()).hash;
+    await page.click("#previous-block");
+    await page
+      .locator("h1", { hasText: `Block ${Number(transferHeight) - 1} of chain 0` })
+      .waitFor();
+    const next = page.locator(".next-block");
+    assert.deepEqual(
+      [await next.count(), await next.textContent(), await next.getAttribute("href")],
+      [1, `0/${transferHeight} →`, transferBlock],
+    );
 
     // A chain of the braid opens that chain's block in the current cut.
     await page.goto(`${node.url}/#/`);
