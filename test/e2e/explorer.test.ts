@@ -367,7 +367,7 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
       "empty blocks are listed without the filter",
     );
     await page.check("#with-transactions");
-    await page.locator("#filter-note", { hasText: "among the last 200" }).waitFor();
+    await page.locator("#filter-note", { hasText: "among the last 100" }).waitFor();
     const deployHeight = await heightOf(deployKey);
     const expected = [
       ["0", deployHeight, "1"],

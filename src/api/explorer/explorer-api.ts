@@ -63,7 +63,7 @@ export const MAX_ACCOUNT_TRANSFERS = 50;
 /** Most blocks in the latest-blocks list. */
 export const MAX_RECENT_BLOCKS = 40;
 /** Blocks of each chain's current branch looked at for the latest blocks holding commands. */
-export const MAX_SCANNED_BLOCKS = 200;
+export const MAX_SCANNED_BLOCKS = 100;
 /** Most pending commands listed per chain in the mempool view. */
 export const MAX_MEMPOOL_LISTED = 50;
 /** Most `cont` commands listed for one defpact. */

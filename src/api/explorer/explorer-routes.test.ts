@@ -278,7 +278,7 @@ describe("explorer files and endpoints", () => {
 
   it("lists the latest blocks holding commands, and each chain's pending commands", async () => {
     const withTransactions = await json("/braid/api/blocks/with-transactions");
-    assert.equal(withTransactions.scannedPerChain, 200);
+    assert.equal(withTransactions.scannedPerChain, 100);
     // The transfer's block, then the genesis blocks (the same creation time) in chain order.
     assert.deepEqual(withTransactions.blocks[0], {
       chain: 0,
