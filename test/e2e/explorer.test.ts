@@ -207,6 +207,7 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
       ],
       [transferTxId, transferTtl, transferNonce],
     );
+    assert.equal(await page.getAttribute("#tx-modules a", "href"), "#/module/coin");
     await page.click("#raw-json summary");
     const raw = JSON.parse((await page.textContent("#raw-json pre")) ?? "");
     assert.deepEqual([raw.command.hash, raw.result.txId], [transferKey, Number(transferTxId)]);
@@ -445,6 +446,25 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
       await page.textContent("#status"),
       "the search text is longer than 256 characters",
     );
+  });
+
+  it("lists a pending command on the mempool view of a node that does not mine", async () => {
+    const idle = await startNode({ args: ["--mining", "none"] });
+    pair.push(idle);
+    const sent = await clientFor(idle.url, "pact").submit(
+      await signWith(SENDER00, transferCommand(SENDER00, "sender01", "1.0", { chainId: "2" })),
+    );
+    await page.goto(`${idle.url}/#/mempool`);
+    await page.waitForSelector("#mempool-summary");
+    assert.equal(await page.textContent("#mempool-summary"), "1 pending: chain 2: 1.");
+    const [row] = await rowTexts(page, "#mempool");
+    assert.deepEqual(row!.slice(0, 5), [
+      "2",
+      sent.requestKey,
+      "sender00",
+      '(coin.transfer "sender00" "sender01" 1.0)',
+      "2500 at 0.00000001",
+    ]);
   });
 
   it("shows no peers on a node started alone, with how to add one", async () => {

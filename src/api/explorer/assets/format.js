@@ -22,6 +22,23 @@ export function decimalText(value) {
   return text.includes(".") ? text : `${text}.0`;
 }
 
+const IDENT = "[A-Za-z%#+\\-_&$@<>=^?*!|/~][A-Za-z0-9%#+\\-_&$@<>=^?*!|/~]*";
+/** A call of a module's function: `(m.f` or `(ns.m.f`. */
+const MODULE_CALL = new RegExp(`\\((${IDENT})\\.(${IDENT})(?:\\.(${IDENT}))?[\\s)]`, "g");
+
+/**
+ * The modules whose functions a command's code calls, in order of first call: `coin` for
+ * `(coin.transfer …`, `free.hello` for `(free.hello.greet …`. Read from the text alone, so a
+ * string that looks like a call counts too; the module view says when no such module exists.
+ */
+export function calledModules(code) {
+  const modules = new Set();
+  for (const [, first, second, third] of code.matchAll(MODULE_CALL)) {
+    modules.add(third === undefined ? first : `${first}.${second}`);
+  }
+  return [...modules];
+}
+
 /** A block creation time (microseconds since the epoch) as an ISO date. */
 export function blockTime(micros) {
   return new Date(Number(micros) / 1000).toISOString().replace(".000Z", "Z");

@@ -1,7 +1,15 @@
 // The block, transaction and account views.
 
 import { el, fields, fill, jsonBlock, link, table } from "./dom.js";
-import { blockTime, decimalText, eventText, outcomeText, pactText, shortHash } from "./format.js";
+import {
+  blockTime,
+  calledModules,
+  decimalText,
+  eventText,
+  outcomeText,
+  pactText,
+  shortHash,
+} from "./format.js";
 import { moduleRoute } from "./module-view.js";
 
 function events(result) {
@@ -249,7 +257,7 @@ export async function showTransaction(view, api, key) {
   );
 }
 
-/** The command's tx id, time to live and nonce, as label/value pairs. */
+/** The command's tx id, time to live, nonce and the modules its code calls, as label/value pairs. */
 function commandDetails(cmd, result) {
   const ttl = cmd.meta?.ttl;
   return [
@@ -263,7 +271,17 @@ function commandDetails(cmd, result) {
     ],
     ["time to live", el("span", { id: "tx-ttl" }, ttl === undefined ? "" : `${ttl} s`)],
     ["nonce", el("span", { id: "tx-nonce" }, String(cmd.nonce ?? ""))],
+    ["modules called", moduleLinks(calledModules(cmd.payload?.exec?.code ?? ""))],
   ];
+}
+
+function moduleLinks(names) {
+  if (names.length === 0) return "none";
+  return el(
+    "span",
+    { id: "tx-modules" },
+    names.map((name, i) => [i === 0 ? "" : ", ", link(moduleRoute(name), name)]),
+  );
 }
 
 /** The command and its result as the node stores them, folded away until opened. */
