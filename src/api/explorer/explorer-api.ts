@@ -253,11 +253,18 @@ export class ExplorerApi {
         `not a module name (name or namespace.name): ${str(name.slice(0, 64))}`,
       );
     }
-    const found = (await this.describeModule(name)).flatMap((described, chainId) =>
-      described === undefined ? [] : [{ chainId, described }],
+    const answers = await this.describeModule(name);
+    const found = answers.flatMap((described, chainId) =>
+      typeof described === "string" ? [] : [{ chainId, described }],
     );
     const first = found[0];
-    if (first === undefined) throw new HttpError(404, `no module ${name} is deployed on any chain`);
+    if (first === undefined) {
+      // Chain 0's reason, so that a failure other than a missing module (gas) shows.
+      throw new HttpError(
+        404,
+        `no module ${name} is deployed on any chain (chain 0: ${answers[0]})`,
+      );
+    }
     const chains = found.map(({ chainId, described }) => ({
       chain: chainId,
       hash: described.hash,
@@ -267,8 +274,8 @@ export class ExplorerApi {
     return str({ module: name, hash, code, interfaces, outline: moduleOutline(code), chains });
   }
 
-  /** `(describe-module name)` on every chain: its answer, or undefined where it fails. */
-  private async describeModule(name: string): Promise<(DescribedModule | undefined)[]> {
+  /** `(describe-module name)` on every chain: its answer, or the failure's message. */
+  private async describeModule(name: string): Promise<(DescribedModule | string)[]> {
     const results = await Promise.all(
       this.chainIds.map((chainId) =>
         this.localRead(
@@ -280,8 +287,9 @@ export class ExplorerApi {
       ),
     );
     return results.map((text) => {
-      const data = successData(parseJson(text));
-      if (data === undefined) return undefined;
+      const answer = parseJson(text);
+      const data = successData(answer);
+      if (data === undefined) return failureMessage(answer);
       const interfaces = data.get("interfaces");
       return {
         code: String(data.get("code")),
@@ -412,7 +420,7 @@ export class ExplorerApi {
     }
     if (
       parseModuleName(q) !== null &&
-      (await this.describeModule(q)).some((m) => m !== undefined)
+      (await this.describeModule(q)).some((m) => typeof m !== "string")
     ) {
       return str({ kind: "module", module: q });
     }
@@ -458,6 +466,14 @@ function accountSummary(results: readonly string[]): { total: string | null; gua
     guards.add(encodeJsonText(data.get("guard") ?? null));
   }
   return { total: total?.toString() ?? null, guard: guards.size === 1 ? [...guards][0]! : "null" };
+}
+
+/** The error message of a `local` result that failed. */
+function failureMessage(answer: JsonValue): string {
+  const result = answer instanceof Map ? answer.get("result") : undefined;
+  const error = result instanceof Map ? result.get("error") : undefined;
+  const message = error instanceof Map ? error.get("message") : undefined;
+  return typeof message === "string" ? message : "failed";
 }
 
 /** The data of a `local` result that succeeded with an object. */

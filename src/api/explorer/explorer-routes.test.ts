@@ -262,7 +262,7 @@ describe("explorer files and endpoints", () => {
     await refusal(
       "/braid/api/module/free.nothing",
       404,
-      "no module free.nothing is deployed on any chain",
+      "no module free.nothing is deployed on any chain (chain 0: Cannot find module: free.nothing)",
     );
     await refusal(
       "/braid/api/module/a%20b",
