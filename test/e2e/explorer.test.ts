@@ -20,6 +20,7 @@ import {
   clientFor,
   crossChainTransferCommand,
   NETWORK,
+  readCommand,
   SENDER00,
   SENDER01,
   signWith,
@@ -61,6 +62,35 @@ async function balanceOn(page: Page, chain: number): Promise<Decimal> {
 }
 
 const GAS_PRICE = decimal("0.00000001");
+
+/** A decimal as the explorer writes every decimal: no trailing zeros, at least one place. */
+const pactDecimal = (d: Decimal) => {
+  const text = d.toString();
+  return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, ".0") : `${text}.0`;
+};
+
+/** The text of each cell of each row of a table's body. */
+async function rowTexts(page: Page, tableSelector: string): Promise<string[][]> {
+  return page.$$eval(`${tableSelector} tbody tr`, (rows) =>
+    rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")),
+  );
+}
+
+/** The text of one column (1-based) of a table's body. */
+async function cellTexts(page: Page, tableSelector: string, column: number): Promise<string[]> {
+  return (await rowTexts(page, tableSelector)).map((row) => row[column - 1] ?? "");
+}
+
+/** A module in the free namespace with a table, a managed capability and an event. */
+const HELLO_MODULE = `(namespace "free")
+(module hello GOV
+  (defcap GOV () true)
+  (defcap GREET (who:string) @managed true)
+  (defcap GREETED (who:string) @event true)
+  (defschema greeting who:string times:integer)
+  (deftable greetings:{greeting})
+  (defun greet:string (who:string) @doc "says hello" (format "Hello {}" [who])))
+(create-table greetings)`;
 
 /** A node's `host:port`, as its peers know it. */
 const addressOf = (node: NodeProcess) => node.url.replace(/^http:\/\//, "");
@@ -104,6 +134,17 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
   let page: Page;
   let transferKey = "";
   let transferGas = 0;
+  let deployKey = "";
+  let transferTxId = "";
+  let transferNonce = "";
+  let transferTtl = "";
+  /** The transfer's block height, as the tables show it. */
+  let transferHeight = "";
+  /** The height of the block holding a command (the explorer's JSON), as text. */
+  const heightOf = async (key: string) => {
+    const response = await fetch(`${node.url}/braid/api/tx/${key}`);
+    return String(((await response.json()) as { height: number }).height);
+  };
 
   before(async () => {
     [node, browser] = await Promise.all([startNode(), launchBrowser()]);
@@ -131,6 +172,11 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
     const result = await client.listen(sent);
     assert.equal(result.result.status, "success");
     transferGas = result.gas;
+    transferTxId = String(result.txId);
+    const cmd = JSON.parse(command.cmd) as { nonce: string; meta: { ttl: number } };
+    transferNonce = cmd.nonce;
+    transferTtl = `${cmd.meta.ttl} s`;
+    transferHeight = await heightOf(transferKey);
 
     // The block on chain 0 and the blocks that keep the other 19 braided arrive by the stream.
     await until(async () => (await heights(page)).every((h) => h >= 1));
@@ -153,6 +199,18 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
       `coin.TRANSFER(sender00, sender01, 1.5)`,
       `coin.TRANSFER(sender00, ${DEVNET_MINER.account}, ${GAS_PRICE.mul(Decimal.fromInteger(BigInt(transferGas))).toString()})`,
     ]);
+    assert.deepEqual(
+      [
+        await page.textContent("#tx-id"),
+        await page.textContent("#tx-ttl"),
+        await page.textContent("#tx-nonce"),
+      ],
+      [transferTxId, transferTtl, transferNonce],
+    );
+    assert.equal(await page.getAttribute("#tx-modules a", "href"), "#/module/coin");
+    await page.click("#raw-json summary");
+    const raw = JSON.parse((await page.textContent("#raw-json pre")) ?? "");
+    assert.deepEqual([raw.command.hash, raw.result.txId], [transferKey, Number(transferTxId)]);
     await browser.screenshot("transaction");
   });
 
@@ -163,7 +221,21 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
     assert.equal(rows.length, 1);
     assert.match(rows[0]!, /sender00/);
     assert.equal(await page.locator(`#transactions a[href="#/tx/${transferKey}"]`).count(), 1);
+    assert.match((await page.textContent("#block-weight")) ?? "", /^[1-9][0-9]*$/);
+    assert.match((await page.textContent("#block-target")) ?? "", /^[1-9][0-9]*$/);
+    assert.equal(await page.textContent("#previous-block"), `← 0/${Number(transferHeight) - 1}`);
     await browser.screenshot("block");
+    // Its parent's next block is this one.
+    const transferBlock = new URL(page.url()).hash;
+    await page.click("#previous-block");
+    await page
+      .locator("h1", { hasText: `Block ${Number(transferHeight) - 1} of chain 0` })
+      .waitFor();
+    const next = page.locator(".next-block");
+    assert.deepEqual(
+      [await next.count(), await next.textContent(), await next.getAttribute("href")],
+      [1, `0/${transferHeight} →`, transferBlock],
+    );
 
     // A chain of the braid opens that chain's block in the current cut.
     await page.goto(`${node.url}/#/`);
@@ -188,6 +260,143 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
       "sender00 paid 1.5 and the gas",
     );
     await browser.screenshot("account");
+  });
+
+  it("shows an account's total across chains, its guard once, decimals one way and genesis transfers in chain order", async () => {
+    await search(page, "sender01");
+    await page.locator("#account-name", { hasText: "sender01" }).waitFor();
+    await page.waitForSelector("#account-total");
+    assert.equal(await page.textContent("#account-total"), "2200000001.5");
+    assert.equal(
+      await page.textContent("#account-guard"),
+      `{"pred":"keys-all","keys":["${SENDER01.publicKey}"]}`,
+    );
+    assert.deepEqual(await page.locator("#balances th").allTextContents(), ["chain", "balance"]);
+    assert.deepEqual(await cellTexts(page, "#balances", 2), [
+      "110000001.5",
+      ...new Array(19).fill("110000000.0"),
+    ]);
+    const transfers = await rowTexts(page, "#transfers");
+    assert.deepEqual(
+      transfers.map((row) => row.slice(0, 5)),
+      [
+        ["0", transferHeight, "sender00", "sender01", "1.5"],
+        ...[...Array(20).keys()].map((c) => [String(c), "0", "(none)", "sender01", "110000000.0"]),
+      ],
+    );
+
+    await search(page, "sender00");
+    await page.locator("#account-name", { hasText: "sender00" }).waitFor();
+    await page.waitForSelector("#account-total");
+    const fee = GAS_PRICE.mul(Decimal.fromInteger(BigInt(transferGas)));
+    assert.equal(
+      await page.textContent("#account-total"),
+      pactDecimal(decimal("2000000000").sub(decimal("1.5")).sub(fee)),
+    );
+    assert.equal(
+      (await cellTexts(page, "#balances", 2))[0],
+      pactDecimal(decimal("99999998.5").sub(fee)),
+    );
+
+    // At 420 px the page does not scroll sideways; wide tables scroll inside their boxes.
+    await page.setViewportSize({ width: 420, height: 900 });
+    try {
+      const width = await page.$eval("html", (html) => html.scrollWidth);
+      assert.ok(width <= 420, `the page is ${width} px wide`);
+      await browser.screenshot("account-420px");
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it("opens a module from the search box: its signatures, capabilities, tables, governance and deploying transaction", async () => {
+    const client = clientFor(node.url, "pact");
+    const deploy = Pact.builder
+      .execution(HELLO_MODULE)
+      .addSigner(SENDER00.publicKey, (signFor) => [signFor("coin.GAS")])
+      .setMeta({ chainId: "0", senderAccount: "sender00", gasLimit: 50_000 })
+      .setNetworkId(NETWORK)
+      .createTransaction();
+    const sent = await client.submit(await signWith(SENDER00, deploy));
+    assert.equal((await client.listen(sent)).result.status, "success");
+    deployKey = sent.requestKey;
+
+    await search(page, "free.hello");
+    await page.waitForSelector("#module-name");
+    assert.equal(new URL(page.url()).hash, "#/module/free.hello");
+    assert.equal(await page.textContent("#module-name"), "free.hello");
+    assert.equal(await page.textContent("#module-governance"), "capability GOV");
+    assert.deepEqual(await rowTexts(page, "#module-functions"), [
+      ["(greet:string (who:string))", "defun", "says hello"],
+    ]);
+    assert.deepEqual(await rowTexts(page, "#module-capabilities"), [
+      ["(GOV ())", "no", "", ""],
+      ["(GREET (who:string))", "yes", "", ""],
+      ["(GREETED (who:string))", "no", "yes", ""],
+    ]);
+    assert.deepEqual(await rowTexts(page, "#module-tables"), [
+      ["greetings", "greeting", "who:string times:integer"],
+    ]);
+    const described = (await client.dirtyRead(readCommand('(describe-module "free.hello")')))
+      .result as { status: string; data: { hash: string } };
+    assert.equal(await page.textContent("#module-hash"), described.data.hash);
+    const deployed = await rowTexts(page, "#module-chains");
+    assert.equal(deployed.length, 1, "deployed on chain 0 only");
+    assert.deepEqual([deployed[0]![0], deployed[0]![2]], ["0", `${deployKey.slice(0, 10)}…`]);
+    assert.match((await page.textContent("#module-code")) ?? "", /^\(module hello GOV/);
+    await browser.screenshot("module");
+
+    // Its deploying transaction, then coin from a TRANSFER event's module link.
+    await page.click(`#module-chains a[href="#/tx/${deployKey}"]`);
+    await page.locator("#request-key", { hasText: deployKey }).waitFor();
+    await search(page, transferKey);
+    await page.locator("#request-key", { hasText: transferKey }).waitFor();
+    await page.click('ol.events a[href="#/module/coin"] >> nth=0');
+    await page.locator("#module-name", { hasText: "coin" }).waitFor();
+    assert.deepEqual(await page.locator("#module-interfaces li").allTextContents(), [
+      "fungible-v2",
+      "fungible-xchain-v1",
+    ]);
+    assert.equal((await rowTexts(page, "#module-chains")).length, 20);
+  });
+
+  it("filters the latest blocks to those with transactions, live", async () => {
+    await page.goto(`${node.url}/#/`);
+    await page.waitForSelector("#latest-blocks");
+    assert.ok(
+      (await cellTexts(page, "#latest-blocks", 4)).includes("0"),
+      "empty blocks are listed without the filter",
+    );
+    await page.check("#with-transactions");
+    await page.locator("#filter-note", { hasText: "among the last 100" }).waitFor();
+    const deployHeight = await heightOf(deployKey);
+    const expected = [
+      ["0", deployHeight, "1"],
+      ["0", transferHeight, "1"],
+    ];
+    const shown = async () =>
+      (await rowTexts(page, "#latest-blocks")).map((r) => [r[0], r[1], r[3]]);
+    await until(async () => (await shown()).length === 22);
+    const rows = await shown();
+    assert.deepEqual(rows.slice(0, 2), expected);
+    assert.deepEqual(
+      rows.slice(2).map((r) => [r[0], r[1]]),
+      [...Array(20).keys()].map((c) => [String(c), "0"]),
+      "then the genesis blocks, in chain order",
+    );
+
+    // A block holding a command arrives by the stream; the empty blocks braided after it do not.
+    const client = clientFor(node.url, "pact");
+    const sent = await client.submit(
+      await signWith(SENDER00, transferCommand(SENDER00, "sender02", "0.25", { chainId: "3" })),
+    );
+    assert.equal((await client.listen(sent)).result.status, "success");
+    await until(async () => (await shown()).length === 23);
+    assert.deepEqual((await shown()).slice(0, 3), [
+      ["3", await heightOf(sent.requestKey), "1"],
+      ...expected,
+    ]);
+    await browser.screenshot("network-with-transactions");
   });
 
   it("links the two steps of a cross-chain transfer", async () => {
@@ -237,6 +446,25 @@ describe("explorer in a browser", { timeout: 120_000 }, () => {
       await page.textContent("#status"),
       "the search text is longer than 256 characters",
     );
+  });
+
+  it("lists a pending command on the mempool view of a node that does not mine", async () => {
+    const idle = await startNode({ args: ["--mining", "none"] });
+    pair.push(idle);
+    const sent = await clientFor(idle.url, "pact").submit(
+      await signWith(SENDER00, transferCommand(SENDER00, "sender01", "1.0", { chainId: "2" })),
+    );
+    await page.goto(`${idle.url}/#/mempool`);
+    await page.waitForSelector("#mempool-summary");
+    assert.equal(await page.textContent("#mempool-summary"), "1 pending: chain 2: 1.");
+    const [row] = await rowTexts(page, "#mempool");
+    assert.deepEqual(row!.slice(0, 5), [
+      "2",
+      sent.requestKey,
+      "sender00",
+      '(coin.transfer "sender00" "sender01" 1.0)',
+      "2500 at 0.00000001",
+    ]);
   });
 
   it("shows no peers on a node started alone, with how to add one", async () => {

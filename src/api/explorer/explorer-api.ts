@@ -28,34 +28,59 @@ import { peerKey } from "../../p2p/peer-info.ts";
 /** What the explorer reads of the node. */
 export type ExplorerPorts = Pick<
   NodePorts,
-  "network" | "blocks" | "explorer" | "heads" | "commands"
+  "network" | "blocks" | "explorer" | "heads" | "commands" | "mempools"
 >;
 
 /** What the explorer reads of the node's P2P network: its own address and its peers. */
 export type ExplorerPeers = Pick<P2PNetwork, "self" | "status">;
 
-import { JsonNumber, parseJson } from "../../pact/values/index.ts";
+import {
+  Decimal,
+  encodeJsonText,
+  JsonNumber,
+  type JsonObject,
+  type JsonValue,
+  jsonNumberToDecimal,
+  parseJson,
+  parseModuleName,
+} from "../../pact/values/index.ts";
 import { HttpError } from "../http/errors.ts";
 import { requestKey } from "../http/request-keys.ts";
 import { CHAIN_ID, parseHash } from "../service/request-parts.ts";
+import { moduleOutline } from "./module-outline.ts";
+
+/** What `describe-module` tells of a module on one chain. */
+interface DescribedModule {
+  readonly code: string;
+  readonly hash: string;
+  /** The request key of the command that deployed it. */
+  readonly txHash: string;
+  readonly interfaces: readonly string[];
+}
 
 /** Most transfers an account view lists. */
 export const MAX_ACCOUNT_TRANSFERS = 50;
 /** Most blocks in the latest-blocks list. */
 export const MAX_RECENT_BLOCKS = 40;
+/** Blocks of each chain's current branch looked at for the latest blocks holding commands. */
+export const MAX_SCANNED_BLOCKS = 100;
+/** Most pending commands listed per chain in the mempool view. */
+export const MAX_MEMPOOL_LISTED = 50;
 /** Most `cont` commands listed for one defpact. */
 export const MAX_CONTINUATIONS = 16;
 /** Longest search text looked at (an account name is at most 256 characters). */
 export const MAX_SEARCH_LENGTH = MAX_INDEXED_ACCOUNT_LENGTH;
+/** Gas limit of the `local` call that describes a module on each chain (coin's code is long). */
+export const MODULE_GAS_LIMIT = 100_000;
 /** Gas limit of the `local` call that reads an account's details on each chain. */
 const DETAILS_GAS_LIMIT = 10_000;
 
 const utf8 = new TextDecoder();
 const str = JSON.stringify;
 
-/** Stored JSON bytes as JSON text: as they are when they parse, else as a string. */
-function embed(bytes: Uint8Array): string {
-  const text = utf8.decode(bytes);
+/** Stored JSON (bytes or text) as JSON text: as it is when it parses, else as a string. */
+function embed(json: Uint8Array | string): string {
+  const text = typeof json === "string" ? json : utf8.decode(json);
   try {
     JSON.parse(text);
     return text;
@@ -64,19 +89,19 @@ function embed(bytes: Uint8Array): string {
   }
 }
 
-/** A stored command `{"hash","sigs","cmd"}` with `cmd` (itself JSON text) embedded parsed. */
-function embedCommand(bytes: Uint8Array): string {
-  const text = utf8.decode(bytes);
+/** A command `{"hash","sigs","cmd"}` (stored bytes or text) with `cmd` (itself JSON text) embedded parsed. */
+function embedCommand(command: Uint8Array | string): string {
+  const text = typeof command === "string" ? command : utf8.decode(command);
   try {
-    const command = JSON.parse(text) as { hash?: unknown; sigs?: unknown; cmd?: unknown };
-    if (typeof command.cmd === "string") {
-      JSON.parse(command.cmd);
-      return `{"hash":${str(command.hash)},"sigs":${str(command.sigs ?? [])},"cmd":${command.cmd}}`;
+    const parsed = JSON.parse(text) as { hash?: unknown; sigs?: unknown; cmd?: unknown };
+    if (typeof parsed.cmd === "string") {
+      JSON.parse(parsed.cmd);
+      return `{"hash":${str(parsed.hash)},"sigs":${str(parsed.sigs ?? [])},"cmd":${parsed.cmd}}`;
     }
   } catch {
     // Not a command's JSON: embedded as it is below.
   }
-  return embed(bytes);
+  return embed(text);
 }
 
 export class ExplorerApi {
@@ -112,7 +137,7 @@ export class ExplorerApi {
         `{"command":${embedCommand(transaction)},"result":${embed(output)}}`,
     );
     const children = this.db.children(hash).map((child) => encodeBase64Url(child.hash));
-    return `{"chain":${header.chainId},"height":${header.height},"hash":${str(hashText)},"onBranch":${this.onBranch(header)},"children":${str(children)},"header":${encodeHeaderJson(header)},"minerData":${embed(payload.minerData)},"coinbase":${embed(payload.coinbase)},"transactions":[${transactions.join(",")}]}`;
+    return `{"chain":${header.chainId},"height":${header.height},"hash":${str(hashText)},"onBranch":${this.onBranch(header)},"children":${str(children)},"weight":${str(header.weight.toString())},"target":${str(header.target.toString())},"header":${encodeHeaderJson(header)},"minerData":${embed(payload.minerData)},"coinbase":${embed(payload.coinbase)},"transactions":[${transactions.join(",")}]}`;
   }
 
   /**
@@ -190,30 +215,41 @@ export class ExplorerApi {
    */
   async account(name: string): Promise<string> {
     checkAccountName(name);
-    const details = await Promise.all(
-      this.chainIds.map(
-        async (chainId) => `{"chain":${chainId},"result":${await this.details(chainId, name)}}`,
-      ),
-    );
+    const results = await Promise.all(this.chainIds.map((chainId) => this.details(chainId, name)));
+    const details = results.map((result, chainId) => `{"chain":${chainId},"result":${result}}`);
+    const { total, guard } = accountSummary(results);
+    // Newest first; blocks of one height (genesis above all) in chain order.
     const transfers = this.node.explorer
       .recentTransfers(name, MAX_ACCOUNT_TRANSFERS)
+      .sort((a, b) => b.height - a.height || a.chainId - b.chainId)
       .map((t) => transferJson(t, this.onBranch({ hash: t.blockHash, chainId: t.chainId })));
-    return `{"account":${str(name)},"chains":[${details.join(",")}],"transfers":[${transfers.join(",")}]}`;
+    return `{"account":${str(name)},"total":${str(total)},"guard":${guard},"chains":[${details.join(",")}],"transfers":[${transfers.join(",")}]}`;
   }
 
   /** `(coin.details account)` on a chain through `local`, the account passed as data. */
   private details(chainId: number, account: string): Promise<string> {
+    return this.localRead(
+      chainId,
+      '(coin.details (read-msg "account"))',
+      { account },
+      DETAILS_GAS_LIMIT,
+    );
+  }
+
+  /** Code run with `local` on a chain (unsigned, no sender), `data` as the command's data. */
+  private localRead(
+    chainId: number,
+    code: string,
+    data: Record<string, string>,
+    gasLimit: number,
+  ): Promise<string> {
     const payload = {
-      payload: {
-        kind: "exec" as const,
-        code: '(coin.details (read-msg "account"))',
-        data: parseJson(str({ account })),
-      },
+      payload: { kind: "exec" as const, code, data: parseJson(str(data)) },
       meta: {
         kind: "public" as const,
         creationTime: Math.floor(Date.now() / 1000),
         ttl: 600,
-        gasLimit: DETAILS_GAS_LIMIT,
+        gasLimit,
         chainId: String(chainId),
         gasPrice: new JsonNumber("0.00000001"),
         sender: "",
@@ -232,6 +268,80 @@ export class ExplorerApi {
   }
 
   /**
+   * A module or interface: `describe-module` run with `local` on every chain, and from the lowest
+   * chain holding it its code, hash, interfaces and outline (module-outline.ts); for each chain
+   * holding it, its hash there and the stored transaction that deployed it. 404 when no chain
+   * holds it.
+   */
+  async module(name: string): Promise<string> {
+    if (name.length > MAX_SEARCH_LENGTH || parseModuleName(name) === null) {
+      throw new HttpError(
+        400,
+        `not a module name (name or namespace.name): ${str(name.slice(0, 64))}`,
+      );
+    }
+    const answers = await this.describeModule(name);
+    const found = answers.flatMap((described, chainId) =>
+      typeof described === "string" ? [] : [{ chainId, described }],
+    );
+    const first = found[0];
+    if (first === undefined) {
+      // Chain 0's reason, so that a failure other than a missing module (gas) shows.
+      throw new HttpError(
+        404,
+        `no module ${name} is deployed on any chain (chain 0: ${answers[0]})`,
+      );
+    }
+    const chains = found.map(({ chainId, described }) => ({
+      chain: chainId,
+      hash: described.hash,
+      deployedBy: this.deployment(described.txHash),
+    }));
+    const { code, hash, interfaces } = first.described;
+    return str({ module: name, hash, code, interfaces, outline: moduleOutline(code), chains });
+  }
+
+  /** `(describe-module name)` on every chain: its answer, or the failure's message. */
+  private async describeModule(name: string): Promise<(DescribedModule | string)[]> {
+    const results = await Promise.all(
+      this.chainIds.map((chainId) =>
+        this.localRead(
+          chainId,
+          '(describe-module (read-msg "module"))',
+          { module: name },
+          MODULE_GAS_LIMIT,
+        ),
+      ),
+    );
+    return results.map((text) => {
+      const answer = parseJson(text);
+      const data = successData(answer);
+      if (data === undefined) return failureMessage(answer);
+      const interfaces = data.get("interfaces");
+      return {
+        code: String(data.get("code")),
+        hash: String(data.get("hash")),
+        txHash: String(data.get("tx_hash") ?? ""),
+        interfaces: Array.isArray(interfaces) ? interfaces.map(String) : [],
+      };
+    });
+  }
+
+  /** Where the command with request key `txHash` is stored (the current branch's first). */
+  private deployment(
+    txHash: string,
+  ): { requestKey: string; blockHash: string; height: number } | null {
+    if (!isRequestKey(txHash)) return null;
+    const headers = this.db
+      .transactionLocations(decodeBase64Url(txHash))
+      .map((location) => this.db.header(location.blockHash)!)
+      .sort((a, b) => Number(this.onBranch(b)) - Number(this.onBranch(a)));
+    const header = headers[0];
+    if (header === undefined) return null;
+    return { requestKey: txHash, blockHash: encodeBase64Url(header.hash), height: header.height };
+  }
+
+  /**
    * The latest blocks across all chains, newest first: the current branch's last few blocks of
    * every chain (enough for {@link MAX_RECENT_BLOCKS} in all), by creation time.
    */
@@ -245,12 +355,58 @@ export class ExplorerApi {
         at = at.height === 0 ? undefined : this.db.header(at.parent);
       }
     }
-    headers.sort((a, b) => b.creationTime - a.creationTime || a.chainId - b.chainId);
-    const items = headers.slice(0, MAX_RECENT_BLOCKS).map((h) => {
-      const txCount = this.db.payload(h.payloadHash)?.transactions.length ?? 0;
-      return `{"chain":${h.chainId},"height":${h.height},"hash":${str(encodeBase64Url(h.hash))},"creationTime":${h.creationTime},"txCount":${txCount}}`;
+    headers.sort(newestFirst);
+    const txCount = (h: BlockHeader) => this.db.payload(h.payloadHash)?.transactions.length ?? 0;
+    return `[${headers
+      .slice(0, MAX_RECENT_BLOCKS)
+      .map((h) => blockSummary(h, txCount(h)))
+      .join(",")}]`;
+  }
+
+  /**
+   * The latest blocks holding commands, newest first: those among the last
+   * {@link MAX_SCANNED_BLOCKS} blocks of each chain's current branch, at most
+   * {@link MAX_RECENT_BLOCKS}. Blocks without commands share a few payloads, so each payload is
+   * read once.
+   */
+  blocksWithTransactions(): string {
+    const counts = new Map<string, number>();
+    const txCount = (h: BlockHeader) => {
+      const key = encodeBase64Url(h.payloadHash);
+      let count = counts.get(key);
+      if (count === undefined) {
+        count = this.db.payload(h.payloadHash)?.transactions.length ?? 0;
+        counts.set(key, count);
+      }
+      return count;
+    };
+    const found: { header: BlockHeader; count: number }[] = [];
+    for (const head of this.node.heads.cut().values()) {
+      let at: BlockHeader | undefined = head;
+      for (let i = 0; i < MAX_SCANNED_BLOCKS && at !== undefined; i++) {
+        const count = txCount(at);
+        if (count > 0) found.push({ header: at, count });
+        at = at.height === 0 ? undefined : this.db.header(at.parent);
+      }
+    }
+    found.sort((a, b) => newestFirst(a.header, b.header));
+    const items = found.slice(0, MAX_RECENT_BLOCKS).map((b) => blockSummary(b.header, b.count));
+    return `{"scannedPerChain":${MAX_SCANNED_BLOCKS},"blocks":[${items.join(",")}]}`;
+  }
+
+  /**
+   * Each chain's pending commands (those peers may see), at most {@link MAX_MEMPOOL_LISTED} per
+   * chain, with how many are pending in all.
+   */
+  mempool(): string {
+    const chains = this.chainIds.map((chainId) => {
+      const { hashes } = this.node.mempools.pending(chainId);
+      const listed = this.node.mempools
+        .lookup(chainId, hashes.slice(0, MAX_MEMPOOL_LISTED))
+        .flatMap((text) => (text === null ? [] : [embedCommand(text)]));
+      return `{"chain":${chainId},"pending":${hashes.length},"commands":[${listed.join(",")}]}`;
     });
-    return `[${items.join(",")}]`;
+    return `[${chains.join(",")}]`;
   }
 
   /**
@@ -271,9 +427,10 @@ export class ExplorerApi {
   /**
    * What a search text names: `{"kind":"block","hash"}` for a stored block's hash or a chain
    * and height (`3/120`, the current branch's block), `{"kind":"transaction","requestKey"}`
-   * for a request key of a stored command, else `{"kind":"account","account"}`.
+   * for a request key of a stored command, `{"kind":"module","module"}` for the name of a module
+   * or interface deployed on some chain, else `{"kind":"account","account"}`.
    */
-  search(text: string): string {
+  async search(text: string): Promise<string> {
     const q = text.trim();
     if (q === "") throw new HttpError(400, "the search text is empty");
     if (q.length > MAX_SEARCH_LENGTH) {
@@ -287,6 +444,12 @@ export class ExplorerApi {
       if (this.db.transactionLocations(bytes).length > 0) {
         return str({ kind: "transaction", requestKey: q });
       }
+    }
+    if (
+      parseModuleName(q) !== null &&
+      (await this.describeModule(q)).some((m) => typeof m !== "string")
+    ) {
+      return str({ kind: "module", module: q });
     }
     return str({ kind: "account", account: q });
   }
@@ -308,6 +471,54 @@ export class ExplorerApi {
     }
     return str({ kind: "block", hash: encodeBase64Url(hash) });
   }
+}
+
+/**
+ * An account's balance summed over the chains where it exists (a decimal's text, every place
+ * kept; null where it exists on none), and its guard's JSON when every such chain has the same
+ * guard ("null" otherwise).
+ */
+function accountSummary(results: readonly string[]): { total: string | null; guard: string } {
+  let total: Decimal | null = null;
+  const guards = new Set<string>();
+  for (const text of results) {
+    const data = successData(parseJson(text));
+    if (data === undefined) continue;
+    const balance = data.get("balance");
+    const amount =
+      balance instanceof Map
+        ? Decimal.read(String(balance.get("decimal")))
+        : jsonNumberToDecimal(balance as JsonNumber);
+    if (amount !== null) total = (total ?? Decimal.ZERO).add(amount);
+    guards.add(encodeJsonText(data.get("guard") ?? null));
+  }
+  return { total: total?.toString() ?? null, guard: guards.size === 1 ? [...guards][0]! : "null" };
+}
+
+/** The error message of a `local` result that failed. */
+function failureMessage(answer: JsonValue): string {
+  const result = answer instanceof Map ? answer.get("result") : undefined;
+  const error = result instanceof Map ? result.get("error") : undefined;
+  const message = error instanceof Map ? error.get("message") : undefined;
+  return typeof message === "string" ? message : "failed";
+}
+
+/** The data of a `local` result that succeeded with an object. */
+function successData(answer: JsonValue): JsonObject | undefined {
+  if (!(answer instanceof Map)) return undefined;
+  const result = answer.get("result");
+  if (!(result instanceof Map) || result.get("status") !== "success") return undefined;
+  const data = result.get("data");
+  return data instanceof Map ? data : undefined;
+}
+
+/** Newest first, then by chain. */
+function newestFirst(a: BlockHeader, b: BlockHeader): number {
+  return b.creationTime - a.creationTime || a.chainId - b.chainId;
+}
+
+function blockSummary(h: BlockHeader, txCount: number): string {
+  return `{"chain":${h.chainId},"height":${h.height},"hash":${str(encodeBase64Url(h.hash))},"creationTime":${h.creationTime},"txCount":${txCount}}`;
 }
 
 function transferJson(t: TransferRecord, onBranch: boolean): string {

@@ -9,6 +9,7 @@ import { cutHeight, cutWeight } from "../../chain/cut/cut.ts";
 import { Random } from "../../chain/test-support/random.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type { BraidNode } from "../../node/node.ts";
+import { DEV_ACCOUNTS } from "../../node/ports.ts";
 import { cap, devCommand, GAS_CAP, manualNode } from "../../node/test-support/dev-node.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
 import type { RunningNodeServer } from "../service/server.ts";
@@ -20,6 +21,8 @@ describe("explorer files and endpoints", () => {
   const faults: unknown[] = [];
   let requestKey = "";
   let blockHash = "";
+  let blockWeight = "";
+  let blockTarget = "";
   /** The transfer's block height: 2, after the block an idle chain gets first (docs/node.md). */
   let height = 0;
   const get = (path: string) => fetch(`${server.url}${path}`);
@@ -47,6 +50,8 @@ describe("explorer files and endpoints", () => {
     requestKey = node.commands.submit(0, [transfer])[0]!;
     const block = node.producer.mine(0);
     blockHash = encodeBase64Url(block.header.hash);
+    blockWeight = block.header.weight.toString();
+    blockTarget = block.header.target.toString();
     height = block.header.height;
     node.producer.level();
     server = await serveForTest(node, faults);
@@ -108,6 +113,8 @@ describe("explorer files and endpoints", () => {
     assert.equal(block.height, height);
     assert.equal(block.hash, blockHash);
     assert.equal(block.onBranch, true);
+    assert.equal(block.weight, blockWeight);
+    assert.equal(block.target, blockTarget);
     assert.equal(block.header.hash, blockHash);
     assert.equal(block.header.chainwebVersion, "development");
     assert.equal(block.header.chainVersion, "development");
@@ -137,6 +144,11 @@ describe("explorer files and endpoints", () => {
     );
     assert.equal(account.chains[0].result.result.data.balance, 110000001.25);
     assert.equal(account.chains[1].result.result.data.balance, 110000000);
+    assert.equal(account.total, "2200000001.25");
+    assert.deepEqual(account.guard, {
+      keys: [DEV_ACCOUNTS[1]!.publicKey],
+      pred: "keys-all",
+    });
     assert.deepEqual(account.transfers[0], {
       chain: 0,
       height,
@@ -147,13 +159,22 @@ describe("explorer files and endpoints", () => {
       amount: 1.25,
       onBranch: true,
     });
-    // Then the genesis funding on each chain.
+    // Then the genesis funding on each chain, in chain order.
     assert.equal(account.transfers.length, 21);
-    for (const funding of account.transfers.slice(1)) {
-      assert.deepEqual([funding.height, funding.sender, funding.amount], [0, "", 110000000]);
-    }
+    assert.deepEqual(
+      account.transfers
+        .slice(1)
+        .map((t: { chain: number; height: number; sender: string; amount: number }) => [
+          t.chain,
+          t.height,
+          t.sender,
+          t.amount,
+        ]),
+      [...Array(20).keys()].map((c) => [c, 0, "", 110000000]),
+    );
     const nobody = await json("/braid/api/account/nobody");
     assert.equal(nobody.chains[0].result.result.status, "failure");
+    assert.deepEqual([nobody.total, nobody.guard], [null, null]);
     assert.deepEqual(nobody.transfers, []);
     await refusal(
       `/braid/api/account/${"a".repeat(257)}`,
@@ -188,6 +209,100 @@ describe("explorer files and endpoints", () => {
     await refusal("/braid/api/search?q=%20", 400, "the search text is empty");
     await refusal("/braid/api/search", 400, "give the search text once, as ?q=");
     await refusal("/braid/api/search?q=a&q=b", 400, "give the search text once, as ?q=");
+  });
+
+  it("answers a module: its outline from its code, and on each chain its hash and the transaction that deployed it", async () => {
+    const coin = await json("/braid/api/module/coin");
+    assert.equal(coin.module, "coin");
+    assert.deepEqual(coin.interfaces, ["fungible-v2", "fungible-xchain-v1"]);
+    assert.match(coin.code, /^\(module coin GOVERNANCE/);
+    assert.deepEqual(coin.outline.governance, { kind: "capability", name: "GOVERNANCE" });
+    assert.deepEqual(
+      coin.outline.functions.find((f: { name: string }) => f.name === "transfer"),
+      {
+        name: "transfer",
+        kind: "defun",
+        params: [
+          { name: "sender", type: "string" },
+          { name: "receiver", type: "string" },
+          { name: "amount", type: "decimal" },
+        ],
+        returns: "string",
+        doc: null,
+      },
+    );
+    assert.deepEqual(
+      coin.outline.capabilities.find((c: { name: string }) => c.name === "TRANSFER").managed,
+      "amount TRANSFER-mgr",
+    );
+    assert.deepEqual(
+      coin.outline.tables.map((t: { name: string; schema: string }) => [t.name, t.schema]),
+      [
+        ["coin-table", "coin-schema"],
+        ["allocation-table", "allocation-schema"],
+      ],
+    );
+    assert.deepEqual(coin.outline.tables[0].fields, [
+      { name: "balance", type: "decimal" },
+      { name: "guard", type: "guard" },
+    ]);
+    assert.deepEqual(
+      coin.chains.map((c: { chain: number }) => c.chain),
+      [...Array(20).keys()],
+    );
+    for (const { chain, hash, deployedBy } of coin.chains) {
+      assert.equal(hash, coin.hash);
+      const genesis = encodeBase64Url(
+        node.chainDb.ancestorHashAt(node.chains[chain]!.head.hash, 0)!,
+      );
+      assert.deepEqual([deployedBy.blockHash, deployedBy.height], [genesis, 0], `chain ${chain}`);
+      const tx = await json(`/braid/api/tx/${deployedBy.requestKey}`);
+      assert.match(tx.command.cmd.payload.exec.code, /\(module coin GOVERNANCE/);
+    }
+    await refusal(
+      "/braid/api/module/free.nothing",
+      404,
+      "no module free.nothing is deployed on any chain (chain 0: Cannot find module: free.nothing)",
+    );
+    await refusal(
+      "/braid/api/module/a%20b",
+      400,
+      'not a module name (name or namespace.name): "a b"',
+    );
+    assert.deepEqual(await json("/braid/api/search?q=coin"), { kind: "module", module: "coin" });
+    assert.deepEqual(await json("/braid/api/search?q=fungible-v2"), {
+      kind: "module",
+      module: "fungible-v2",
+    });
+  });
+
+  it("lists the latest blocks holding commands, and each chain's pending commands", async () => {
+    const withTransactions = await json("/braid/api/blocks/with-transactions");
+    assert.equal(withTransactions.scannedPerChain, 100);
+    // The transfer's block, then the genesis blocks (the same creation time) in chain order.
+    assert.deepEqual(withTransactions.blocks[0], {
+      chain: 0,
+      height,
+      hash: blockHash,
+      creationTime: node.chainDb.header(node.chains[0]!.head.hash)!.creationTime,
+      txCount: 1,
+    });
+    assert.deepEqual(
+      withTransactions.blocks
+        .slice(1)
+        .map((b: { chain: number; height: number }) => [b.chain, b.height]),
+      [...Array(20).keys()].map((c) => [c, 0]),
+    );
+    const pendingKey = node.commands.submit(3, [
+      devCommand({ code: "(+ 1 2)", caps: [GAS_CAP], nonce: "explorer-mempool", chainId: "3" }),
+    ])[0]!;
+    const mempool = await json("/braid/api/mempool");
+    assert.deepEqual(
+      mempool.map((c: { chain: number; pending: number }) => [c.chain, c.pending]),
+      [...Array(20).keys()].map((c) => [c, c === 3 ? 1 : 0]),
+    );
+    assert.equal(mempool[3].commands[0].hash, pendingKey);
+    assert.equal(mempool[3].commands[0].cmd.payload.exec.code, "(+ 1 2)");
   });
 
   it("lists the latest blocks of all chains, newest first", async () => {
@@ -252,6 +367,7 @@ describe("explorer files and endpoints", () => {
       (t: string) => `/braid/api/block/${t}`,
       (t: string) => `/braid/api/account/${t}`,
       (t: string) => `/braid/api/search?q=${t}`,
+      (t: string) => `/braid/api/module/${t}`,
       (t: string) => `/explorer/${t}`,
     ];
     const statuses = new Set<number>();

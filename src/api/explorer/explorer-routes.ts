@@ -84,10 +84,17 @@ export function registerExplorerRoutes(
     json(reply, await api.account((request.params as { name: string }).name)),
   );
   app.get("/braid/api/blocks/recent", (_request, reply) => json(reply, api.recentBlocks()));
+  app.get("/braid/api/blocks/with-transactions", (_request, reply) =>
+    json(reply, api.blocksWithTransactions()),
+  );
+  app.get("/braid/api/mempool", (_request, reply) => json(reply, api.mempool()));
   app.get("/braid/api/peers", (_request, reply) => json(reply, api.peers()));
-  app.get("/braid/api/search", (request, reply) => {
+  app.get("/braid/api/module/:name", async (request, reply) =>
+    json(reply, await api.module((request.params as { name: string }).name)),
+  );
+  app.get("/braid/api/search", async (request, reply) => {
     const { q } = (request.query ?? {}) as { q?: unknown };
     if (typeof q !== "string") throw new HttpError(400, "give the search text once, as ?q=");
-    return json(reply, api.search(q));
+    return json(reply, await api.search(q));
   });
 }

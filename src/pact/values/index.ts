@@ -21,7 +21,7 @@ export {
   parseJson,
 } from "./json-text.ts";
 export { makeKeySet } from "./keyset.ts";
-export { parseQualifiedName } from "./names.ts";
+export { parseModuleName, parseQualifiedName } from "./names.ts";
 export { jsonNumberToDecimal } from "./scientific.ts";
 export { compareCodePoints } from "./text.ts";
 export { PactTime } from "./time.ts";

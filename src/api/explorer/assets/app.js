@@ -1,7 +1,9 @@
 // The explorer's entry point: routes (`#/`, `#/block/<hash>`, `#/chain/<c>`, `#/tx/<key>`,
-// `#/account/<name>`), the search box, and errors shown as text.
+// `#/account/<name>`, `#/module/<name>`, `#/mempool`), the search box, and errors shown as text.
 
 import { exactNumbers } from "./format.js";
+import { showMempool } from "./mempool-view.js";
+import { moduleRoute, showModule } from "./module-view.js";
 import { showNetwork } from "./network.js";
 import { showAccount, showBlock, showTransaction } from "./views.js";
 
@@ -37,6 +39,10 @@ async function show(route) {
       return showTransaction(view, api, arg);
     case "account":
       return showAccount(view, api, arg);
+    case "module":
+      return showModule(view, api, arg);
+    case "mempool":
+      return showMempool(view, api);
     case "chain": {
       const cut = await api(`${await base()}/cut`);
       const head = cut.hashes[arg];
@@ -75,7 +81,9 @@ document.getElementById("search").addEventListener("submit", async (event) => {
         ? `block/${found.hash}`
         : found.kind === "transaction"
           ? `tx/${found.requestKey}`
-          : `account/${encodeURIComponent(found.account)}`;
+          : found.kind === "module"
+            ? moduleRoute(found.module)
+            : `account/${encodeURIComponent(found.account)}`;
     if (location.hash === `#/${route}`) await render();
     else location.hash = `#/${route}`;
   } catch (error) {

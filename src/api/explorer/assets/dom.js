@@ -42,8 +42,15 @@ export function link(route, text, attributes = {}) {
   return el("a", { ...attributes, href: `#/${route}` }, text);
 }
 
-/** A table with a header row and one row per item. */
+/**
+ * A table with a header row and one row per item, in a box that scrolls sideways when the table
+ * is wider than the screen (the page itself never does).
+ */
 export function table(headings, rows, attributes = {}) {
+  return el("div", { class: "table-box" }, tableElement(headings, rows, attributes));
+}
+
+function tableElement(headings, rows, attributes) {
   return el(
     "table",
     attributes,

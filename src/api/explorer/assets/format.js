@@ -4,11 +4,39 @@
 export function pactText(value) {
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     const keys = Object.keys(value);
-    if (keys.length === 1 && (keys[0] === "decimal" || keys[0] === "int")) {
-      return String(value[keys[0]]);
-    }
+    if (keys.length === 1 && keys[0] === "decimal") return decimalText(value);
+    if (keys.length === 1 && keys[0] === "int") return String(value.int);
   }
+  if (typeof value === "number" && !Number.isInteger(value)) return decimalText(value);
   return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/**
+ * A decimal (a JSON number, its text, or Pact's `{"decimal": text}`) written one way everywhere:
+ * plain notation, no trailing zeros, at least one place, as Pact shows a decimal
+ * (`100000000.0`, `99999998.99999768`).
+ */
+export function decimalText(value) {
+  const text = plainDecimal(String(value?.decimal ?? value));
+  if (!/^-?[0-9]+(\.[0-9]+)?$/.test(text)) return text;
+  return text.includes(".") ? text : `${text}.0`;
+}
+
+const IDENT = "[A-Za-z%#+\\-_&$@<>=^?*!|/~][A-Za-z0-9%#+\\-_&$@<>=^?*!|/~]*";
+/** A call of a module's function: `(m.f` or `(ns.m.f`. */
+const MODULE_CALL = new RegExp(`\\((${IDENT})\\.(${IDENT})(?:\\.(${IDENT}))?[\\s)]`, "g");
+
+/**
+ * The modules whose functions a command's code calls, in order of first call: `coin` for
+ * `(coin.transfer …`, `free.hello` for `(free.hello.greet …`. Read from the text alone, so a
+ * string that looks like a call counts too; the module view says when no such module exists.
+ */
+export function calledModules(code) {
+  const modules = new Set();
+  for (const [, first, second, third] of code.matchAll(MODULE_CALL)) {
+    modules.add(third === undefined ? first : `${first}.${second}`);
+  }
+  return [...modules];
 }
 
 /** A block creation time (microseconds since the epoch) as an ISO date. */

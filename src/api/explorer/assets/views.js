@@ -1,8 +1,17 @@
 // The block, transaction and account views.
 
 import { el, fields, fill, jsonBlock, link, table } from "./dom.js";
-import { blockTime, eventText, outcomeText, pactText, shortHash } from "./format.js";
+import {
+  blockTime,
+  calledModules,
+  decimalText,
+  eventText,
+  outcomeText,
+  pactText,
+  shortHash,
+} from "./format.js";
 import { gasProfileSection } from "./gas-profile.js";
+import { moduleRoute } from "./module-view.js";
 
 function events(result) {
   const list = result?.events ?? [];
@@ -10,7 +19,40 @@ function events(result) {
   return el(
     "ol",
     { class: "events" },
-    list.map((e) => el("li", null, eventText(e))),
+    list.map((e) => el("li", null, eventWithModuleLink(e))),
+  );
+}
+
+/** An event's text with its module's name linked to the module's view. */
+function eventWithModuleLink(event) {
+  const text = eventText(event);
+  const module = event.module?.namespace
+    ? `${event.module.namespace}.${event.module.name}`
+    : event.module?.name;
+  if (module === undefined || !text.startsWith(`${module}.`)) return text;
+  return [link(moduleRoute(module), module), text.slice(module.length)];
+}
+
+/** Links to the block before (its parent) and after (its children) on the same chain. */
+function blockNavigation(block) {
+  const h = block.header;
+  return el(
+    "nav",
+    { class: "block-nav" },
+    h.height === 0
+      ? el("span", { class: "muted" }, "genesis")
+      : link(`block/${h.parent}`, `← ${block.chain}/${block.height - 1}`, { id: "previous-block" }),
+    block.children.length === 0
+      ? el("span", { class: "muted" }, "no next block yet")
+      : block.children.map((c, i) =>
+          link(
+            `block/${c}`,
+            `${block.chain}/${block.height + 1}${block.children.length > 1 ? ` (${i + 1})` : ""} →`,
+            {
+              class: "next-block",
+            },
+          ),
+        ),
   );
 }
 
@@ -45,6 +87,7 @@ export async function showBlock(view, api, hash) {
   fill(
     view,
     el("h1", null, `Block ${block.height} of chain ${block.chain}`),
+    blockNavigation(block),
     block.onBranch
       ? null
       : el("p", { class: "failed" }, "This block is not on its chain's current branch."),
@@ -68,8 +111,8 @@ export async function showBlock(view, api, hash) {
             ),
       ],
       ["created", blockTime(h.creationTime)],
-      ["weight", h.weight],
-      ["target", h.target],
+      ["weight", el("span", { id: "block-weight", title: h.weight }, block.weight)],
+      ["target", el("span", { id: "block-target", title: h.target }, block.target)],
       ["nonce", h.nonce],
       ["payload hash", h.payloadHash],
       [
@@ -194,6 +237,7 @@ export async function showTransaction(view, api, key) {
         meta.creationTime === undefined ? "" : new Date(meta.creationTime * 1000).toISOString(),
       ],
       ["signers", signers(cmd)],
+      ...commandDetails(cmd, result),
     ]),
     tx.onBranch
       ? null
@@ -211,41 +255,98 @@ export async function showTransaction(view, api, key) {
     events(result),
     defpactLinks(tx),
     tx.onBranch && tx.height > 0 ? gasProfileSection(api, tx) : null,
+    rawJson(tx),
+  );
+}
+
+/** The command's tx id, time to live, nonce and the modules its code calls, as label/value pairs. */
+function commandDetails(cmd, result) {
+  const ttl = cmd.meta?.ttl;
+  return [
+    [
+      "tx id",
+      el(
+        "span",
+        { id: "tx-id" },
+        result.txId === undefined || result.txId === null ? "none" : String(result.txId),
+      ),
+    ],
+    ["time to live", el("span", { id: "tx-ttl" }, ttl === undefined ? "" : `${ttl} s`)],
+    ["nonce", el("span", { id: "tx-nonce" }, String(cmd.nonce ?? ""))],
+    ["modules called", moduleLinks(calledModules(cmd.payload?.exec?.code ?? ""))],
+  ];
+}
+
+function moduleLinks(names) {
+  if (names.length === 0) return "none";
+  return el(
+    "span",
+    { id: "tx-modules" },
+    names.map((name, i) => [i === 0 ? "" : ", ", link(moduleRoute(name), name)]),
+  );
+}
+
+/** The command and its result as the node stores them, folded away until opened. */
+function rawJson(tx) {
+  return el(
+    "details",
+    { id: "raw-json" },
+    el("summary", null, "Raw JSON (command and result)"),
+    jsonBlock({ command: tx.command, result: tx.result }),
   );
 }
 
 export async function showAccount(view, api, name) {
   const account = await api(`/braid/api/account/${encodeURIComponent(name)}`);
+  const sameGuard = account.guard !== null;
   const balances = account.chains.map(({ chain, result }) => {
     const ok = result.result?.status === "success";
     const details = ok ? result.result.data : null;
     return [
       String(chain),
-      ok ? pactText(details.balance) : el("span", { class: "muted" }, "no account"),
-      ok ? el("code", null, JSON.stringify(details.guard)) : "",
+      ok ? decimalText(details.balance) : el("span", { class: "muted" }, "no account"),
+      ...(sameGuard ? [] : [ok ? el("code", null, JSON.stringify(details.guard)) : ""]),
     ];
   });
+  const accountCell = (party) =>
+    party === ""
+      ? "(none)"
+      : party === account.account
+        ? party
+        : link(`account/${encodeURIComponent(party)}`, party);
   const transfers = account.transfers.map((t) => [
     String(t.chain),
     link(`block/${t.blockHash}`, String(t.height)),
-    t.sender === ""
-      ? "(none)"
-      : t.sender === account.account
-        ? t.sender
-        : link(`account/${encodeURIComponent(t.sender)}`, t.sender),
-    t.receiver === ""
-      ? "(none)"
-      : t.receiver === account.account
-        ? t.receiver
-        : link(`account/${encodeURIComponent(t.receiver)}`, t.receiver),
-    pactText(t.amount),
+    accountCell(t.sender),
+    accountCell(t.receiver),
+    decimalText(t.amount),
     link(`tx/${t.requestKey}`, shortHash(t.requestKey), { class: "hash" }),
   ]);
+  const chainsHolding = account.chains.filter((c) => c.result.result?.status === "success").length;
   fill(
     view,
     el("h1", null, "Account ", el("span", { id: "account-name" }, account.account)),
+    fields([
+      [
+        "total",
+        account.total === null
+          ? el("span", { class: "muted", id: "account-total" }, "no account on any chain")
+          : el("span", { id: "account-total" }, decimalText(account.total)),
+      ],
+      ["chains", `${chainsHolding} of ${account.chains.length}`],
+      [
+        "guard",
+        sameGuard
+          ? el("code", { id: "account-guard" }, JSON.stringify(account.guard))
+          : chainsHolding === 0
+            ? ""
+            : "differs by chain (below)",
+      ],
+    ]),
     el("h2", null, "Balances (local coin.details on every chain)"),
-    table(["chain", "balance", "guard"], balances, { id: "balances" }),
+    table(sameGuard ? ["chain", "balance"] : ["chain", "balance", "guard"], balances, {
+      id: "balances",
+    }),
     el("h2", null, "Recent transfers seen by this node"),
     transfers.length === 0
       ? el("p", { class: "muted" }, "none")
