@@ -87,6 +87,11 @@ function flameChart(profile) {
   );
 }
 
+/** The table in a box that scrolls sideways on a narrow screen, as dom.js's tables are. */
+function profileTableBox(answer) {
+  return el("div", { class: "table-box" }, profileTable(answer));
+}
+
 function profileTable(answer) {
   const whole = answer.profile.totalMilligas;
   const rows = flatten(answer.profile).map(({ frame, depth }) => {
@@ -167,7 +172,7 @@ export function gasProfileSection(api, tx) {
   const body = el("div", { id: "gas-profile" }, el("p", { class: "muted" }, "profiling…"));
   const path = `/braid/api/chain/${tx.chain}/tx/${encodeURIComponent(tx.requestKey)}/profile`;
   api(path).then(
-    (answer) => fill(body, replayNote(answer), flameChart(answer.profile), profileTable(answer)),
+    (answer) => fill(body, replayNote(answer), flameChart(answer.profile), profileTableBox(answer)),
     (error) => fill(body, el("p", { class: "failed" }, `No gas profile: ${error.message}`)),
   );
   return [el("h2", null, "Gas profile"), body];
