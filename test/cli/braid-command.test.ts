@@ -130,7 +130,7 @@ describe("braid -a", () => {
     assert.ok(shown !== null && Number(shown[1]) >= before, stderr);
     assert.equal(
       stderr,
-      `braid: publicMeta.creationTime is 0 (the spec's default when left out), so a node refuses the command as expired ("Transaction time-to-live is expired"); to send it, set creationTime to the time now in seconds, e.g. ${shown[1]} (in JavaScript Math.floor(Date.now() / 1000), in a shell $(date +%s))\n`,
+      `braid: publicMeta.creationTime is 0 (the spec's default when left out): send, and local with preflight, refuse the command as expired ("Transaction time-to-live is expired"); set creationTime to the time now in seconds, e.g. ${shown[1]} (in JavaScript Math.floor(Date.now() / 1000), in a shell $(date +%s))\n`,
     );
   });
 

@@ -69,4 +69,15 @@ describe("POST /make-blocks", { timeout: 60_000 }, () => {
     }
     assert.deepEqual(await heights(), [2, 3]);
   });
+
+  it("refuses a web page of another origin (any content type is taken, so no preflight guards it)", async () => {
+    const response = await fetch(`${node.url}/make-blocks`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", origin: "http://evil.example" },
+      body: '{"0": 1}',
+    });
+    assert.equal(response.status, 403);
+    assert.equal(response.headers.get("access-control-allow-origin"), null);
+    assert.deepEqual(await heights(), [2, 3]);
+  });
 });

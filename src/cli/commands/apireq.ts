@@ -2,7 +2,7 @@
  * `braid -a FILE [-l]`: builds and signs the command a YAML request describes and prints it as the
  * body of `/send` (`{"cmds":[…]}`), or with `-l` as the bare command (the body of `/local`). A
  * creation time of 0 (the spec's default when `publicMeta` leaves it out) is kept, with a warning:
- * every node refuses such a command as expired.
+ * `send` and preflight refuse such a command as expired.
  */
 import { buildCommand } from "../../command/build.ts";
 import { encodeCommandJson, encodeSubmitBatch } from "../../command/command-json.ts";
@@ -35,7 +35,7 @@ export const apiRequestMode: RootMode = {
     const meta = request.payload.meta;
     if (meta.kind === "public" && meta.creationTime === 0) {
       io.warn(
-        `publicMeta.creationTime is 0 (the spec's default when left out), so a node refuses the command as expired ("Transaction time-to-live is expired"); to send it, set creationTime to the time now in seconds, e.g. ${Math.floor(Date.now() / 1000)} (in JavaScript Math.floor(Date.now() / 1000), in a shell $(date +%s))`,
+        `publicMeta.creationTime is 0 (the spec's default when left out): send, and local with preflight, refuse the command as expired ("Transaction time-to-live is expired"); set creationTime to the time now in seconds, e.g. ${Math.floor(Date.now() / 1000)} (in JavaScript Math.floor(Date.now() / 1000), in a shell $(date +%s))`,
       );
     }
     const command = buildCommand(request, chosenHash(options));
