@@ -18,6 +18,11 @@ export interface NodeLogger {
   info(line: string): void;
   warn(line: string): void;
   error(line: string): void;
+  /**
+   * Whether lines at `level` are written: a caller whose line costs work to build (a block's
+   * transactions) asks first, so a level that is off costs nothing.
+   */
+  enabled(level: LogLevel): boolean;
   /** Shows how far long work has got (redrawn in place on a terminal, throttled). */
   progress(line: string): void;
   /** Ends the progress with a final line. */
@@ -39,6 +44,7 @@ export function makeLogger(level: LogLevel, out: TextOutput = process.stdout): N
     info: at("info"),
     warn: at("warn"),
     error: at("error"),
+    enabled: (l) => RANK[l] >= RANK[level],
     progress: showsProgress ? (line) => progress.update(line) : ignore,
     progressDone: showsProgress ? (line) => progress.done(line) : ignore,
   };

@@ -106,7 +106,7 @@ export class BraidNode {
       chains,
       blockGasLimit: options.mempool.blockGasLimit,
       nowMicros: () => this.clock.nowMicros(),
-      store: (prepared) => importer.storeProduced(prepared),
+      store: (prepared, origin) => importer.storeProduced(prepared, origin),
       leaveOut: (chain, rejected) => importer.leaveOut(chain, rejected),
       onError: (e) =>
         log.error(`catching the chains up failed: ${e instanceof Error ? e.message : String(e)}`),

@@ -284,7 +284,7 @@ export const OPTION_DEFINITIONS = [
     module: "log",
     value: "level",
     defaultText: "`info`",
-    meaning: `${LOG_LEVELS.map((l) => `\`${l}\``).join(", ")}: \`info\` shows the banner and one line per block`,
+    meaning: `${LOG_LEVELS.map((l) => `\`${l}\``).join(", ")}, a level showing its own lines and those of the levels after it. \`error\`: the node's own failures (\`storage: disk full: no more blocks, writes refused with 503 until it works again\`); \`warn\`: commands left out of a block and peers that fail (\`chain 0: left out <request key>: …\`, \`peer 10.0.0.2:1789: …\`); \`info\`: the banner, each block holding transactions and every block this node solved in \`pow\` mode (\`chain  0  height      2  txs   1  yZL5XSEI_Tc2  mined\`, or \`from peer\`), each transaction under its block (\`chain  0  height      2  tx  <request key>  failure  gas    2500  at coin.transfer.{…}:246  "…"\`); \`debug\`: also the empty blocks that keep the chains braided (\`txs   0\`) and a chain's head moved by a peer's blocks (\`chain 3: now at … (height 40)\`)`,
   },
   {
     key: "listenTimeout",

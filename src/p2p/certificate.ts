@@ -5,5 +5,10 @@
 import { createHash, X509Certificate } from "node:crypto";
 
 export function certificateFingerprint(pemChain: string): string {
-  return createHash("sha256").update(new X509Certificate(pemChain).raw).digest("base64url");
+  return derFingerprint(new X509Certificate(pemChain).raw);
+}
+
+/** The id of the node whose certificate (DER bytes) a TLS connection to it presented. */
+export function derFingerprint(der: Uint8Array): string {
+  return createHash("sha256").update(der).digest("base64url");
 }

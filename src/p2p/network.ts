@@ -284,8 +284,15 @@ export class P2PNetwork {
   private clientOf(entry: PeerEntry): PeerClient {
     let client = this.clients.get(entry.key);
     if (client === undefined) {
-      client = new PeerClient(entry.info.address, this.ports.network.version.name, this.scheme);
-      this.clients.set(entry.key, client);
+      const { key } = entry;
+      client = new PeerClient(
+        entry.info.address,
+        this.ports.network.version.name,
+        this.scheme,
+        undefined,
+        (id) => this.peers.identify(key, id),
+      );
+      this.clients.set(key, client);
     }
     return client;
   }

@@ -15,7 +15,10 @@
  */
 import { type ClientRequest, Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { Socket } from "node:net";
+import { TLSSocket } from "node:tls";
 import { BRAID_VERSION } from "../version.ts";
+import { derFingerprint } from "./certificate.ts";
 import { type PeerAddress, peerKey } from "./peer-info.ts";
 import { paceRead } from "./read-pacing.ts";
 import { RecentBytes } from "./recent-bytes.ts";
@@ -110,6 +113,8 @@ export class PeerClient {
   /** While set, the peer went over its bytes: every request fails with it for an interval. */
   private overLimit: string | null = null;
   private overLimitAt = 0;
+  /** The peer's id, once an answer came over TLS: its certificate's fingerprint. */
+  private certificateId: string | null = null;
 
   constructor(
     readonly address: PeerAddress,
@@ -119,6 +124,8 @@ export class PeerClient {
       bytes: MAX_PEER_BYTES_PER_INTERVAL,
       intervalMs: PEER_BYTES_INTERVAL_MS,
     },
+    /** Told the peer's id once, from the certificate of the first answer over HTTPS. */
+    private readonly onIdentified?: (id: string) => void,
   ) {
     this.key = peerKey(address);
     this.base = `${scheme}://${this.key}/chainweb/0.0/${network}`;
@@ -192,6 +199,13 @@ export class PeerClient {
   private readonly meter: Meter = {
     started: (request) => this.active.add(request),
     ended: (request) => this.active.delete(request),
+    answered: (socket) => {
+      if (this.certificateId !== null || !(socket instanceof TLSSocket)) return;
+      const der = socket.getPeerCertificate().raw;
+      if (der === undefined) return;
+      this.certificateId = derFingerprint(der);
+      this.onIdentified?.(this.certificateId);
+    },
     read: (bytes) => {
       const now = performance.now();
       if (this.recentBytes.add(bytes, now) <= this.bound.bytes || this.overLimit !== null) return;
@@ -207,6 +221,8 @@ export class PeerClient {
 interface Meter {
   started(request: ClientRequest): void;
   ended(request: ClientRequest): void;
+  /** An answer came on `socket` (a TLS socket over HTTPS, which shows the peer's certificate). */
+  answered(socket: Socket): void;
   read(bytes: number): void;
 }
 
@@ -276,6 +292,7 @@ function exchangeOnce(
         },
       },
       (response) => {
+        meter.answered(response.socket);
         const chunks: Buffer[] = [];
         let size = 0;
         response.on("data", (chunk: Buffer) => {

@@ -2,7 +2,8 @@
  * The peer database: bounded, configured peers never dropped, a full one taking a new peer in
  * the place of a failing learnt one, back-off doubling to its cap, a
  * learnt peer dropped after too many failures in a row, the penalty for sending something
- * invalid, and the list kept in the data directory (an unreadable file ignored).
+ * invalid, a peer's id filled from its certificate, and the list kept in the data directory (an
+ * unreadable file ignored).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -48,6 +49,20 @@ describe("the peer database", () => {
   };
   after(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("gives a peer known without an id the one its certificate named, once, and keeps it", () => {
+    const dir = tempDir();
+    const { db } = database(dir);
+    db.load([peer(1)]);
+    const id = "A".repeat(43);
+    db.identify("10.0.0.1:1789", id);
+    db.identify("10.0.0.1:1789", "B".repeat(43));
+    db.identify("10.0.0.7:1789", id);
+    assert.deepEqual(db.get("10.0.0.1:1789")?.info, { ...peer(1), id });
+    assert.equal(db.size, 1, "an unknown address is not added");
+    db.save();
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, PEERS_FILE), "utf8"))[0].id, id);
   });
 
   it("holds at most maxPeers learnt peers, never itself, each once; configured peers always", () => {

@@ -29,7 +29,8 @@ export const PEER_PENALTY_MS = 60_000;
 export const PEERS_FILE = "peers.json";
 
 export interface PeerEntry {
-  readonly info: PeerInfo;
+  /** Its id is filled once known (`identify`): a configured peer's address comes without one. */
+  info: PeerInfo;
   readonly key: string;
   /** Given in the configuration: never dropped. */
   readonly configured: boolean;
@@ -143,6 +144,17 @@ export class PeerDb {
   available(): PeerEntry[] {
     const now = this.now();
     return this.all().filter((p) => p.notBefore <= now);
+  }
+
+  /**
+   * The peer's certificate named it `id` (its fingerprint, an answer over HTTPS): a peer known
+   * without an id (configured by address) takes it, as chainweb-node names peers; a known id is
+   * kept.
+   */
+  identify(key: string, id: string): void {
+    const entry = this.peers.get(key);
+    if (entry === undefined || entry.info.id !== null) return;
+    entry.info = { ...entry.info, id };
   }
 
   /** The peer answered: its back-off and penalty end. */

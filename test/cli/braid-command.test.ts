@@ -117,6 +117,24 @@ describe("braid -a", () => {
     );
   });
 
+  it("keeps a creation time left out at 0 and warns on stderr that nodes refuse it", () => {
+    file("no-time.yaml", REQUEST.replace("  creationTime: 1700000000\n", ""));
+    const before = Math.floor(Date.now() / 1000);
+    const { code, stdout, stderr } = braid(["-a", "no-time.yaml"]);
+    assert.equal(code, 0);
+    assert.equal(
+      JSON.parse(JSON.parse(stdout).cmds[0].cmd).meta.creationTime,
+      0,
+      "the spec's default stays",
+    );
+    const shown = /e\.g\. (\d+) /.exec(stderr);
+    assert.ok(shown !== null && Number(shown[1]) >= before, stderr);
+    assert.equal(
+      stderr,
+      `braid: publicMeta.creationTime is 0 (the spec's default when left out): send, and local with preflight, refuse the command as expired ("Transaction time-to-live is expired"); set creationTime to the time now in seconds, e.g. ${shown[1]} (in JavaScript Math.floor(Date.now() / 1000), in a shell $(date +%s))\n`,
+    );
+  });
+
   it("with -l and --hash blake2b (options after the file) prints the bare command", () => {
     const { code, stdout } = braid(["-a", "req.yaml", "--hash", "blake2b", "-l"]);
     assert.equal(code, 0);

@@ -10,6 +10,7 @@ import { createSignWithKeypair, Pact } from "@kadena/client";
 import { encodeHex, generateKeyPair } from "../../src/crypto/index.ts";
 import { BRAID_VERSION } from "../../src/version.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
+import { hinted, withoutNodeTime } from "../support/time-refusal.ts";
 import {
   clientFor,
   endpoint,
@@ -234,16 +235,26 @@ describe("send refuses, each with Chainweb's message", { timeout: 30_000 }, () =
   });
 
   test("a creation time in the future", async () => {
-    const command = await signedTransfer({ creationTime: now() + 3600 });
+    const created = now() + 3600;
+    const command = await signedTransfer({ creationTime: created, ttl: 600 });
     assert.equal(
-      await refusal(command),
-      invalid(command, "Transaction creation time too far in the future"),
+      withoutNodeTime(await refusal(command)),
+      hinted(
+        invalid(command, "Transaction creation time too far in the future"),
+        created,
+        600,
+        "NOW",
+      ),
     );
   });
 
   test("an expired time to live", async () => {
-    const command = await signedTransfer({ creationTime: now() - 7200, ttl: 600 });
-    assert.equal(await refusal(command), invalid(command, "Transaction time-to-live is expired"));
+    const created = now() - 7200;
+    const command = await signedTransfer({ creationTime: created, ttl: 600 });
+    assert.equal(
+      withoutNodeTime(await refusal(command)),
+      hinted(invalid(command, "Transaction time-to-live is expired"), created, 600, "NOW"),
+    );
   });
 
   test("a command already on the chain", async () => {

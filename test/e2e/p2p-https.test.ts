@@ -1,9 +1,10 @@
 /**
  * Two nodes over HTTPS (`p2pCertificate`, `p2pKey`: chainweb-node's certificate options): each
- * serves its API and the P2P API over TLS with a certificate made here by openssl, trusted by
+ * serves its API and the P2P API over TLS with a certificate of its own, signed by a private
+ * certificate authority made here by openssl with the commands of docs/network.md, trusted by
  * both processes (NODE_EXTRA_CA_CERTS, as a development CA would be); the follower syncs the
  * first node's blocks over HTTPS, and each names the other with its certificate's fingerprint as
- * its id, as chainweb-node's peers do.
+ * its id, as chainweb-node's peers do: the follower its configured peer too, once it answered.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -17,39 +18,38 @@ import { type NodeProcess, startNode } from "../support/node-process.ts";
 
 const CHAINS = Array.from({ length: 20 }, (_, c) => c);
 const SYNC_MS = 15_000;
+/** An EC P-256 key made with the certificate (no passphrase). */
+const NEW_KEY = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
 
 describe("nodes over HTTPS", { timeout: 60_000 }, () => {
   let dir: string;
-  let cert: string;
   let first: NodeProcess;
   let follower: NodeProcess;
-  const tlsArgs = () => ["--p2p-certificate", cert, "--p2p-key", join(dir, "key.pem")];
+  const file = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: "ignore" });
+  /** A node's key and certificate for 127.0.0.1, signed by the CA (docs/network.md). */
+  const nodeCertificate = (name: string) => {
+    openssl(
+      ...["req", "-x509", ...NEW_KEY, "-days", "2", "-subj", "/CN=127.0.0.1"],
+      ...["-addext", "subjectAltName=IP:127.0.0.1", "-addext", "basicConstraints=CA:FALSE"],
+      ...["-CA", file("ca.pem"), "-CAkey", file("ca-key.pem")],
+      ...["-keyout", file(`${name}-key.pem`), "-out", file(`${name}.pem`)],
+    );
+    return ["--p2p-certificate", file(`${name}.pem`), "--p2p-key", file(`${name}-key.pem`)];
+  };
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "braid-https-"));
-    cert = join(dir, "cert.pem");
-    execFileSync(
-      "openssl",
-      [
-        ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"],
-        ...["-nodes", "-days", "2", "-subj", "/CN=127.0.0.1"],
-        ...[
-          "-addext",
-          "subjectAltName=IP:127.0.0.1",
-          "-keyout",
-          join(dir, "key.pem"),
-          "-out",
-          cert,
-        ],
-      ],
-      { stdio: "ignore" },
+    openssl(
+      ...["req", "-x509", ...NEW_KEY, "-days", "2", "-subj", "/CN=Braid test CA"],
+      ...["-keyout", file("ca-key.pem"), "-out", file("ca.pem")],
     );
-    const launcher = ["env", `NODE_EXTRA_CA_CERTS=${cert}`];
-    first = await startNode({ launcher, args: ["--dev-controls", ...tlsArgs()] });
+    const launcher = ["env", `NODE_EXTRA_CA_CERTS=${file("ca.pem")}`];
+    first = await startNode({ launcher, args: ["--dev-controls", ...nodeCertificate("first")] });
     const port = new URL(first.url).port;
     follower = await startNode({
       launcher,
-      args: ["--mining", "none", "--peer", `127.0.0.1:${port}`, ...tlsArgs()],
+      args: ["--mining", "none", "--peer", `127.0.0.1:${port}`, ...nodeCertificate("follower")],
     });
   });
   after(async () => {
@@ -64,7 +64,7 @@ describe("nodes over HTTPS", { timeout: 60_000 }, () => {
 
   it("the follower syncs the first node's blocks over HTTPS, and each names the other by fingerprint", async () => {
     // The test process trusts the certificate per request (an agent with it as the CA).
-    const dispatcher = new Agent({ connect: { ca: readFileSync(cert) } });
+    const dispatcher = new Agent({ connect: { ca: readFileSync(file("ca.pem")) } });
     const get = async (url: string) => (await fetch(url, { dispatcher })).text();
     const post = async (url: string, body: unknown) =>
       (
@@ -83,10 +83,16 @@ describe("nodes over HTTPS", { timeout: 60_000 }, () => {
       assert.ok(Date.now() < deadline, "the follower synced within the bound");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const id = certificateFingerprint(readFileSync(cert, "utf8"));
-    const peers = JSON.parse(await get(`${first.url}/chainweb/0.0/development/cut/peer`)).items;
-    assert.deepEqual(peers, [
-      { id, address: { hostname: "127.0.0.1", port: Number(new URL(follower.url).port) } },
-    ]);
+    const idOf = (name: string) =>
+      certificateFingerprint(readFileSync(file(`${name}.pem`), "utf8"));
+    const peersOf = async (node: NodeProcess) =>
+      JSON.parse(await get(`${node.url}/chainweb/0.0/development/cut/peer`)).items;
+    const address = (node: NodeProcess) => ({
+      hostname: "127.0.0.1",
+      port: Number(new URL(node.url).port),
+    });
+    assert.deepEqual(await peersOf(first), [{ id: idOf("follower"), address: address(follower) }]);
+    // Configured by address alone, the first node is named by the certificate it answered with.
+    assert.deepEqual(await peersOf(follower), [{ id: idOf("first"), address: address(first) }]);
   });
 });

@@ -1,14 +1,18 @@
 /**
  * The README's quick start (docs/examples/quick-start.mjs) run as a user would: against a node
  * started as a separate process, with the node's URL in BRAID_URL. It must confirm the transfer
- * and print both new balances.
+ * and print both new balances. And the README's YAML request, given the time now as its
+ * `creationTime`: `braid -a` prints the body `send` takes, and the transfer succeeds.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { runBraid } from "../support/braid-cli.ts";
 import { startNode } from "../support/node-process.ts";
 
 const SNIPPET = fileURLToPath(new URL("../../docs/examples/quick-start.mjs", import.meta.url));
@@ -36,5 +40,40 @@ test("the quick start confirms a transfer sender00 → sender01", { timeout: 30_
     ]);
   } finally {
     await node.stop();
+  }
+});
+
+test("the README's YAML request, built by braid -a, is taken by send", {
+  timeout: 30_000,
+}, async () => {
+  const block = /```yaml\n# transfer\.yaml\n([\s\S]*?)```/.exec(readFileSync(README, "utf8"));
+  assert.ok(block !== null, "the README has the YAML request");
+  const dir = mkdtempSync(join(tmpdir(), "braid-readme-"));
+  const node = await startNode();
+  try {
+    const now = Math.floor(Date.now() / 1000);
+    writeFileSync(
+      join(dir, "transfer.yaml"),
+      block[1]!.replace(/creationTime: \d+/, `creationTime: ${now}`),
+    );
+    const built = runBraid(dir, ["-a", "transfer.yaml"]);
+    assert.deepEqual({ code: built.code, stderr: built.stderr }, { code: 0, stderr: "" });
+    const api = `${node.url}/chainweb/0.0/development/chain/0/pact/api/v1`;
+    const post = async (endpoint: string, body: string) =>
+      (
+        await fetch(`${api}/${endpoint}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+        })
+      ).json();
+    const { requestKeys } = (await post("send", built.stdout)) as { requestKeys: string[] };
+    const result = (await post("listen", JSON.stringify({ listen: requestKeys[0] }))) as {
+      result: { status: string };
+    };
+    assert.equal(result.result.status, "success");
+  } finally {
+    await node.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -126,6 +126,9 @@ describe("development controls on a node listening beyond loopback", () => {
       });
       assert.equal(response.status, 403);
       assert.match(await response.text(), /development controls are off.*--dev-controls/);
+      // devnet's block trigger too (make-blocks-route.ts).
+      const trigger = await fetch(`${url}/make-blocks`, { method: "POST", body: '{"0": 1}' });
+      assert.equal(trigger.status, 403);
       assert.match(
         node.output(),
         /Development controls .* are off: the node listens on 0\.0\.0\.0/,

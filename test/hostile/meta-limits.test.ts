@@ -11,6 +11,7 @@ import { signCommand } from "../../src/command/index.ts";
 import { decodeHex } from "../../src/crypto/index.ts";
 import { DEV_ACCOUNTS } from "../../src/node/genesis/accounts.ts";
 import { type NodeProcess, startNode } from "../support/node-process.ts";
+import { hinted, withoutNodeTime } from "../support/time-refusal.ts";
 
 const SENDER00 = DEV_ACCOUNTS[0]!;
 
@@ -113,11 +114,22 @@ describe("numeric metadata out of range", { timeout: 60_000 }, () => {
       [{ creationTime: -1 }, "Transaction time-to-live is expired"],
     ] as const) {
       const body = command(meta);
+      const { creationTime, ttl } = JSON.parse(body.cmd).meta;
+      // Both refusals go on to name the command's and the node's times (time-refusals.test.ts).
+      const answered = async (path: string, sent: unknown) => {
+        const { status, text } = await post(path, sent);
+        return { status, text: withoutNodeTime(text) };
+      };
+      const preflight = 'Metadata validation failed: ["Tx time outside of valid range"]';
       assert.deepEqual(
-        await post("local?preflight=true", body),
-        refused('Metadata validation failed: ["Tx time outside of valid range"]'),
+        await answered("local?preflight=true", body),
+        refused(hinted(preflight, creationTime, ttl, "NOW")),
       );
-      assert.deepEqual(await post("send", { cmds: [body] }), sendRefusal(body.hash, sendReason));
+      const sendText = sendRefusal(body.hash, sendReason).text;
+      assert.deepEqual(
+        await answered("send", { cmds: [body] }),
+        refused(ttl > 0 ? hinted(sendText, creationTime, ttl, "NOW") : sendText),
+      );
     }
   });
 });

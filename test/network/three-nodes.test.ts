@@ -2,8 +2,8 @@
  * Three nodes, one miner (issue #25's first Show item), each in its own network namespace: B
  * mines on demand, A and C only follow (A names B, C names only A and learns of B through A). A
  * `@kadena/client` transfer sent to A reaches B's mempool, is mined by B, and its result is
- * answered by `listen` and `poll` on C; afterwards every node's cut, block pages and balances
- * agree.
+ * answered by `listen` and `poll` on C; B logs its block as mined, A and C as from a peer, each
+ * with the transfer's line; afterwards every node's cut, block pages and balances agree.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -50,6 +50,24 @@ describe("three nodes, one miner", { skip: networkTestSkip(), timeout: 90_000 },
     const onB = await clientFor(b.url, "pact").pollOne(sent, { timeout: 5_000 });
     assert.deepEqual(onB, listened, "B mined it: the same result there");
     console.log(`# send on A → result on C: ${millis.toFixed(0)} ms`);
+  });
+
+  it("B logs the transfer's block as mined, A and C as from a peer, each with its line", async () => {
+    for (const [node, origin] of [
+      [b, "mined"],
+      [a, "from peer"],
+      [c, "from peer"],
+    ] as const) {
+      const block = await node.waitForLog(
+        new RegExp(`^chain {2}0 {2}height +\\d+ {2}txs {3}1 {2}[\\w-]{12} {2}${origin}$`),
+      );
+      const lines = node.output().split("\n");
+      const where = block.slice(0, "chain  0  height      1".length);
+      assert.equal(
+        lines[lines.indexOf(block) + 1],
+        `${where}  tx  ${transfer.hash}  success  gas     232`,
+      );
+    }
   });
 
   it("every node's cut, block pages and balances agree afterwards", async () => {

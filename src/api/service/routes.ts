@@ -18,6 +18,7 @@ import type { DevControlsExposure } from "./dev-guard.ts";
 import { registerDevRoutes } from "./dev-routes.ts";
 import { registerHeaderStream } from "./header-stream.ts";
 import { registerInfoRoutes } from "./info-routes.ts";
+import { registerMakeBlocksRoute } from "./make-blocks-route.ts";
 import { registerMiningRoutes } from "./mining-routes.ts";
 import { BASE, chainHook, chainOf, JSON_TYPE } from "./request-parts.ts";
 import { registerSpvRoutes } from "./spv-routes.ts";
@@ -50,6 +51,7 @@ export function registerRoutes(
   registerMiningRoutes(app, node);
   registerExplorerRoutes(app, node, p2p?.network);
   registerDevRoutes(app, node, devControls);
+  registerMakeBlocksRoute(app, node, devControls);
   registerMempoolRoutes(app, node);
   if (p2p !== undefined) registerP2PRoutes(app, node, p2p);
 

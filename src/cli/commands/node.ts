@@ -113,7 +113,13 @@ function banner(options: NodeOptions, running: RunningNode, readyMs: number): st
     lines.push(`    public ${account.publicKey}`);
     lines.push(`    secret ${account.secretKey}`);
   }
-  lines.push(...devControlsLines(options), "", "Blocks (chain, height, transactions, hash):", "");
+  lines.push(
+    ...devControlsLines(options),
+    "",
+    "Blocks (chain, height, transactions, hash, mined here or from a peer), each followed by its",
+    "transactions (request key, success or failure, gas, a failure's location and message):",
+    "",
+  );
   return `${lines.join("\n")}\n`;
 }
 

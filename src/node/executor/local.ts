@@ -30,6 +30,7 @@ import {
   MAX_GAS_PRICE_DECIMALS,
   MAX_SIGNATURES,
   MAX_TTL_SECONDS,
+  timeRefusalHint,
 } from "../mempool/admission.ts";
 import {
   type BlockEnvironment,
@@ -127,8 +128,9 @@ export function runLocal(
   }
   const problems = preflightProblems(command, meta, rules, parent, nowSeconds);
   if (problems.length > 0) {
+    const hint = problems.includes(TIME_OUTSIDE_RANGE) ? timeRefusalHint(meta, nowSeconds) : "";
     throw new LocalRefusal(
-      `Metadata validation failed: [${problems.map((p) => jsonString(p)).join(",")}]`,
+      `Metadata validation failed: [${problems.map((p) => jsonString(p)).join(",")}]${hint}`,
     );
   }
   const scratch = site.scratch();
@@ -169,6 +171,9 @@ function localMetaData(parent: BlockHeader, meta: PublicMeta): string {
   return `{"blockHeight":${parent.height + 1},"blockTime":${parent.creationTime},"prevBlockHash":${jsonString(encodeBase64Url(parent.hash))},"publicMeta":${publicMeta}}`;
 }
 
+/** Preflight's words for a creation time or time to live it refuses (Chainweb's). */
+const TIME_OUTSIDE_RANGE = "Tx time outside of valid range";
+
 /** Chainweb's preflight metadata checks, each failure with its message. */
 function preflightProblems(
   command: ParsedCommand,
@@ -194,6 +199,6 @@ function preflightProblems(
     meta.creationTime >= 0 &&
     meta.creationTime + meta.ttl > parentSeconds &&
     meta.creationTime <= Math.max(parentSeconds, nowSeconds) + BLOCK_TIME_SLOP_SECONDS;
-  if (!inRange) problems.push("Tx time outside of valid range");
+  if (!inRange) problems.push(TIME_OUTSIDE_RANGE);
   return problems;
 }

@@ -34,6 +34,7 @@ import type { NodeLogger } from "../logger.ts";
 import { cutOf, type NodeChain, type PreparedBlock, type StoredBlock } from "../node-chain.ts";
 import type { StorageGuard } from "../storage-guard.ts";
 import { checkHeader, checkPayload, type HeaderFinder, importBlocks } from "./block-import.ts";
+import { type BlockOrigin, logStoredBlock } from "./block-log.ts";
 import type { ForeignBlock } from "./foreign-block.ts";
 
 export interface ImporterParts {
@@ -100,12 +101,14 @@ export class BlockImporter {
    * Validates the headers of blocks this node executed (each still open on its chain's state),
    * stores them in one chain database transaction, then commits their states and announces
    * them. When a header is invalid or storing fails, every one is aborted and nothing moved.
+   * `origin` says whether their nonces were searched (`solved`: proof-of-work mining).
    */
   storeProduced(
     prepared: readonly {
       readonly chain: NodeChain;
       readonly block: PreparedBlock;
     }[],
+    origin: Exclude<BlockOrigin, "peer"> = "mined",
   ): StoredBlock[] {
     try {
       this.parts.storage.check();
@@ -128,7 +131,7 @@ export class BlockImporter {
     const stored = prepared.map(({ chain, block }) => {
       const done = chain.commitPrepared(block);
       chain.mempool.remove(done.requestKeys);
-      this.announce(chain.chainId, done);
+      this.announce(done, origin);
       this.leaveOut(chain, done.rejected);
       return done;
     });
@@ -186,11 +189,7 @@ export class BlockImporter {
     // Announced after the states moved, so a `listen` woken by them finds its result.
     for (const { block, index } of stored) {
       const requestKeys = index.map((entry) => encodeBase64Url(entry.requestKey));
-      this.announce(block.header.chainId, {
-        ...block,
-        requestKeys,
-        rejected: [],
-      });
+      this.announce({ ...block, requestKeys, rejected: [] }, "peer");
     }
   }
 
@@ -250,7 +249,7 @@ export class BlockImporter {
           }
         }),
       );
-      for (const block of done) this.announce(block.header.chainId, block);
+      for (const block of done) this.announce(block, "peer");
       extended += done.length;
       window = Math.min(window * 2, ANNOUNCE_WINDOW_LIMIT_MS);
     }
@@ -405,14 +404,9 @@ export class BlockImporter {
     }
   }
 
-  private announce(chainId: number, block: StoredBlock): void {
-    const { log, events } = this.parts;
-    const h = block.header;
-    // Blocks with commands at info; the empty blocks that keep the chains braided at debug.
-    (block.requestKeys.length > 0 ? log.info : log.debug)(
-      `chain ${String(chainId).padStart(2)}  height ${String(h.height).padStart(6)}  txs ${String(block.requestKeys.length).padStart(3)}  ${encodeBase64Url(h.hash).slice(0, 12)}`,
-    );
-    events.emit("block", chainId, block);
+  private announce(block: StoredBlock, origin: BlockOrigin): void {
+    logStoredBlock(this.parts.log, block, origin);
+    this.parts.events.emit("block", block.header.chainId, block);
   }
 }
 

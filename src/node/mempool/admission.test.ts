@@ -10,6 +10,9 @@ import {
 } from "./admission.ts";
 
 const NOW = 1_800_000_000;
+/** What a refusal of a command's times says to do. */
+const FIX =
+  "Set meta.creationTime to the node's time: the time now (Math.floor(Date.now() / 1000)), or, once `braid dev time` has moved the node's clock, the time it printed";
 const ENTITY_KEY = "aa".repeat(32);
 const rules = {
   networkId: "development",
@@ -74,11 +77,16 @@ describe("mempool admission", () => {
     );
     assert.equal(
       problem(command({ creationTime: NOW + 11 })),
-      "Transaction creation time too far in the future",
+      `Transaction creation time too far in the future: the command's creationTime is 1800000011 (2027-01-15T08:00:11Z) and its ttl 600 s, the node's time is 1800000000 (2027-01-15T08:00:00Z). ${FIX}`,
     );
     assert.equal(
       problem(command({ creationTime: NOW - 700 })),
-      "Transaction time-to-live is expired",
+      `Transaction time-to-live is expired: the command's creationTime is 1799999300 (2027-01-15T07:48:20Z) and its ttl 600 s, the node's time is 1800000000 (2027-01-15T08:00:00Z). ${FIX}`,
+    );
+    // A creation time no date can show is given in seconds only.
+    assert.match(
+      problem(command({ creationTime: -1e20 })) ?? "",
+      /^Transaction time-to-live is expired: the command's creationTime is -100000000000000000000 and its ttl 600 s, the node's time is 1800000000 \(2027-01-15T08:00:00Z\)\. /,
     );
     assert.equal(problem(command(), true), "Transaction already exists on chain");
     assert.equal(problem(command({ chainId: "x" })), "insert error: Unparsable ChainId");

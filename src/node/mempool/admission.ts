@@ -136,10 +136,30 @@ export function timeToLiveProblem(meta: PublicMeta, now: number): string | null 
   const created = meta.creationTime;
   const expires = created + meta.ttl;
   if (!(created < now + CREATION_TIME_GRACE_SECONDS)) {
-    return "Transaction creation time too far in the future";
+    return `Transaction creation time too far in the future${timeRefusalHint(meta, now)}`;
   }
-  if (!(now < expires && created < expires)) return "Transaction time-to-live is expired";
+  if (!(now < expires && created < expires)) {
+    return `Transaction time-to-live is expired${timeRefusalHint(meta, now)}`;
+  }
   return null;
+}
+
+/**
+ * What a refusal of a command's times adds to Chainweb's words (kept first, for clients that
+ * match them) so that it points to the fix: the command's creation time and time to live, the
+ * node's time (moved by `braid dev time`), and how to set `creationTime`.
+ */
+export function timeRefusalHint(meta: PublicMeta, nowSeconds: number): string {
+  return `: the command's creationTime is ${secondsText(meta.creationTime)} and its ttl ${meta.ttl} s, the node's time is ${secondsText(Math.floor(nowSeconds))}. Set meta.creationTime to the node's time: the time now (Math.floor(Date.now() / 1000)), or, once \`braid dev time\` has moved the node's clock, the time it printed`;
+}
+
+/** The most seconds a JavaScript date reaches either side of the epoch (ECMAScript's limit). */
+const DATE_LIMIT_SECONDS = 8_640_000_000_000;
+
+/** Seconds since the epoch, with the date and time they are when a date can show them. */
+function secondsText(seconds: number): string {
+  if (!(Math.abs(seconds) <= DATE_LIMIT_SECONDS)) return String(seconds);
+  return `${seconds} (${new Date(seconds * 1000).toISOString().replace(".000Z", "Z")})`;
 }
 
 export function gasPrice(meta: PublicMeta): Decimal {

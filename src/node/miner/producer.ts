@@ -75,13 +75,15 @@ export interface ProducerOptions {
   readonly nowMicros: () => number;
   /**
    * Stores blocks executed on their chains' states (the importer's `storeProduced`): together,
-   * then committed and announced; aborted when storing fails.
+   * then committed and announced (`solved`: with the nonce a proof-of-work search found);
+   * aborted when storing fails.
    */
   readonly store: (
     prepared: readonly {
       readonly chain: NodeChain;
       readonly block: PreparedBlock;
     }[],
+    origin?: "solved",
   ) => StoredBlock[];
   /** Told of commands a proof-of-work candidate left out for good (the importer's `leaveOut`). */
   readonly leaveOut: (chain: NodeChain, rejected: PreparedBlock["rejected"]) => void;
@@ -423,7 +425,7 @@ export class BlockProducer {
       work.executed === undefined
         ? chain.prepareBlock(work.commands, work.adjacentParents, creationTime, nonce, false)
         : chain.prepareExecuted({ ...work, executed: work.executed, creationTime, nonce });
-    return this.options.store([{ chain, block }])[0]!.header;
+    return this.options.store([{ chain, block }], "solved")[0]!.header;
   }
 
   /**
