@@ -20,10 +20,11 @@ describe("threadCpuMs", () => {
   it("counts this thread's running time", () => {
     const ownBefore = threadCpuMs();
     const processBefore = processCpuMs();
-    while (processCpuMs() - processBefore < 200);
+    while (processCpuMs() - processBefore < 300);
     const own = threadCpuMs() - ownBefore;
-    // Some of the process's time is other threads' (the compiler's, the collector's).
-    assert.ok(own >= 100, `this thread ran ${own} ms of the process's 200`);
+    // Some of the process's time is other threads' (the compiler's, the collector's: on a loaded
+    // machine more than half of it once, 110 ms of 200).
+    assert.ok(own >= 75, `this thread ran ${own} ms of the process's 300`);
   });
 
   it("does not count another thread's", { skip: process.platform !== "linux" }, async () => {
