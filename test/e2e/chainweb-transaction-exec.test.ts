@@ -245,9 +245,8 @@ describe("TransactionExecTest's commands on a node started from chainweb-node's 
   });
 
   // RemotePactTest's "crosschainTest": 1.0 from sender00 on chain 0 to sender01 on chain 9, the
-  // continuation sent by sender00 (its default command) on the wrong chain, then on chain 9. (The
-  // test's second receipt on chain 9 is left out: Braid's error text differs, docs/node.md.)
-  it("a cross-chain transfer: the receipt refused on the wrong chain, its events on chain 9", async () => {
+  // continuation sent by sender00 (its default command) on the wrong chain, then on chain 9 twice.
+  it("a cross-chain transfer: the receipt refused on the wrong chain, its events on chain 9, a second receipt refused", async () => {
     const { result: first } = await send(
       '(coin.transfer-crosschain "sender00" "sender01" (read-keyset \'k) "9" 1.0)',
       {
@@ -301,6 +300,11 @@ describe("TransactionExecTest's commands on a node started from chainweb-node's 
     assert.equal(events.length, 4);
     assert.deepEqual(events[1], ["coin", "TRANSFER_XCHAIN_RECD", ["", "sender01", 1, "0"]]);
     assert.deepEqual(events[2]?.slice(0, 2), ["pact", "X_RESUME"]);
+    const again = await receive("9", "receive on 9 again");
+    assert.equal(
+      errorMessage(again),
+      `Requested defpact execution already completed for defpact id: ${pactId.slice(0, 20)}...`,
+    );
   });
 
   // "test writes to nonexistent tables": a table defined and written in the same command.
