@@ -89,13 +89,13 @@ describe("a node started from chainweb-node's development genesis", {
     );
     const result: ICommandResult = await client.listen(submitted);
     assert.deepEqual(result.result, { status: "success", data: "Write succeeded" });
-    assert.equal(result.gas, 232);
-    // The transfer, then the fee (232 gas at the default price of 1e-8) to the devnet's miner.
+    assert.equal(result.gas, 231);
+    // The transfer, then the fee (231 gas at the default price of 1e-8) to the devnet's miner.
     assert.deepEqual(
       result.events?.map((e) => [e.module.name, e.name, e.params]),
       [
         ["coin", "TRANSFER", ["sender00", "sender01", 1]],
-        ["coin", "TRANSFER", ["sender00", DEVNET_MINER.account, 0.00000232]],
+        ["coin", "TRANSFER", ["sender00", DEVNET_MINER.account, 0.00000231]],
       ],
     );
   });

@@ -77,7 +77,7 @@ describe("verifiers through send and poll", () => {
       "Verifier allow failed with the message: not in transaction",
     );
     // Its size, the gas purchase, the code and the allow check's 100 gas.
-    assert.equal(withVerifier.gas, 186);
+    assert.equal(withVerifier.gas, 185);
     assert.equal(without.gas, 2000);
   });
 

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { buyGasCall, coinbaseCall, DEV_BLOCK_REWARD, redeemGasCall } from "./coin-calls.ts";
+import { parseProgram } from "../../pact/index.ts";
+import {
+  buyGasCall,
+  coinbaseCall,
+  DEV_BLOCK_REWARD,
+  pactStringLiteral,
+  redeemGasCall,
+} from "./coin-calls.ts";
 
 const GUARD = { keys: ["ab"], pred: "keys-all" };
 
@@ -15,8 +22,13 @@ describe("the node's coin calls", () => {
 
   it("buy-gas and redeem-gas run under GAS", () => {
     assert.deepEqual(buyGasCall("sender00", "0.15"), {
+      code: '(coin.buy-gas "sender00" (read-decimal "total"))',
+      data: { total: "0.15" },
+      grants: ["coin.GAS"],
+    });
+    assert.deepEqual(buyGasCall("a\rb", "0.15"), {
       code: '(coin.buy-gas (read-msg "sender") (read-decimal "total"))',
-      data: { sender: "sender00", total: "0.15" },
+      data: { sender: "a\rb", total: "0.15" },
       grants: ["coin.GAS"],
     });
     assert.deepEqual(redeemGasCall("miner", GUARD, "sender00", "0.15", "0.0"), {
@@ -30,6 +42,20 @@ describe("the node's coin calls", () => {
       },
       grants: ["coin.GAS"],
     });
+  });
+
+  it("writes a sender as a Pact string that reads back as it", () => {
+    for (const name of ["sender00", 'a"b', "a\\b", "a\nb", "a\tb", "k:ab", '\\"', ""]) {
+      const literal = pactStringLiteral(name);
+      assert.notEqual(literal, null, name);
+      const parsed = parseProgram(literal!);
+      assert.deepEqual(
+        parsed.map((t) => [t.kind, "value" in t ? t.value : undefined]),
+        [["constant", name]],
+        name,
+      );
+    }
+    assert.equal(pactStringLiteral("a\rb"), null);
   });
 
   it("refuses amounts coin would refuse or misread", () => {

@@ -4,7 +4,8 @@
  * of every block, and gas bought before and redeemed after every command.
  *
  * As in the genesis transactions, the code is fixed text; account names,
- * guards and amounts travel in `data`. Amounts are decimal strings with at
+ * guards and amounts travel in `data` (but for buy-gas's sender, as Chainweb's
+ * term has it). Amounts are decimal strings with at
  * most 12 fraction digits (coin's precision), e.g. "2.304523" or "0.0001".
  */
 
@@ -61,11 +62,26 @@ export function coinbaseCall(miner: string, minerGuard: KeysetData, reward: stri
  * (unscoped signers need nothing added).
  */
 export function buyGasCall(sender: string, total: string): CoinCall {
-  return {
-    code: '(coin.buy-gas (read-msg "sender") (read-decimal "total"))',
-    data: { sender, total: amount("total", total) },
-    grants: ["coin.GAS"],
-  };
+  const grants: CoinGrant[] = ["coin.GAS"];
+  const data = { total: amount("total", total) };
+  // Chainweb's buy-gas term names the sender as a string, not through `read-msg`, and its data
+  // holds only the total (a gas payer reads it): the purchase's gas, which the command pays, is
+  // Chainweb's only so. A sender with a carriage return has no literal and goes through data.
+  const literal = pactStringLiteral(sender);
+  if (literal === null) {
+    return {
+      code: '(coin.buy-gas (read-msg "sender") (read-decimal "total"))',
+      data: { sender, ...data },
+      grants,
+    };
+  }
+  return { code: `(coin.buy-gas ${literal} (read-decimal "total"))`, data, grants };
+}
+
+/** `text` as a Pact string literal; null for text with a carriage return, which Pact cannot escape. */
+export function pactStringLiteral(text: string): string | null {
+  if (text.includes("\r")) return null;
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, "\\n")}"`;
 }
 
 /**

@@ -89,9 +89,11 @@ describe("defpacts across transactions", () => {
       encodeDefPactExec(next.pactExec!),
       '{"executed":null,"pactId":"p1","stepHasRollback":false,"step":1,"yield":null,"continuation":{"args":[{"int":4}],"def":"m.two"},"stepCount":2}',
     );
+    const done = failure(() => continueDefPact(runtime(db, "tx3"), cont("p1", 1)));
+    assert.equal(done.message, "Requested defpact already completed:  defpact id:p1");
     assert.equal(
-      failure(() => continueDefPact(runtime(db, "tx3"), cont("p1", 1))).message,
-      "Requested defpact already completed:  defpact id:p1",
+      done.onChainMessage,
+      "Requested defpact execution already completed for defpact id: p1",
     );
   });
 
@@ -125,6 +127,12 @@ describe("defpacts across transactions", () => {
     assert.equal(
       failure(() => continueDefPact(runtime(db, "t"), cont("nope", 1))).message,
       "No previous defpact execution found for defpact id:  nope",
+    );
+    // On chain, an id longer than 20 characters is cut.
+    assert.equal(
+      failure(() => continueDefPact(runtime(db, "t"), cont("no-such-defpact-id-at-all", 1)))
+        .onChainMessage,
+      "No previous defpact execution found for defpact id:  no-such-defpact-id-a...",
     );
   });
 

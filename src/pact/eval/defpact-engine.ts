@@ -16,7 +16,7 @@ import { DefPactDef } from "../compile/ir.ts";
 import { DbError } from "../db/index.ts";
 import { writeCost } from "../gas/costs.ts";
 import type { PactGasMeter } from "../gas/index.ts";
-import { PactError } from "../runtime/errors.ts";
+import { abbrevOnChain, PactError } from "../runtime/errors.ts";
 import { expectedPactValueError } from "../runtime/native-errors.ts";
 import { isCallable, type RuntimeValue } from "../runtime/types.ts";
 import { pactValueEquals } from "../values/equality.ts";
@@ -41,6 +41,8 @@ import { runPactStep } from "./defpact-steps.ts";
 import type { Runtime } from "./runtime.ts";
 import { type DefPactEngine, Purity } from "./types.ts";
 
+/** On chain, defpact errors show the defpact id cut to this many characters (Pact's `tDpId`). */
+const DEFPACT_ID_ON_CHAIN_CHARS = 20;
 const NO_NESTED: ReadonlyMap<string, NestedDefPactExec> = new Map();
 
 /** The engine every runtime uses (see `Runtime.defpacts`). */
@@ -256,19 +258,25 @@ export function resumePact(rt: Runtime, crossChain: DefPactExec | null, site: Ca
   const step = rt.pactStep;
   if (step === null) throw rt.error("execution", "No DefPactStep in the environment", site);
   const stored = readDefPactState(rt, step.pactId, site);
+  // On chain, Pact 5 words these two otherwise than its REPL (`evalErrorToBoundedText`).
+  const onChainId = abbrevOnChain(DEFPACT_ID_ON_CHAIN_CHARS, step.pactId);
   if (stored === "done") {
-    throw rt.error(
+    const e = rt.error(
       "execution",
       `Requested defpact already completed:  defpact id:${step.pactId}`,
       site,
     );
+    e.onChainMessage = `Requested defpact execution already completed for defpact id: ${onChainId}`;
+    throw e;
   }
   if (stored === null && crossChain === null) {
-    throw rt.error(
+    const e = rt.error(
       "execution",
       `No previous defpact execution found for defpact id:  ${step.pactId}`,
       site,
     );
+    e.onChainMessage = `No previous defpact execution found for defpact id:  ${onChainId}`;
+    throw e;
   }
   if (stored !== null && crossChain !== null) {
     const consistent =
