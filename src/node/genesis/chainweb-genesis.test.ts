@@ -93,21 +93,18 @@ describe("reading a generated genesis module (Haskell source)", {
 }, () => {
   it("gives the payload its JSON form gives: the same bytes, commands and recorded hashes", () => {
     const payload = read("Development0Payload.json");
-    // The module's layout as chainweb-node generates it, its parts the JSON form's bytes.
+    // Only the bindings the reader looks for, each holding the JSON form's bytes: the rest of a
+    // generated module is not read, so the test writes none of it.
     const text = [
-      "module Chainweb.BlockHeader.Genesis.Development0Payload ( payloadBlock ) where",
-      `    expectedHash = unsafeFromText "${payload.expectedPayloadHash}"`,
-      "    payload = newPayloadWithOutputs minerData coinbase txs",
-      `    minerData = unsafeFromText "${encodeBase64Url(payload.minerData)}"`,
-      `    coinbase = unsafeFromText "${encodeBase64Url(payload.coinbase)}"`,
-      "    txs = V.fromList",
+      `expectedHash = unsafeFromText "${payload.expectedPayloadHash}"`,
+      `minerData = unsafeFromText "${encodeBase64Url(payload.minerData)}"`,
+      `coinbase = unsafeFromText "${encodeBase64Url(payload.coinbase)}"`,
       ...payload.transactions.map(
-        (tx, i) =>
-          `        ${i === 0 ? "[" : ","} (unsafeFromText "${encodeBase64Url(transactionBytes(tx.command))}", unsafeFromText "${encodeBase64Url(tx.output)}")`,
+        (tx) =>
+          `(unsafeFromText "${encodeBase64Url(transactionBytes(tx.command))}", unsafeFromText "${encodeBase64Url(tx.output)}")`,
       ),
-      "        ]",
     ].join("\n");
-    const module = readChainwebGenesisModule(text, "Development0Payload.hs");
+    const module = readChainwebGenesisModule(text, "payload.hs");
     const parts = (p: ChainwebGenesisPayload) => ({
       expectedPayloadHash: p.expectedPayloadHash,
       minerData: p.minerData,
