@@ -58,7 +58,7 @@ export interface CommandService {
   local(chainId: number, command: ParsedCommand | string, options: LocalOptions): Promise<string>;
   /**
    * The gas profile of the command with request key `requestKey` in a block of the chain's
-   * current branch, executed again at that block's state (transaction-profile.md in
+   * current branch, executed again at that block's state ("Gas profiles" in
    * docs/gas.md): JSON text, or null when no such block holds it. Refusals as `local`'s.
    */
   profile(chainId: number, requestKey: Uint8Array): Promise<string | null>;
