@@ -227,22 +227,21 @@ describe("TransactionExecTest's commands on a node started from chainweb-node's 
   });
 
   // "test hash-keccak256".
-  // Its gas, 75 in the test, is left out: Braid's is 1 more (docs/node.md).
-  it("hash-keccak256 of a long string: its hash", async () => {
+  it("hash-keccak256 of a long string: its hash, 75 gas less 1 plus the size charge", async () => {
     const input =
       "T73FllCNJKKgAQ4UCYC4CfucbVXsdRJYkd2YXTdmW9gPm-tqUCB1iKvzzu6Md82KWtSKngqgdO04hzg2JJbS-yyHVDuzNJ6mSZfOPntCTqktEi9X27CFWoAwWEN_4Ir7DItecXm5BEu_TYGnFjsxOeMIiLU2sPlX7_macWL0ylqnVqSpgt-tvzHvJVCDxLXGwbmaEH19Ov_9uJFHwsxMmiZD9Hjl4tOTrqN7THy0tel9rc8WtrUKrg87VJ7OR3Rtts5vZ91EBs1OdVldUQPRP536eTcpJNMo-N0fy-taji6L9Mdt4I4_xGqgIfmJxJMpx6ysWmiFVte8vLKl1L5p0yhOnEDsSDjuhZISDOIKC2NeytqoT9VpBQn1T3fjWkF8WEZIvJg5uXTge_qwA46QKV0LE5AlMKgw0cK91T8fnJ-u1Dyk7tCo3XYbx-292iiih8YM1Cr1-cdY5cclAjHAmlglY2ia_GXit5p6K2ggBmd1LpEBdG8DGE4jmeTtiDXLjprpDilq8iCuI0JZ_gvQvMYPekpf8_cMXtTenIxRmhDpYvZzyCxek1F4aoo7_VcAMYV71Mh_T8ox7U1Q4U8hB9oCy1BYcAt06iQai0HXhGFljxsrkL_YSkwsnWVDhhqzxWRRdX3PubpgMzSI290C1gG0Gq4xfKdHTrbm3Q";
-    const { result } = await send(`(hash-keccak256 [${JSON.stringify(input)}])`);
+    const { result, initialGas } = await send(`(hash-keccak256 [${JSON.stringify(input)}])`);
     assert.deepEqual(result.result, {
       status: "success",
       data: "DqM-LjT1ckQGQCRMfx9fBGl86XE5vacqZVjYZjwCs4g",
     });
+    assert.equal(result.gas, 75 - TEST_INITIAL_GAS + initialGas);
   });
 
   // "applyCmd verifier spec", its first command: the module whose capability needs a verifier
   // (the `allow` verifier itself is a test plugin `development` does not have).
-  // Its gas, 285 in the test, is left out: Braid's is 1 more (docs/node.md).
-  it("a module in free: its hash", async () => {
-    const { result } = await send(
+  it("a module in free: its hash, 285 gas less 1 plus the size charge, the fee event", async () => {
+    const { result, initialGas } = await send(
       "(namespace 'free)\n(module m G\n  (defcap G () (enforce-verifier 'allow))\n  (defun x () (with-capability (G) 1))\n)\n",
       { gasLimit: 70_000, gasPrice: 2 },
     );
@@ -250,6 +249,12 @@ describe("TransactionExecTest's commands on a node started from chainweb-node's 
       status: "success",
       data: "Loaded module free.m, hash Uj0lQPPu9CKvw13K4VP4DZoaPKOphk_-vuq823hLSLo",
     });
+    const gas = 285 - TEST_INITIAL_GAS + initialGas;
+    assert.equal(result.gas, gas);
+    // The test's fee event is 570: 285 gas at a price of 2.
+    assert.deepEqual(coinEvents(result.events), [
+      ["coin", "TRANSFER", ["sender00", MINER, gas * 2]],
+    ]);
   });
 
   // RemotePactTest's "crosschainTest": 1.0 from sender00 on chain 0 to sender01 on chain 9, the

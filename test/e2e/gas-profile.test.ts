@@ -39,8 +39,8 @@ function outline(frame: Frame, depth = 0): string[] {
 /** The transfer's frames below the transaction: `kind name calls self total` (milligas). */
 const EXPECTED_FRAMES = [
   "  charge the command's size 1 5000 5000",
-  "  charge buying gas (coin.buy-gas) 1 69909 69909",
-  "  top-level exec code 1 149 114724",
+  "  charge buying gas (coin.buy-gas) 1 69603 69603",
+  "  top-level exec code 1 144 114719",
   "    function free.ledger.transfer 1 425 114575",
   "      capability free.ledger.TRANSFER 1 100 17521",
   "        native read 1 14600 14600",
@@ -57,7 +57,7 @@ const EXPECTED_FRAMES = [
   "        native update 2 62500 62500",
   "        native + 1 130 130",
   "      native format 1 3800 3800",
-  "  charge rounded up to whole gas 1 367 367",
+  "  charge rounded up to whole gas 1 678 678",
 ];
 
 describe("gas profile of a transfer", { timeout: 120_000 }, () => {

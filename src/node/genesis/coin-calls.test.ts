@@ -23,12 +23,12 @@ describe("the node's coin calls", () => {
   it("buy-gas and redeem-gas run under GAS", () => {
     assert.deepEqual(buyGasCall("sender00", "0.15"), {
       code: '(coin.buy-gas "sender00" (read-decimal "total"))',
-      data: { total: "0.15" },
+      data: { total: { decimal: "0.15" } },
       grants: ["coin.GAS"],
     });
     assert.deepEqual(buyGasCall("a\rb", "0.15"), {
       code: '(coin.buy-gas (read-msg "sender") (read-decimal "total"))',
-      data: { sender: "a\rb", total: "0.15" },
+      data: { sender: "a\rb", total: { decimal: "0.15" } },
       grants: ["coin.GAS"],
     });
     assert.deepEqual(redeemGasCall("miner", GUARD, "sender00", "0.15", "0.0"), {

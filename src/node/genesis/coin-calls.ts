@@ -63,7 +63,9 @@ export function coinbaseCall(miner: string, minerGuard: KeysetData, reward: stri
  */
 export function buyGasCall(sender: string, total: string): CoinCall {
   const grants: CoinGrant[] = ["coin.GAS"];
-  const data = { total: amount("total", total) };
+  // The total is a decimal value, not text: `read-decimal` charges for parsing text (Pact's
+  // `StrOpConvToInt`), and Chainweb's data holds a decimal.
+  const data = { total: { decimal: amount("total", total) } };
   // Chainweb's buy-gas term names the sender as a string, not through `read-msg`, and its data
   // holds only the total (a gas payer reads it): the purchase's gas, which the command pays, is
   // Chainweb's only so. A sender with a carriage return has no literal and goes through data.

@@ -12,6 +12,7 @@ import {
   readSize,
   recordDependencies,
   recordedSizes,
+  storedBytes,
   storedDependencies,
   storedSize,
   walkDependencies,
@@ -100,8 +101,10 @@ export function chargeStore(
 }
 
 /**
- * A module read from storage: its stored encoding (estimated by its size with each `info` field
- * counted as encoded), then merging what it adds into the loaded definitions, if it does.
+ * A module read from storage: its stored encoding's length, then merging what it adds into the
+ * loaded definitions, if it does. On a chain the length is the real one where Braid wrote the
+ * module in Pact 5's form; else (a module naming other modules' members, or the REPL's form) it
+ * is estimated by the module's size with each `info` field counted as encoded.
  */
 export function chargeRead(
   env: ExecutionEnv,
@@ -110,9 +113,13 @@ export function chargeRead(
 ): void {
   if (env.gas.charging !== true) return;
   const rep = representation(env);
-  const infoBytes = rep.encodedInfoBytes(module.source.file);
-  const resolve = (ref: QualifiedRef) => env.modules.read(ref.module.rendered);
-  const bytes = readSize(module, resolve, stored(rep, infoBytes));
+  const bytes =
+    (rep === CHAIN_MODULE_REPRESENTATION ? storedBytes(module) : null) ??
+    readSize(
+      module,
+      (ref: QualifiedRef) => env.modules.read(ref.module.rendered),
+      stored(rep, rep.encodedInfoBytes(module.source.file)),
+    );
   if (bytes === undefined) return;
   chargeModuleLoad(env.gas, bytes);
   if (merge !== null) chargeMergeDependencies(env.gas, merge.loaded, merge.added);

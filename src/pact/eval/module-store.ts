@@ -8,11 +8,16 @@
 import type { NameResolver } from "../compile/context.ts";
 import { DefConstDef, type Definition, type LoadedModule } from "../compile/ir.ts";
 import { compileInterface, compileModule } from "../compile/module.ts";
-import { recordSizes } from "../compile/module-hash/dependencies.ts";
+import {
+  recordSizes,
+  recordStoredBytes,
+  storedBytes,
+} from "../compile/module-hash/dependencies.ts";
 import { interfaceSizes, moduleSizes } from "../compile/module-hash/sizes.ts";
 import type { ModuleStore } from "../compile/module-store.ts";
 import { renderModuleName } from "../compile/names.ts";
 import type { ModuleInstall, PactDb } from "../db/index.ts";
+import { moduleDataBytes } from "../db/stored-bytes.ts";
 import type { NativeDef } from "../runtime/types.ts";
 import type { Interface, Module } from "../syntax/ast.ts";
 import { parseProgram } from "../syntax/parser.ts";
@@ -35,6 +40,11 @@ interface StoredForm {
   readonly consts: Record<string, string>;
   /** The hash of the transaction that installed the module. */
   readonly txHash?: string;
+  /**
+   * The length of the module's bytes as Pact 5 stores them, where Braid wrote them: what reading
+   * the module costs (Pact charges a module's load by its stored length).
+   */
+  readonly pactBytes?: number;
 }
 
 const caches = new WeakMap<object, Map<string, LoadedModule>>();
@@ -70,6 +80,8 @@ export class DbModuleStore implements ModuleStore {
 
   write(module: LoadedModule, install: ModuleInstall | null): void {
     const name = module.info.rendered;
+    const pactData = install?.pactData ?? null;
+    if (pactData !== null) recordStoredBytes(module, moduleDataBytes(pactData).byteLength);
     this.db.writeModule(name, { hash: module.info.hash, code: encodeStored(module) }, install);
     cacheOf(this.db).set(`${name}:${module.info.hash}`, module);
   }
@@ -117,6 +129,7 @@ export class DbModuleStore implements ModuleStore {
         ? moduleSizes(tree as Module, module, unit)
         : interfaceSizes(tree as Interface, module, unit),
     );
+    if (form.pactBytes !== undefined) recordStoredBytes(module, form.pactBytes);
     return module;
   }
 
@@ -140,6 +153,7 @@ function encodeStored(module: LoadedModule): string {
     }
   }
   const span = module.source.span;
+  const pactBytes = storedBytes(module);
   const form: StoredForm = {
     v: MODULE_FORMAT_VERSION,
     namespace: module.info.name.namespace,
@@ -150,6 +164,7 @@ function encodeStored(module: LoadedModule): string {
     names,
     consts,
     ...(module.info.txHash === undefined ? {} : { txHash: module.info.txHash }),
+    ...(pactBytes === null ? {} : { pactBytes }),
   };
   return JSON.stringify(form);
 }

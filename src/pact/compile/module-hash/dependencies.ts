@@ -139,6 +139,8 @@ interface ModuleRecord {
   dependencies: readonly LoadedDefinition[] | null;
   /** {@link storedSize} with its recorded dependencies, by measure (see {@link readSize}). */
   readonly storedSizes: Map<string, number>;
+  /** The length of the module's stored bytes in Pact 5's form, where Braid wrote them. */
+  storedBytes: number | null;
 }
 
 const records = new WeakMap<LoadedModule, ModuleRecord>();
@@ -149,7 +151,27 @@ export function recordSizes(
   sizes: ModuleSizes,
   dependencies: readonly LoadedDefinition[] | null = null,
 ): void {
-  records.set(module, { sizes, own: null, dependencies, storedSizes: new Map() });
+  records.set(module, {
+    sizes,
+    own: null,
+    dependencies,
+    storedSizes: new Map(),
+    storedBytes: null,
+  });
+}
+
+/**
+ * Records the length of a module's stored bytes as Pact 5 writes them (its `ModuleData`
+ * document), for the gas of reading it back ({@link storedBytes}).
+ */
+export function recordStoredBytes(module: LoadedModule, length: number): void {
+  const r = records.get(module);
+  if (r !== undefined) r.storedBytes = length;
+}
+
+/** The length recorded by {@link recordStoredBytes}, if any. */
+export function storedBytes(module: LoadedModule): number | null {
+  return records.get(module)?.storedBytes ?? null;
 }
 
 export function recordedSizes(module: LoadedModule): ModuleSizes | undefined {
