@@ -25,7 +25,7 @@ import {
 /** The default miner account (`braid node`'s banner). */
 const MINER = "k:f89ef46927f506c70b6a58fd322450a936311dc6ac91f4ec3d8ef949608dbf1f";
 /** Gas of a `coin.transfer` between existing accounts, as the node charges it. */
-const TRANSFER_GAS = 232;
+const TRANSFER_GAS = 231;
 
 let node: NodeProcess;
 let transfer: ICommand;
@@ -68,7 +68,7 @@ describe("a transfer sender00 → sender01", { timeout: 30_000 }, () => {
     assert.deepEqual(events, ["coin.TRANSFER", "coin.TRANSFER"]);
     // The transfer, then the gas fee paid to the miner.
     assert.deepEqual(polled.events?.[0]?.params, ["sender00", "sender01", 1]);
-    assert.deepEqual(polled.events?.[1]?.params, ["sender00", MINER, 0.00000232]);
+    assert.deepEqual(polled.events?.[1]?.params, ["sender00", MINER, 0.00000231]);
   });
 
   test("poll with confirmationDepth 2 answers on pact/api/v1 too, with the same body", async () => {
@@ -87,7 +87,7 @@ describe("a transfer sender00 → sender01", { timeout: 30_000 }, () => {
   });
 
   test("balances through local on both paths", async () => {
-    assert.deepEqual(await balance("sender00", "contract"), { decimal: "99999998.999997680000" });
+    assert.deepEqual(await balance("sender00", "contract"), { decimal: "99999998.999997690000" });
     assert.deepEqual(await balance("sender01", "pact"), 110000001);
   });
 

@@ -37,7 +37,7 @@ describe("the node's log", { timeout: 60_000 }, () => {
     const where = `chain  0  height ${BLOCK_LINE.exec(blockLine)![1]!.padStart(6)}`;
     const lines = node.output().split("\n");
     const block = lines.indexOf(blockLine);
-    assert.equal(lines[block + 1], `${where}  tx  ${paid.hash}  success  gas     232`);
+    assert.equal(lines[block + 1], `${where}  tx  ${paid.hash}  success  gas     231`);
     // The location is the one Pact gives: the function, with its module's hash, and its line.
     assert.equal(
       lines[block + 2],

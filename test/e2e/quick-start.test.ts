@@ -34,8 +34,8 @@ test("the quick start confirms a transfer sender00 → sender01", { timeout: 30_
     const lines = stdout.trimEnd().split("\n");
     assert.match(lines[0]!, /^request key: [A-Za-z0-9_-]{43}$/);
     assert.deepEqual(lines.slice(1), [
-      "status: success gas: 232",
-      "sender00: { decimal: '99999998.999997680000' }",
+      "status: success gas: 231",
+      "sender00: { decimal: '99999998.999997690000' }",
       "sender01: 110000001",
     ]);
   } finally {

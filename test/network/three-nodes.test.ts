@@ -65,7 +65,7 @@ describe("three nodes, one miner", { skip: networkTestSkip(), timeout: 90_000 },
       const where = block.slice(0, "chain  0  height      1".length);
       assert.equal(
         lines[lines.indexOf(block) + 1],
-        `${where}  tx  ${transfer.hash}  success  gas     232`,
+        `${where}  tx  ${transfer.hash}  success  gas     231`,
       );
     }
   });
@@ -86,7 +86,7 @@ describe("three nodes, one miner", { skip: networkTestSkip(), timeout: 90_000 },
     const balances = await Promise.all([a, b, c].map(senderBalances));
     assert.deepEqual(balances[0], {
       status: "success",
-      data: [{ decimal: "99999998.999997680000" }, 110000001],
+      data: [{ decimal: "99999998.999997690000" }, 110000001],
     });
     assert.deepEqual(balances[1], balances[0]);
     assert.deepEqual(balances[2], balances[0]);
