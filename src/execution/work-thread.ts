@@ -123,6 +123,11 @@ export class WorkThread<W, A> {
   private posted = 0;
   private nextId = 0;
   private watchdog: NodeJS.Timeout | undefined;
+  /**
+   * The exits of workers stopped and replaced: one stopped inside native code (a long SQLite
+   * statement) runs on until that returns, its files still open, so closing waits for them too.
+   */
+  private readonly retiring = new Set<Promise<void>>();
   private markStarted: () => void = () => {};
   /** Why the thread could not start, once it has been given up (its work gets `unstartedAnswer`). */
   givenUp: string | null = null;
@@ -168,22 +173,30 @@ export class WorkThread<W, A> {
       : this.jobs.filter((job) => which(job.work)).length;
   }
 
-  /** Answers the work it holds with `closingAnswer` and stops the worker. */
-  close(): Promise<void> {
+  /**
+   * Answers the work it holds with `closingAnswer` and stops the worker; resolves once it and
+   * every worker stopped before it have exited (their files closed).
+   */
+  async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.watchdog);
     for (const job of this.jobs.splice(0)) job.resolve(this.options.closingAnswer);
     const worker = this.worker;
     this.worker = null;
-    if (worker === null) return Promise.resolve();
-    // Held until it has exited, so whoever awaits the close is not left with nothing pending.
-    worker.ref();
-    return new Promise((resolve) => {
-      worker.once("exit", () => resolve());
-      worker.postMessage({ kind: "close" } satisfies ThreadMessage<W>);
-      // A thread busy with work does not read the message until the work ends.
-      setTimeout(() => void worker.terminate(), WATCHDOG_GRACE_MS).unref();
-    });
+    const exits = [...this.retiring];
+    if (worker !== null) {
+      // Held until it has exited, so whoever awaits the close is not left with nothing pending.
+      worker.ref();
+      exits.push(
+        new Promise((resolve) => {
+          worker.once("exit", () => resolve());
+          worker.postMessage({ kind: "close" } satisfies ThreadMessage<W>);
+          // A thread busy with work does not read the message until the work ends.
+          setTimeout(() => void worker.terminate(), WATCHDOG_GRACE_MS).unref();
+        }),
+      );
+    }
+    await Promise.all(exits);
   }
 
   private workerOf(): Worker {
@@ -294,11 +307,22 @@ export class WorkThread<W, A> {
     clearTimeout(this.watchdog);
     const worker = this.worker;
     this.worker = null;
-    if (worker !== null) void worker.terminate();
+    if (worker !== null) this.retire(worker);
     const running = this.jobs.shift();
     if (running !== undefined && answer !== null) running.resolve(answer);
     this.posted = 0;
     if (this.jobs.length === 0) return;
     this.postWaiting(this.workerOf());
+  }
+
+  /** Stops `worker`, keeping its exit for {@link close} until it comes. */
+  private retire(worker: Worker): void {
+    // A worker that has stopped running already (it exited on its own) has no exit left to wait for.
+    if (worker.threadId !== -1) {
+      const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+      this.retiring.add(exited);
+      void exited.then(() => this.retiring.delete(exited));
+    }
+    void worker.terminate();
   }
 }

@@ -1,0 +1,47 @@
+/**
+ * A work thread whose work runs past its limit is stopped and replaced. A thread stopped inside
+ * native code (a long SQLite statement) runs on until the statement returns, its files open: the
+ * owner's `close` resolves only once that thread has exited too, so that whoever closes it (the
+ * development server removing its temporary folder) finds its files closed.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import Database from "better-sqlite3";
+import { siblingModule, WorkThread } from "./work-thread.ts";
+
+/** Rows SQLite counts in the held statement: a second or more on this project's machines. */
+const HELD_ROWS = 20_000_000;
+
+describe("a work thread stopped under its work", () => {
+  const dir = mkdtempSync(join(tmpdir(), "braid-work-thread-"));
+  const path = join(dir, "held.sqlite");
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("answers the work as stopped, and its close waits for the stopped thread to exit", async () => {
+    const held: number[] = [];
+    const thread = new WorkThread<{ rows: number }, string>({
+      code: siblingModule(import.meta.url, "test-support/held-thread"),
+      data: { path },
+      name: "held",
+      holdLimitMs: () => 50,
+      stoppedAnswer: (_work, why) => `stopped: ${why}`,
+      closingAnswer: "closing",
+      unstartedAnswer: "unstarted",
+      onHeld: (_work, limitMs) => held.push(limitMs),
+      onGivenUp: () => {},
+    });
+    thread.start();
+    await thread.started;
+    assert.equal(await thread.run({ rows: HELD_ROWS }), "stopped: watchdog");
+    assert.deepEqual(held, [50]);
+    await thread.close();
+    // The stopped thread's exclusive lock is gone: it has exited, its connection closed.
+    const db = new Database(path, { timeout: 0 });
+    db.exec("BEGIN EXCLUSIVE");
+    db.exec("COMMIT");
+    db.close();
+  });
+});
