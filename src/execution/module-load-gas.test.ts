@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { parseCommand, signCommand } from "../command/index.ts";
+import { devCommand } from "../node/test-support/dev-node.ts";
 import { openSqlitePactDb, type VersionedPactDb } from "../pact/db/index.ts";
 import { PactGasMeter, TABLE_GAS_MODEL } from "../pact/index.ts";
 import { PactTime } from "../pact/values/index.ts";
@@ -28,26 +28,6 @@ const MODULE = `(module m G (defcap G () true) (defun f () (length [${Array.from
 
 const LOAD = "GModuleOp (MOpLoadModule)";
 
-function command(code: string, nonce: string) {
-  const cmd = JSON.stringify({
-    payload: { exec: { code, data: null } },
-    meta: {
-      creationTime: 1700000000,
-      ttl: 600,
-      gasLimit: 100_000,
-      chainId: "0",
-      gasPrice: 1e-8,
-      sender: "alice",
-    },
-    signers: [],
-    networkId: "development",
-    nonce,
-  });
-  const parsed = parseCommand(JSON.parse(JSON.stringify(signCommand(cmd, [], "blake2b"))));
-  if (!parsed.ok) assert.fail(parsed.problems.map((p) => p.message).join("; "));
-  return parsed.command;
-}
-
 /** Runs `code` in block `height` with the table costs; gives the outcome and each charge. */
 function run(
   db: VersionedPactDb,
@@ -58,7 +38,7 @@ function run(
   const meter = new PactGasMeter(TABLE_GAS_MODEL, 100_000_000);
   meter.recorder = { record: (milligas, what) => charges.push([what, milligas]) };
   db.beginBlock(height);
-  const outcome = executeCommand(command(code, `n${height}`), {
+  const outcome = executeCommand(devCommand({ code, nonce: `n${height}`, gasLimit: 100_000 }), {
     db,
     mode: "transactional",
     block: {
