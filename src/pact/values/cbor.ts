@@ -34,9 +34,23 @@ const MAX_UINT64 = (1n << 64n) - 1n;
 
 const utf8 = new TextEncoder();
 
+/**
+ * A buffer to write into: below Node's pool limit (4 KiB) a piece of Node's shared buffer pool,
+ * since an array buffer of its own costs microseconds to allocate on a loaded machine, and every
+ * value the node stores or logs is written through a writer. Only `bytes()`, a copy, leaves it.
+ */
+function workingBuffer(size: number): Uint8Array {
+  const pooled = Buffer.allocUnsafe(size);
+  return new Uint8Array(pooled.buffer, pooled.byteOffset, size);
+}
+
+function viewOf(buffer: Uint8Array): DataView {
+  return new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
 export class CborWriter {
-  private buffer = new Uint8Array(CBOR_INITIAL_CAPACITY);
-  private view = new DataView(this.buffer.buffer);
+  private buffer = workingBuffer(CBOR_INITIAL_CAPACITY);
+  private view = viewOf(this.buffer);
   private length = 0;
 
   /** The bytes written so far (a copy). */
@@ -185,10 +199,10 @@ export class CborWriter {
     if (needed <= this.buffer.length) return;
     let size = this.buffer.length * 2;
     while (size < needed) size *= 2;
-    const next = new Uint8Array(size);
+    const next = workingBuffer(size);
     next.set(this.buffer.subarray(0, this.length));
     this.buffer = next;
-    this.view = new DataView(next.buffer);
+    this.view = viewOf(next);
   }
 }
 
