@@ -47,7 +47,12 @@ const leftOutLine = (requestKey: string) =>
 /** `(int-to-str 10 (^ 3 1000000))`: the 477,122 digits of 3^1,000,000. */
 const BIG_POWER_CODE = "(int-to-str 10 (^ 3 1000000))";
 const BIG_POWER_DIGITS = (3n ** 1_000_000n).toString();
-/** The gas `BIG_POWER_CODE` uses in `local`, and in a block (its size is charged there too). */
+/**
+ * The gas `BIG_POWER_CODE` uses in `local`, and in a block (its size is charged there too, and
+ * the gas purchase, whose comparisons cost by the size of the payer's balance: each round is sent
+ * by an account of its own, sender01 to sender05, whose balance no other command has changed,
+ * so which rounds were left out cannot change the next one's gas).
+ */
 const BIG_POWER_LOCAL_GAS = 127_608;
 const BIG_POWER_BLOCK_GAS = 127_681;
 /** How many times `BIG_POWER_CODE` is sent, one after the other (each `send` makes its block). */
@@ -178,7 +183,7 @@ describe("the API answers while contract code runs (issue #34)", { timeout: 300_
     const { waits, result: outcomes } = await probeDuring(node.child.pid!, [info], async () => {
       const outcomes: string[] = [];
       for (let round = 0; round < SEND_ROUNDS; round++) {
-        const body = commandBody(BIG_POWER_CODE, `int-to-str send ${round}`, GAS_LIMIT);
+        const body = commandBody(BIG_POWER_CODE, `int-to-str send ${round}`, GAS_LIMIT, round + 1);
         outcomes.push(await sendAndPoll(body));
       }
       return outcomes;

@@ -86,9 +86,12 @@ export function reportWaits(label: string, { wallMs, serverCpuMs }: Waits): Wait
   return figures;
 }
 
-/** A command's body (`{hash, sigs, cmd}`) as a client sends it, signed by sender00. */
-export function commandBody(code: string, nonce: string, gasLimit: number): string {
-  const c = devCommand({ code, nonce, gasLimit });
+/**
+ * A command's body (`{hash, sigs, cmd}`) as a client sends it, signed by development account
+ * `account` (sender00 unless told), its gas payer.
+ */
+export function commandBody(code: string, nonce: string, gasLimit: number, account = 0): string {
+  const c = devCommand({ code, nonce, gasLimit, account });
   const sigs = c.sigs.map((sig) => ({ sig }));
   return JSON.stringify({ hash: c.hash, sigs, cmd: c.cmd });
 }
