@@ -47,22 +47,32 @@ export function link(route, text, attributes = {}) {
  * is wider than the screen (the page itself never does).
  */
 export function table(headings, rows, attributes = {}) {
-  return el("div", { class: "table-box" }, tableElement(headings, rows, attributes));
+  return tableBox(tableElement(headings, rows, attributes));
+}
+
+/** A table element in the box that scrolls sideways when it is wider than the screen. */
+export function tableBox(tableEl) {
+  return el("div", { class: "table-box" }, tableEl);
+}
+
+/** A table's header: one row of `headings`. */
+export function tableHead(headings) {
+  return el(
+    "thead",
+    null,
+    el(
+      "tr",
+      null,
+      headings.map((h) => el("th", null, h)),
+    ),
+  );
 }
 
 function tableElement(headings, rows, attributes) {
   return el(
     "table",
     attributes,
-    el(
-      "thead",
-      null,
-      el(
-        "tr",
-        null,
-        headings.map((h) => el("th", null, h)),
-      ),
-    ),
+    tableHead(headings),
     el(
       "tbody",
       null,

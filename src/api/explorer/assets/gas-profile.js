@@ -3,7 +3,7 @@
 // charged. Shown as a flame chart (each frame a bar as wide as its share of the transaction's
 // gas, its callees below it) and a table of the frames with their calls, self and total gas.
 
-import { el, fill } from "./dom.js";
+import { el, fill, tableBox, tableHead } from "./dom.js";
 
 /** What each kind of frame is called in the table. */
 const KIND_NAMES = {
@@ -87,11 +87,6 @@ function flameChart(profile) {
   );
 }
 
-/** The table in a box that scrolls sideways on a narrow screen, as dom.js's tables are. */
-function profileTableBox(answer) {
-  return el("div", { class: "table-box" }, profileTable(answer));
-}
-
 function profileTable(answer) {
   const whole = answer.profile.totalMilligas;
   const rows = flatten(answer.profile).map(({ frame, depth }) => {
@@ -127,15 +122,7 @@ function profileTable(answer) {
   return el(
     "table",
     { id: "gas-profile-table" },
-    el(
-      "thead",
-      null,
-      el(
-        "tr",
-        null,
-        ["frame", "calls", "self gas", "total gas", "share"].map((h) => el("th", null, h)),
-      ),
-    ),
+    tableHead(["frame", "calls", "self gas", "total gas", "share"]),
     el("tbody", null, rows),
     el(
       "tfoot",
@@ -172,7 +159,8 @@ export function gasProfileSection(api, tx) {
   const body = el("div", { id: "gas-profile" }, el("p", { class: "muted" }, "profiling…"));
   const path = `/braid/api/chain/${tx.chain}/tx/${encodeURIComponent(tx.requestKey)}/profile`;
   api(path).then(
-    (answer) => fill(body, replayNote(answer), flameChart(answer.profile), profileTableBox(answer)),
+    (answer) =>
+      fill(body, replayNote(answer), flameChart(answer.profile), tableBox(profileTable(answer))),
     (error) => fill(body, el("p", { class: "failed" }, `No gas profile: ${error.message}`)),
   );
   return [el("h2", null, "Gas profile"), body];
