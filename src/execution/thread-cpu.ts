@@ -6,11 +6,12 @@
  * 20 has no call for it (`process.threadCpuUsage` came in Node 23.9): on Linux it is read from
  * `/proc/thread-self/stat`; elsewhere the process's time stands in.
  */
-import { readFileSync, readlinkSync } from "node:fs";
+import { openSync, readFileSync, readlinkSync, readSync } from "node:fs";
 
 /** The unit of /proc's CPU times: USER_HZ, 100 on every Linux userspace ABI. */
 const PROC_TICKS_PER_SECOND = 100;
-const PROC_STAT = "/proc/thread-self/stat";
+/** More than a stat line's length (52 fields, the name at most 64 bytes). */
+const PROC_STAT_BYTES = 1024;
 
 type ThreadCpuUsage = () => { user: number; system: number };
 
@@ -20,23 +21,52 @@ export function threadCpuMs(): number {
     const { user, system } = own.call(process);
     return (user + system) / 1000;
   }
-  if (procReadable) {
-    const ms = threadCpuMsAt(PROC_STAT);
-    if (ms !== null) return ms;
-    procReadable = false;
+  const stat = ownStat();
+  if (stat !== null) {
+    try {
+      const length = readSync(stat.fd, stat.buffer, 0, PROC_STAT_BYTES, 0);
+      const ms = cpuMsOfStat(stat.buffer.toString("latin1", 0, length));
+      if (ms !== null) return ms;
+    } catch {
+      // Unreadable after all: the process's time stands in from now on.
+    }
+    ownStatFile = null;
   }
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 }
 
-let procReadable = process.platform === "linux";
+/**
+ * This thread's /proc stat file, kept open: read again at offset 0 for each reading (3–4 µs
+ * here), where opening, reading and closing it each time cost 30 µs, and 60 µs on a loaded
+ * machine. Each thread has its own (a worker has module state of its own), which Node closes
+ * when a worker exits, stopped from outside or not (work-thread.test.ts checks it); undefined
+ * until first used, null off Linux or when it cannot be read.
+ */
+let ownStatFile: { readonly fd: number; readonly buffer: Buffer } | null | undefined =
+  process.platform === "linux" ? undefined : null;
+
+function ownStat(): { readonly fd: number; readonly buffer: Buffer } | null {
+  if (ownStatFile === undefined) {
+    try {
+      // `thread-self` names the opening thread for as long as the descriptor is open.
+      ownStatFile = {
+        fd: openSync("/proc/thread-self/stat", "r"),
+        buffer: Buffer.allocUnsafe(PROC_STAT_BYTES),
+      };
+    } catch {
+      ownStatFile = null;
+    }
+  }
+  return ownStatFile;
+}
 
 /**
  * How old a reading {@link threadCpuAtStartMs} may give back, in milliseconds of wall time.
- * Reading the thread's time costs a file's open, read and close (tens of µs, more on a loaded
- * machine: 14 % of an execution thread's time under a `local` load before this); a reading this
- * old makes a command's limit count at most this much of the thread's time before it started,
- * less than /proc's own resolution (10 ms).
+ * Reading the thread's time is a system call (a few µs; when it opened and closed the file each
+ * time, 14 % of an execution thread's time under a `local` load before this); a reading this old
+ * makes a command's limit count at most this much of the thread's time before it started, less
+ * than /proc's own resolution (10 ms).
  */
 export const CPU_READING_REUSE_MS = 2;
 
@@ -80,11 +110,16 @@ export function ownThreadStatFile(): string | null {
 /** The CPU time, in milliseconds, of the thread whose stat file is `file`; null if unreadable. */
 export function threadCpuMsAt(file: string): number | null {
   try {
-    const stat = readFileSync(file, "latin1");
-    // After the parenthesised name: state (field 3) … utime (14), stime (15).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / PROC_TICKS_PER_SECOND;
+    return cpuMsOfStat(readFileSync(file, "latin1"));
   } catch {
     return null;
   }
+}
+
+/** The user and system CPU time of a /proc stat line, in milliseconds; null if it has none. */
+function cpuMsOfStat(stat: string): number | null {
+  // After the parenthesised name: state (field 3) … utime (14), stime (15).
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / PROC_TICKS_PER_SECOND;
+  return Number.isFinite(ms) ? ms : null;
 }

@@ -5,7 +5,7 @@
  * development server removing its temporary folder) finds its files closed.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -14,6 +14,24 @@ import { siblingModule, WorkThread } from "./work-thread.ts";
 
 /** Rows SQLite counts in the held statement: a second or more on this project's machines. */
 const HELD_ROWS = 20_000_000;
+
+/**
+ * The descriptors this process holds open on threads' CPU time files (thread-cpu.ts keeps each
+ * thread's open): a live thread's names its file; an exited thread's names nothing any more.
+ */
+function threadStatDescriptors(): number {
+  let count = 0;
+  for (const fd of readdirSync("/proc/self/fd")) {
+    try {
+      if (/\/task\/\d+\/stat$/.test(readlinkSync(`/proc/self/fd/${fd}`))) count++;
+    } catch {
+      // Names nothing: an exited thread's file (or the listing's own descriptor, counted alike
+      // in every listing).
+      count++;
+    }
+  }
+  return count;
+}
 
 describe("a work thread stopped under its work", () => {
   const dir = mkdtempSync(join(tmpdir(), "braid-work-thread-"));
@@ -43,5 +61,28 @@ describe("a work thread stopped under its work", () => {
     db.exec("BEGIN EXCLUSIVE");
     db.exec("COMMIT");
     db.close();
+  });
+
+  it("leaves open none of the CPU time files its threads kept open, the stopped one's neither", {
+    skip: process.platform !== "linux",
+  }, async () => {
+    const before = threadStatDescriptors();
+    const thread = new WorkThread<{ rows: number }, string>({
+      code: siblingModule(import.meta.url, "test-support/held-thread"),
+      data: { path },
+      name: "held",
+      holdLimitMs: () => 50,
+      stoppedAnswer: (_work, why) => `stopped: ${why}`,
+      closingAnswer: "closing",
+      unstartedAnswer: "unstarted",
+      onHeld: () => {},
+      onGivenUp: () => {},
+    });
+    assert.equal(await thread.run({ rows: HELD_ROWS }), "stopped: watchdog");
+    assert.equal(await thread.run({ rows: 1 }), "counted");
+    // The stopped thread's, until it has exited, and its replacement's.
+    assert.ok(threadStatDescriptors() >= before + 1);
+    await thread.close();
+    assert.equal(threadStatDescriptors(), before);
   });
 });

@@ -2,9 +2,10 @@
  * The code of one execution thread (a `worker_thread` started by execution-threads.ts): `local`
  * calls and new blocks' commands on read-only views of the node's files. Each contract state and
  * the chain database are opened read-only, on first use, beside the node's own connections;
- * every piece of work reads one snapshot of its chain's state and first checks that it holds the
- * work's parent block (the node saves a state before it hands work over, but the chain may change
- * branch meanwhile). A block's writes stay on a scratch state and go back to the node.
+ * every piece of work reads one snapshot of its chain's state, shared with the pieces that come
+ * straight after it, and first checks that the snapshot holds the work's parent block (the node
+ * saves a state before it hands work over, but the chain may change branch meanwhile). A block's
+ * writes stay on a scratch state and go back to the node.
  */
 import { workerData } from "node:worker_threads";
 import { equalBytes } from "../../chain/bytes.ts";
@@ -12,7 +13,12 @@ import { type AncestryReader, openAncestryReader } from "../../chain/db/index.ts
 import type { BlockHeader } from "../../chain/header/types.ts";
 import { findVersionByName } from "../../chain/version/known-versions.ts";
 import { serveWork } from "../../execution/work-thread-port.ts";
-import { openSqlitePactDb, type ScratchDb, type VersionedPactDb } from "../../pact/db/index.ts";
+import {
+  type BlockReads,
+  openSqlitePactDb,
+  type ScratchDb,
+  type VersionedPactDb,
+} from "../../pact/db/index.ts";
 import { Decimal } from "../../pact/values/index.ts";
 import { DEV_BLOCK_REWARD } from "../genesis/coin-calls.ts";
 import type { BlockEnvironment } from "./block/block-executor.ts";
@@ -33,6 +39,25 @@ const parts: EnvironmentParts = {
 let ancestry: AncestryReader | undefined;
 const states = new Map<number, VersionedPactDb>();
 
+/**
+ * How long one read snapshot of a chain's state may serve the work that keeps arriving, in
+ * milliseconds: back-to-back calls on the same parent block then share the snapshot and what it
+ * read (a module's stored text, the parent's record) instead of each starting its own. A held
+ * snapshot keeps the node's write-ahead log from being copied back past it, so it is ended once
+ * the thread has no more work waiting, and after this long in any case.
+ */
+export const SNAPSHOT_HOLD_MS = 20;
+
+/** A chain's read snapshot held across pieces of work, with the parent block last found in it. */
+interface HeldSnapshot {
+  readonly state: VersionedPactDb;
+  readonly sinceMs: number;
+  at: { readonly parentHash: Uint8Array; readonly reads: BlockReads } | null;
+}
+
+const held = new Map<number, HeldSnapshot>();
+let releaseScheduled = false;
+
 function stateOf(chainId: number): VersionedPactDb {
   let state = states.get(chainId);
   if (state === undefined) {
@@ -42,9 +67,65 @@ function stateOf(chainId: number): VersionedPactDb {
   return state;
 }
 
+/** Ends every held snapshot. */
+function releaseSnapshots(): void {
+  releaseScheduled = false;
+  for (const snapshot of held.values()) snapshot.state.endSnapshot();
+  held.clear();
+}
+
 /**
- * Runs `answer` on a snapshot of the chain's state after `parent`, with the environment of the
- * parent's child; `unserved` when the snapshot does not hold `parent`.
+ * The chain's held snapshot, begun now when there is none or it is older than
+ * {@link SNAPSHOT_HOLD_MS} (`fresh`: begun in any case). Ended when the thread next has nothing
+ * to do: the messages already waiting are all taken before an immediate runs.
+ */
+function snapshotOf(chainId: number, fresh: boolean): HeldSnapshot {
+  const current = held.get(chainId);
+  if (current !== undefined && !fresh && performance.now() - current.sinceMs <= SNAPSHOT_HOLD_MS) {
+    return current;
+  }
+  current?.state.endSnapshot();
+  held.delete(chainId);
+  const state = stateOf(chainId);
+  state.beginSnapshot();
+  const snapshot: HeldSnapshot = { state, sinceMs: performance.now(), at: null };
+  held.set(chainId, snapshot);
+  if (!releaseScheduled) {
+    releaseScheduled = true;
+    setImmediate(releaseSnapshots);
+  }
+  return snapshot;
+}
+
+/**
+ * The reads of the chain's state after `parent` in its held snapshot, or null when the state
+ * does not hold `parent`; a snapshot begun before the node saved `parent` is begun again.
+ */
+function readsAfter(chainId: number, parent: BlockHeader): BlockReads | null {
+  const current = held.get(chainId);
+  let snapshot = snapshotOf(chainId, false);
+  if (
+    snapshot === current &&
+    snapshot.at !== null &&
+    equalBytes(snapshot.at.parentHash, parent.hash)
+  ) {
+    return snapshot.at.reads;
+  }
+  for (let begunNow = snapshot !== current; ; begunNow = true) {
+    const block = snapshot.state.blockAt(parent.height);
+    if (block !== null && equalBytes(block.hash, parent.hash)) {
+      const reads = snapshot.state.blockReads(block);
+      snapshot.at = { parentHash: parent.hash, reads };
+      return reads;
+    }
+    if (begunNow) return null;
+    snapshot = snapshotOf(chainId, true);
+  }
+}
+
+/**
+ * Runs `answer` on the chain's state after `parent`, with the environment of the parent's
+ * child; `unserved` when the state does not hold `parent`.
  */
 function atParent<A>(
   chainId: number,
@@ -53,15 +134,14 @@ function atParent<A>(
 ): A | { readonly kind: "unserved" } | ReturnType<typeof failedAnswer> {
   try {
     ancestry ??= openAncestryReader(data.chainDbPath);
-    const proofs = ancestry;
+    const reads = readsAfter(chainId, parent);
+    if (reads === null) return { kind: "unserved" };
     const state = stateOf(chainId);
-    return state.readSnapshot(() => {
-      const block = state.blockAt(parent.height);
-      if (block === null || !equalBytes(block.hash, parent.hash)) return { kind: "unserved" };
-      const env = blockEnvironment(parts, chainId, parent, proofs);
-      return answer(env, () => state.scratchAt(parent.height));
-    });
+    const env = blockEnvironment(parts, chainId, parent, ancestry);
+    return answer(env, () => state.scratchOn(reads));
   } catch (e) {
+    // The snapshot may be what failed (a file gone, a disk error): the next piece begins anew.
+    releaseSnapshots();
     return failedAnswer(e);
   }
 }
@@ -79,6 +159,7 @@ function run(work: ThreadWork): LocalAnswer | BlockAnswer {
 }
 
 function close(): void {
+  releaseSnapshots();
   for (const state of states.values()) state.close();
   ancestry?.close();
 }

@@ -194,9 +194,9 @@ export class MemoryStore implements VersionedStore {
   }
 
   /** One thread reads and writes a memory store: every read is consistent already. */
-  readSnapshot<T>(read: () => T): T {
-    return read();
-  }
+  beginSnapshot(): void {}
+
+  endSnapshot(): void {}
 
   recover(): void {
     while (this.levels.length > 0) this.rollback();

@@ -11,6 +11,7 @@
  */
 import { renderModuleName } from "../values/names.ts";
 import type { KeySet, ModuleName, PactObject } from "../values/types.ts";
+import { BlockReads } from "./block-reads.ts";
 import {
   decodeKeySet,
   decodeModule,
@@ -425,6 +426,15 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
     );
   }
 
+  blockReads(block: BlockRecord): BlockReads {
+    return new BlockReads(block, this.versions.readerBefore(block.endTxId));
+  }
+
+  scratchOn(reads: BlockReads): ScratchDb {
+    const { height, endTxId } = reads.block;
+    return new ScratchPactDb(new OverlayStore(reads, endTxId), height + 1, this);
+  }
+
   applyBlock(height: number, writes: BlockWrites): void {
     if (writes.firstTxId !== this.nextTxId) {
       throw blockSequenceError(
@@ -460,8 +470,12 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
     this.versions.flush();
   }
 
-  readSnapshot<T>(read: () => T): T {
-    return this.versions.readSnapshot(read);
+  beginSnapshot(): void {
+    this.versions.beginSnapshot();
+  }
+
+  endSnapshot(): void {
+    this.versions.endSnapshot();
   }
 
   recover(): BlockRecord | null {

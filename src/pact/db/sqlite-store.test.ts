@@ -206,3 +206,56 @@ describe("sqlite pact db: batched commits", () => {
     again.close();
   });
 });
+
+describe("sqlite pact db: a reader's snapshot", () => {
+  const writeBlock = (db: VersionedPactDb, height: number, balance: bigint) => {
+    db.beginBlock(height);
+    db.beginTx();
+    if (height === 1) db.createTable(COIN, "accounts");
+    db.writeRow("write", "coin_accounts", "alice", new Map([["balance", balance]]));
+    db.writeModule("coin", { hash: `h${height}`, code: `c${height}` }, null);
+    db.commitTx();
+    db.commitBlock(new Uint8Array([height]));
+  };
+
+  it("holds the blocks it began with until it ends, whatever the writer commits meanwhile", () => {
+    const path = join(dir, "snapshot.sqlite");
+    const writer = openSqlitePactDb(path);
+    writeBlock(writer, 1, 10n);
+    const reader = openSqlitePactDb(path, { readOnly: true });
+    reader.beginSnapshot();
+    assert.equal(reader.blockAt(1)?.endTxId, 1);
+    writeBlock(writer, 2, 20n);
+    assert.equal(reader.blockAt(2), null);
+    reader.endSnapshot();
+    reader.endSnapshot();
+    reader.beginSnapshot();
+    assert.deepEqual(reader.blockAt(2), { height: 2, endTxId: 2, hash: new Uint8Array([2]) });
+    reader.endSnapshot();
+    reader.close();
+    writer.close();
+  });
+
+  it("gives the scratch states made on one block's reads that block's state, each its own writes", () => {
+    const path = join(dir, "block-reads.sqlite");
+    const writer = openSqlitePactDb(path);
+    writeBlock(writer, 1, 10n);
+    writeBlock(writer, 2, 20n);
+    const reader = openSqlitePactDb(path, { readOnly: true });
+    reader.beginSnapshot();
+    const reads = reader.blockReads(reader.blockAt(1)!);
+    const first = reader.scratchOn(reads);
+    assert.deepEqual(first.readModule("coin"), { hash: "h1", code: "c1" });
+    first.beginTx();
+    first.writeRow("update", "coin_accounts", "alice", new Map([["balance", 11n]]));
+    first.commitTx();
+    assert.equal(first.readRow("coin_accounts", "alice")?.get("balance"), 11n);
+    const second = reader.scratchOn(reads);
+    assert.equal(second.readRow("coin_accounts", "alice")?.get("balance"), 10n);
+    assert.deepEqual(second.readModule("coin"), { hash: "h1", code: "c1" });
+    assert.deepEqual(second.writes().rows, []);
+    reader.endSnapshot();
+    reader.close();
+    writer.close();
+  });
+});

@@ -58,6 +58,8 @@ export class SqliteStore implements VersionedStore {
   /** User table name → domain id, for the latest state; cleared when a rollback may drop one. */
   private readonly domainIds = new Map<string, number>(SYSTEM_DOMAIN_IDS);
   private level = 0;
+  /** Whether a read snapshot (`beginSnapshot`) is held. */
+  private snapshotHeld = false;
   private readonly batchCommits: boolean;
   /** Whether the database transaction holding batched levels is open. */
   private batchOpen = false;
@@ -209,19 +211,22 @@ export class SqliteStore implements VersionedStore {
   }
 
   /**
-   * Runs `read` on one snapshot of the file (a read transaction), so that every read in it sees
-   * the same committed blocks however another connection writes meanwhile. The table ids cached
-   * for the latest state are read again: another connection may have rewound them away.
+   * Starts one snapshot of the file (a read transaction), so that every read until
+   * `endSnapshot` sees the same committed blocks however another connection writes meanwhile.
+   * The table ids cached for the latest state are read again: another connection may have
+   * rewound them away.
    */
-  readSnapshot<T>(read: () => T): T {
+  beginSnapshot(): void {
     if (this.level !== 0 || this.batchOpen) throw new Error("a read snapshot inside a transaction");
     this.forgetUserDomains();
     this.beginReadStmt.run();
-    try {
-      return read();
-    } finally {
-      this.rollbackStmt.run();
-    }
+    this.snapshotHeld = true;
+  }
+
+  endSnapshot(): void {
+    if (!this.snapshotHeld) return;
+    this.snapshotHeld = false;
+    if (this.db.inTransaction) this.rollbackStmt.run();
   }
 
   /** Commits the batched levels (with `batchCommits`; nothing otherwise). */

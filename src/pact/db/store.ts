@@ -52,8 +52,10 @@ export interface VersionedStore extends WritableStore {
   rewind(height: number, txIdBound: number): void;
   /** Makes what was committed durable, for a store that holds commits back; else nothing. */
   flush(): void;
-  /** Runs `read` on one consistent snapshot of the stored state (SQLite: a read transaction). */
-  readSnapshot<T>(read: () => T): T;
+  /** Starts reading one consistent snapshot of the stored state (SQLite: a read transaction). */
+  beginSnapshot(): void;
+  /** Ends it (nothing when none is held). */
+  endSnapshot(): void;
   /**
    * After a failed write: discards the open levels and, when the database threw more away (a
    * store that holds commits back may lose them), everything not yet durable.

@@ -11,6 +11,7 @@
  * with the same semantics; `index.ts` opens them.
  */
 import type { Guard, KeySet, ModuleName, PactObject } from "../values/types.ts";
+import type { BlockReads } from "./block-reads.ts";
 
 /**
  * How `writeRow` treats an existing row (Pact's `WriteType`):
@@ -207,6 +208,14 @@ export interface VersionedPactDb extends PactDb {
    */
   scratchAt(height: number): ScratchDb;
   /**
+   * Reads of the state after `block` (a recorded block, as `blockAt` gives it) that keep each
+   * value read, for the scratch states of work on one read snapshot (`beginSnapshot`); they must
+   * not outlive it.
+   */
+  blockReads(block: BlockRecord): BlockReads;
+  /** A scratch database (as `scratchAt`'s) on `reads`, which hold the state it reads. */
+  scratchOn(reads: BlockReads): ScratchDb;
+  /**
    * Opens block `height` (as `beginBlock`) holding `writes`, what that block wrote when it was
    * executed on a scratch state after the latest block; commit or abort it as any block. Throws
    * when the writes were not made on the latest block's state.
@@ -217,11 +226,14 @@ export interface VersionedPactDb extends PactDb {
   /** Makes the committed blocks durable (when the backend holds commits back). */
   flush(): void;
   /**
-   * Runs `read` on one snapshot of the committed state: a state opened read-only beside the one
-   * that writes it (`openSqlitePactDb(path, {readOnly: true})`) reads blocks that agree with each
-   * other in it, however the writer moves on meanwhile.
+   * Starts reading one snapshot of the committed state, until `endSnapshot`: a state opened
+   * read-only beside the one that writes it (`openSqlitePactDb(path, {readOnly: true})`) reads
+   * blocks that agree with each other in it, however the writer moves on meanwhile. While it is
+   * held, the writer's log of changes cannot be copied back past it: hold it briefly.
    */
-  readSnapshot<T>(read: () => T): T;
+  beginSnapshot(): void;
+  /** Ends the snapshot `beginSnapshot` started (nothing when none is held). */
+  endSnapshot(): void;
   /**
    * After a failed write: closes the open block and transaction, if any, and reloads the state
    * from its store, which may hold fewer blocks than before (SQLite can roll back the blocks
