@@ -5,16 +5,7 @@
  * passes its arguments as one list (`(hash-poseidon 1 2)` hashes `[1 2]`; see the compiler's
  * list-argument natives); as a function value, the native takes the list.
  */
-import {
-  poseidon1,
-  poseidon2,
-  poseidon3,
-  poseidon4,
-  poseidon5,
-  poseidon6,
-  poseidon7,
-  poseidon8,
-} from "poseidon-lite";
+import { createRequire } from "node:module";
 import { MAX_POSEIDON_INPUTS } from "../gas/costs.ts";
 import { argsError } from "../runtime/native-errors.ts";
 import type { NativeDef } from "../runtime/types.ts";
@@ -23,17 +14,26 @@ import { modCurveOrder } from "./zk.ts";
 /** Flat cost of the Poseidon natives (the reference's table). */
 export const POSEIDON_GAS = 124_000;
 
-/** The hash of n inputs is `BY_INPUT_COUNT[n - 1]`. */
-const BY_INPUT_COUNT = [
-  poseidon1,
-  poseidon2,
-  poseidon3,
-  poseidon4,
-  poseidon5,
-  poseidon6,
-  poseidon7,
-  poseidon8,
-] as const;
+type PoseidonOfWidth = (inputs: readonly bigint[]) => bigint;
+
+const requirePackage = createRequire(import.meta.url);
+/** The hash of n inputs at `[n]`, once loaded. */
+const byInputCount: (PoseidonOfWidth | undefined)[] = [];
+
+/**
+ * The package's hash of `n` inputs (1 to 8), loaded on first use: building one width's round
+ * constants takes ~15 ms, and the package's index builds all 16 (~125 ms), which every thread and
+ * every `braid` command paid as it started, for a native few contracts call.
+ */
+function poseidonOfWidth(n: number): PoseidonOfWidth {
+  let hash = byInputCount[n];
+  if (hash === undefined) {
+    const module = requirePackage(`poseidon-lite/poseidon${n}`) as Record<string, PoseidonOfWidth>;
+    hash = module[`poseidon${n}`]!;
+    byInputCount[n] = hash;
+  }
+  return hash;
+}
 
 /** The integers a Poseidon native hashes: a list of 1 to 8 integers, or null. */
 export function poseidonInputs(v: unknown): bigint[] | null {
@@ -43,11 +43,12 @@ export function poseidonInputs(v: unknown): bigint[] | null {
 
 /** Poseidon of 1 to 8 integers, each taken modulo the field's prime first. */
 export function poseidonHash(inputs: readonly bigint[]): bigint {
-  const hash = BY_INPUT_COUNT[inputs.length - 1];
-  if (hash === undefined)
-    throw new RangeError(`poseidon takes 1 to 8 inputs, not ${inputs.length}`);
+  const n = inputs.length;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_POSEIDON_INPUTS) {
+    throw new RangeError(`poseidon takes 1 to ${MAX_POSEIDON_INPUTS} inputs, not ${n}`);
+  }
   // The implementation expects field elements, in [0, r).
-  return hash(inputs.map(modCurveOrder));
+  return poseidonOfWidth(n)(inputs.map(modCurveOrder));
 }
 
 function poseidonNative(name: string): NativeDef {
