@@ -171,4 +171,18 @@ describe("CborWriter", () => {
     assert.equal(bytes[0], 1);
     assert.equal(bytes[bytes.length - 1], 2);
   });
+
+  it("gives its bytes once: the next writers reuse its buffer, and its bytes stay as they were", () => {
+    const first = new CborWriter();
+    first.text("first");
+    const firstBytes = first.bytes();
+    assert.throws(() => first.bytes(), /bytes were already taken/);
+    assert.throws(() => first.word(1), /written after its bytes were taken/);
+    const second = new CborWriter();
+    second.text("second, longer");
+    const secondBytes = second.bytes();
+    assert.equal(Buffer.from(firstBytes).toString("hex"), "656669727374");
+    assert.equal(Buffer.from(secondBytes).subarray(1).toString("utf8"), "second, longer");
+    assert.notEqual(firstBytes.buffer, secondBytes.buffer);
+  });
 });

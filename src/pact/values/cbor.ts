@@ -34,12 +34,28 @@ const MAX_UINT64 = (1n << 64n) - 1n;
 
 const utf8 = new TextEncoder();
 
+/** Spare working buffers kept at most, and the largest kept (a writer may have grown its own). */
+const MAX_SPARE_BUFFERS = 4;
+const MAX_SPARE_BUFFER_BYTES = 64 * 1024;
+
 /**
- * A buffer to write into: below Node's pool limit (4 KiB) a piece of Node's shared buffer pool,
- * since an array buffer of its own costs microseconds to allocate on a loaded machine, and every
- * value the node stores or logs is written through a writer. Only `bytes()`, a copy, leaves it.
+ * The working buffers of writers whose bytes were taken, for the next writers: every value the
+ * node stores or logs is written through a writer, two or three of them for each row a block
+ * writes, and allocating a buffer costs microseconds on a loaded machine. A writer that throws
+ * before its bytes are taken keeps its buffer, which then goes with it.
+ */
+const spareBuffers: Uint8Array[] = [];
+
+/** Written into by a writer whose bytes were taken: any write or second take is a mistake. */
+const TAKEN = new Uint8Array(0);
+
+/**
+ * A buffer to write into: a spare one, else below Node's pool limit (4 KiB) a piece of Node's
+ * shared buffer pool, cheaper than an array buffer of its own. Only `bytes()`, a copy, leaves it.
  */
 function workingBuffer(size: number): Uint8Array {
+  const last = spareBuffers.length - 1;
+  if (last >= 0 && spareBuffers[last]!.length >= size) return spareBuffers.pop()!;
   const pooled = Buffer.allocUnsafe(size);
   return new Uint8Array(pooled.buffer, pooled.byteOffset, size);
 }
@@ -53,9 +69,20 @@ export class CborWriter {
   private view = viewOf(this.buffer);
   private length = 0;
 
-  /** The bytes written so far (a copy). */
+  /**
+   * The bytes written (a copy). Taken once: the writer's buffer then goes to the next writer, and
+   * writing on throws.
+   */
   bytes(): Uint8Array {
-    return this.buffer.slice(0, this.length);
+    const buffer = this.buffer;
+    if (buffer === TAKEN) throw new Error("a CBOR writer's bytes were already taken");
+    const out = buffer.slice(0, this.length);
+    this.buffer = TAKEN;
+    this.length = 0;
+    if (spareBuffers.length < MAX_SPARE_BUFFERS && buffer.length <= MAX_SPARE_BUFFER_BYTES) {
+      spareBuffers.push(buffer);
+    }
+    return out;
   }
 
   /** `encodeWord`: an unsigned integer (a constructor tag, a de Bruijn index, a builtin index). */
@@ -197,6 +224,7 @@ export class CborWriter {
   private ensure(extra: number): void {
     const needed = this.length + extra;
     if (needed <= this.buffer.length) return;
+    if (this.buffer === TAKEN) throw new Error("a CBOR writer written after its bytes were taken");
     let size = this.buffer.length * 2;
     while (size < needed) size *= 2;
     const next = workingBuffer(size);
