@@ -40,11 +40,11 @@ let ancestry: AncestryReader | undefined;
 const states = new Map<number, VersionedPactDb>();
 
 /**
- * How long one read snapshot of a chain's state may serve the work that keeps arriving, in
- * milliseconds: back-to-back calls on the same parent block then share the snapshot and what it
- * read (a module's stored text, the parent's record) instead of each starting its own. A held
- * snapshot keeps the node's write-ahead log from being copied back past it, so it is ended once
- * the thread has no more work waiting, and after this long in any case.
+ * How long one read snapshot of a chain's state serves the work that arrives, in milliseconds:
+ * the calls on the same parent block in that time share the snapshot and what it read (a
+ * module's stored text, the parent's record) instead of each starting its own. A held snapshot
+ * keeps SQLite from copying the node's writes back into the file past it, so it ends after this
+ * long (or when the work after it needs a newer block).
  */
 export const SNAPSHOT_HOLD_MS = 20;
 
@@ -56,7 +56,7 @@ interface HeldSnapshot {
 }
 
 const held = new Map<number, HeldSnapshot>();
-let releaseScheduled = false;
+let releaseTimer: NodeJS.Timeout | undefined;
 
 function stateOf(chainId: number): VersionedPactDb {
   let state = states.get(chainId);
@@ -69,15 +69,16 @@ function stateOf(chainId: number): VersionedPactDb {
 
 /** Ends every held snapshot. */
 function releaseSnapshots(): void {
-  releaseScheduled = false;
+  clearTimeout(releaseTimer);
+  releaseTimer = undefined;
   for (const snapshot of held.values()) snapshot.state.endSnapshot();
   held.clear();
 }
 
 /**
  * The chain's held snapshot, begun now when there is none or it is older than
- * {@link SNAPSHOT_HOLD_MS} (`fresh`: begun in any case). Ended when the thread next has nothing
- * to do: the messages already waiting are all taken before an immediate runs.
+ * {@link SNAPSHOT_HOLD_MS} (`fresh`: begun in any case); every held snapshot ends that long after
+ * the first of them began, unless the thread is busy then (the next piece ends it, by its age).
  */
 function snapshotOf(chainId: number, fresh: boolean): HeldSnapshot {
   const current = held.get(chainId);
@@ -90,10 +91,7 @@ function snapshotOf(chainId: number, fresh: boolean): HeldSnapshot {
   state.beginSnapshot();
   const snapshot: HeldSnapshot = { state, sinceMs: performance.now(), at: null };
   held.set(chainId, snapshot);
-  if (!releaseScheduled) {
-    releaseScheduled = true;
-    setImmediate(releaseSnapshots);
-  }
+  releaseTimer ??= setTimeout(releaseSnapshots, SNAPSHOT_HOLD_MS);
   return snapshot;
 }
 
