@@ -23,7 +23,7 @@ function threadStatDescriptors(): number {
   let count = 0;
   for (const fd of readdirSync("/proc/self/fd")) {
     try {
-      if (/\/task\/\d+\/stat$/.test(readlinkSync(`/proc/self/fd/${fd}`))) count++;
+      if (/\/task\/\d+\/(sched)?stat$/.test(readlinkSync(`/proc/self/fd/${fd}`))) count++;
     } catch {
       // Names nothing: an exited thread's file (or the listing's own descriptor, counted alike
       // in every listing).
