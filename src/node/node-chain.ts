@@ -20,7 +20,7 @@ import { equalBytes } from "../chain/bytes.ts";
 import type { Cut } from "../chain/cut/cut.ts";
 import type { ChainDatabase, TxIndexEntry } from "../chain/db/index.ts";
 import { genesisHeader, isGenesisHeader } from "../chain/header/genesis.ts";
-import type { BlockHeader } from "../chain/header/types.ts";
+import type { BlockHeader, ParentBlock } from "../chain/header/types.ts";
 import { makeBlockHeader } from "../chain/mining/new-header.ts";
 import { makePayloadWithOutputs, type PayloadWithOutputs } from "../chain/payload/payload.ts";
 import type { ParsedCommand } from "../command/index.ts";
@@ -150,7 +150,7 @@ export class NodeChain {
    * proofs' roots are looked for in `ancestry` (the chain database unless given).
    */
   environment(
-    parent: BlockHeader,
+    parent: ParentBlock,
     miner: MinerAccount = this.context.miner,
     ancestry: ProofAncestry = this.context.chainDb,
   ): BlockEnvironment {

@@ -12,7 +12,7 @@
  * the pact id, the step and (in `resume`) the yield's provenance: target chain and module hash.
  */
 import type { ChainDatabase } from "../chain/db/index.ts";
-import type { BlockHeader } from "../chain/header/types.ts";
+import type { BlockHeader, ParentBlock } from "../chain/header/types.ts";
 import {
   createSpvProof,
   decodeSpvProof,
@@ -133,7 +133,7 @@ export type ProofAncestry = Pick<ChainDatabase, "link" | "isAncestor">;
 export function continuationVerifier(
   chainDb: ProofAncestry,
   chainId: number,
-  parent: BlockHeader,
+  parent: ParentBlock,
 ): ContinuationVerifier {
   return {
     verifyContinuation(text: string): DefPactExec {
@@ -143,7 +143,7 @@ export function continuationVerifier(
 }
 
 /** Whether `root` is a block of `chainId` on the branch ending at `parent`. */
-function onBranch(chainDb: ProofAncestry, chainId: number, parent: BlockHeader) {
+function onBranch(chainDb: ProofAncestry, chainId: number, parent: ParentBlock) {
   return (root: Uint8Array): boolean => {
     const link = chainDb.link(root);
     return link !== undefined && link.chainId === chainId && chainDb.isAncestor(root, parent.hash);
@@ -157,7 +157,7 @@ function onBranch(chainDb: ProofAncestry, chainId: number, parent: BlockHeader) 
 export function spvVerifier(
   chainDb: ProofAncestry,
   chainId: number,
-  parent: BlockHeader,
+  parent: ParentBlock,
 ): SpvVerifier {
   return {
     verifySpv(proofType: string, proof: PactObject): PactObject {

@@ -27,3 +27,9 @@ export interface BlockHeader {
   /** The block hash (Merkle root of the fields above). */
   readonly hash: Uint8Array;
 }
+
+/**
+ * What executing on top of a block needs of it: its chain, height, time and hash (a header is
+ * one).
+ */
+export type ParentBlock = Pick<BlockHeader, "chainId" | "height" | "creationTime" | "hash">;

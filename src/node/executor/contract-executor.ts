@@ -9,11 +9,20 @@
  * the other blocks — made by the other modes, replayed, imported — still run on the node's
  * thread, on the chains' states (node-chain.ts).
  */
-import type { BlockHeader } from "../../chain/header/types.ts";
+import type { ParentBlock } from "../../chain/header/types.ts";
 import type { BlockWrites } from "../../pact/db/index.ts";
 import type { MinerAccount } from "../options.ts";
 import type { BlockTimeLimits } from "./block/block-executor.ts";
 import type { LocalRules } from "./local.ts";
+
+/**
+ * `header` as the {@link ParentBlock} of work on top of it: only these fields cross to an
+ * execution thread, not the whole header (its other fields cost the copy each way).
+ */
+export function parentBlockOf(header: ParentBlock): ParentBlock {
+  const { chainId, height, creationTime, hash } = header;
+  return { chainId, height, creationTime, hash };
+}
 
 /**
  * A `local` call, its parent block resolved. The command comes as the request's body text: the
@@ -28,7 +37,7 @@ export interface LocalRequest {
   readonly verifySignatures: boolean;
   readonly preflight: boolean;
   /** The block it runs on top of: the chain's head or, with `rewindDepth`, an ancestor. */
-  readonly parent: BlockHeader;
+  readonly parent: ParentBlock;
   readonly rules: LocalRules;
   /** The node's clock when the call came, in seconds since the UNIX epoch. */
   readonly nowSeconds: number;
@@ -71,7 +80,7 @@ export type LocalAnswer =
 /** A new block's commands, to execute on top of `parent` (its chain's head) without storing. */
 export interface BlockRequest {
   readonly chainId: number;
-  readonly parent: BlockHeader;
+  readonly parent: ParentBlock;
   /** The commands as payload transactions' text, in order (checked when they were admitted). */
   readonly transactions: readonly string[];
   /** The largest of their gas limits: what bounds the work of its longest command. */

@@ -10,7 +10,7 @@
 import { workerData } from "node:worker_threads";
 import { equalBytes } from "../../chain/bytes.ts";
 import { type AncestryReader, openAncestryReader } from "../../chain/db/index.ts";
-import type { BlockHeader } from "../../chain/header/types.ts";
+import type { ParentBlock } from "../../chain/header/types.ts";
 import { findVersionByName } from "../../chain/version/known-versions.ts";
 import { serveWork } from "../../execution/work-thread-port.ts";
 import {
@@ -99,7 +99,7 @@ function snapshotOf(chainId: number, fresh: boolean): HeldSnapshot {
  * The reads of the chain's state after `parent` in its held snapshot, or null when the state
  * does not hold `parent`; a snapshot begun before the node saved `parent` is begun again.
  */
-function readsAfter(chainId: number, parent: BlockHeader): BlockReads | null {
+function readsAfter(chainId: number, parent: ParentBlock): BlockReads | null {
   const current = held.get(chainId);
   let snapshot = snapshotOf(chainId, false);
   if (
@@ -127,7 +127,7 @@ function readsAfter(chainId: number, parent: BlockHeader): BlockReads | null {
  */
 function atParent<A>(
   chainId: number,
-  parent: BlockHeader,
+  parent: ParentBlock,
   answer: (env: BlockEnvironment, scratch: () => ScratchDb) => A,
 ): A | { readonly kind: "unserved" } | ReturnType<typeof failedAnswer> {
   try {

@@ -16,12 +16,13 @@
 import { commandTimeoutMessage } from "../../execution/index.ts";
 import { siblingModule, WATCHDOG_GRACE_MS, WorkThread } from "../../execution/work-thread.ts";
 import type { NodeLogger } from "../logger.ts";
-import type {
-  BlockAnswer,
-  BlockRequest,
-  ContractExecutor,
-  LocalAnswer,
-  LocalRequest,
+import {
+  type BlockAnswer,
+  type BlockRequest,
+  type ContractExecutor,
+  type LocalAnswer,
+  type LocalRequest,
+  parentBlockOf,
 } from "./contract-executor.ts";
 import type { AnswerTo, ThreadData, ThreadWork } from "./thread-messages.ts";
 
@@ -60,11 +61,17 @@ export class ExecutionThreads implements ContractExecutor {
   }
 
   local(request: LocalRequest): Promise<LocalAnswer> {
-    return this.run({ kind: "local", request });
+    return this.run({
+      kind: "local",
+      request: { ...request, parent: parentBlockOf(request.parent) },
+    });
   }
 
   makeBlock(request: BlockRequest): Promise<BlockAnswer> {
-    return this.run({ kind: "block", request });
+    return this.run({
+      kind: "block",
+      request: { ...request, parent: parentBlockOf(request.parent) },
+    });
   }
 
   private run<W extends ThreadWork>(work: W): Promise<AnswerTo<W>> {

@@ -6,7 +6,7 @@
  * at most the node's time limit for one command, or is refused (400) as timed out.
  */
 
-import type { BlockHeader } from "../../chain/header/types.ts";
+import type { ParentBlock } from "../../chain/header/types.ts";
 import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import {
@@ -64,7 +64,7 @@ export type LocalRules = Pick<AdmissionRules, "networkId" | "chainId" | "blockGa
 
 /** Where a `local` call runs: on top of `parent`, a block of the chain's current branch. */
 export interface LocalSite {
-  readonly parent: BlockHeader;
+  readonly parent: ParentBlock;
   /** The environment of a child of `parent`. */
   readonly env: BlockEnvironment;
   /** The state after `parent` for a plain `local`, whose writes are discarded. */
@@ -166,7 +166,7 @@ function asChainwebLocal(outcome: CommandOutcome, meta: PublicMeta, txId: number
  * `metaData` of a `local` result: the block the command ran in (height, the parent's time and
  * hash) and the command's public metadata, keys in aeson's (alphabetical) order.
  */
-function localMetaData(parent: BlockHeader, meta: PublicMeta): string {
+function localMetaData(parent: ParentBlock, meta: PublicMeta): string {
   const publicMeta = `{"chainId":${jsonString(meta.chainId)},"creationTime":${meta.creationTime},"gasLimit":${meta.gasLimit},"gasPrice":${meta.gasPrice.text},"sender":${jsonString(meta.sender)},"ttl":${meta.ttl}}`;
   return `{"blockHeight":${parent.height + 1},"blockTime":${parent.creationTime},"prevBlockHash":${jsonString(encodeBase64Url(parent.hash))},"publicMeta":${publicMeta}}`;
 }
@@ -179,7 +179,7 @@ function preflightProblems(
   command: ParsedCommand,
   meta: PublicMeta,
   rules: LocalRules,
-  parent: BlockHeader,
+  parent: ParentBlock,
   nowSeconds: number,
 ): string[] {
   const problems: string[] = [];

@@ -3,7 +3,7 @@
  * shares, the parent block, its miner, and where proofs find their roots. The node's chains and
  * its execution threads build it the same way.
  */
-import type { BlockHeader } from "../../../chain/header/types.ts";
+import type { ParentBlock } from "../../../chain/header/types.ts";
 import type { ChainwebVersion } from "../../../chain/version/version.ts";
 import type { Decimal } from "../../../pact/values/index.ts";
 import type { MinerAccount } from "../../options.ts";
@@ -29,7 +29,7 @@ export interface EnvironmentParts {
 export function blockEnvironment(
   parts: EnvironmentParts,
   chainId: number,
-  parent: BlockHeader,
+  parent: ParentBlock,
   ancestry: ProofAncestry,
   miner: MinerAccount = parts.miner,
 ): BlockEnvironment {
