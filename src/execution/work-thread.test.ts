@@ -38,9 +38,9 @@ describe("a work thread stopped under its work", () => {
   const path = join(dir, "held.sqlite");
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("answers the work as stopped, and its close waits for the stopped thread to exit", async () => {
-    const held: number[] = [];
-    const thread = new WorkThread<{ rows: number }, string>({
+  /** A thread over the held SQLite file whose work may hold it 50 ms; `held` hears of stops. */
+  const heldThread = (held: number[] = []) =>
+    new WorkThread<{ rows: number }, string>({
       code: siblingModule(import.meta.url, "test-support/held-thread"),
       data: { path },
       name: "held",
@@ -51,6 +51,10 @@ describe("a work thread stopped under its work", () => {
       onHeld: (_work, limitMs) => held.push(limitMs),
       onGivenUp: () => {},
     });
+
+  it("answers the work as stopped, and its close waits for the stopped thread to exit", async () => {
+    const held: number[] = [];
+    const thread = heldThread(held);
     thread.start();
     await thread.started;
     assert.equal(await thread.run({ rows: HELD_ROWS }), "stopped: watchdog");
@@ -67,17 +71,7 @@ describe("a work thread stopped under its work", () => {
     skip: process.platform !== "linux",
   }, async () => {
     const before = threadStatDescriptors();
-    const thread = new WorkThread<{ rows: number }, string>({
-      code: siblingModule(import.meta.url, "test-support/held-thread"),
-      data: { path },
-      name: "held",
-      holdLimitMs: () => 50,
-      stoppedAnswer: (_work, why) => `stopped: ${why}`,
-      closingAnswer: "closing",
-      unstartedAnswer: "unstarted",
-      onHeld: () => {},
-      onGivenUp: () => {},
-    });
+    const thread = heldThread();
     assert.equal(await thread.run({ rows: HELD_ROWS }), "stopped: watchdog");
     assert.equal(await thread.run({ rows: 1 }), "counted");
     // The stopped thread's, until it has exited, and its replacement's.
