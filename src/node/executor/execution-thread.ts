@@ -2,10 +2,10 @@
  * The code of one execution thread (a `worker_thread` started by execution-threads.ts): `local`
  * calls and new blocks' commands on read-only views of the node's files. Each contract state and
  * the chain database are opened read-only, on first use, beside the node's own connections;
- * every piece of work reads one snapshot of its chain's state, shared with the pieces that come
- * straight after it, and first checks that the snapshot holds the work's parent block (the node
- * saves a state before it hands work over, but the chain may change branch meanwhile). A block's
- * writes stay on a scratch state and go back to the node.
+ * every piece of work reads a snapshot of its chain's state, shared with the pieces of the same
+ * 20 ms ({@link SNAPSHOT_HOLD_MS}), and first checks that the snapshot holds the work's parent
+ * block (the node saves a state before it hands work over, but the chain may change branch
+ * meanwhile). A block's writes stay on a scratch state and go back to the node.
  */
 import { workerData } from "node:worker_threads";
 import { equalBytes } from "../../chain/bytes.ts";
