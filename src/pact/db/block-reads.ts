@@ -6,12 +6,12 @@
  * once per call. Valid only while the snapshot they were made in is held.
  */
 import type { StoreReader } from "./store.ts";
-import type { BlockRecord } from "./types.ts";
+import type { BlockReads, BlockRecord } from "./types.ts";
 
 /** How many values one block's reads keep; past that they read through without keeping more. */
 export const BLOCK_READS_KEPT = 1_000;
 
-export class BlockReads implements StoreReader {
+export class CachingBlockReads implements BlockReads, StoreReader {
   /** `domain NUL key` → the value, or undefined for one known to be absent. */
   private readonly values = new Map<string, string | undefined>();
 

@@ -7,7 +7,6 @@ import { PactStateDb } from "./pact-db.ts";
 import { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.ts";
 import type { VersionedPactDb } from "./types.ts";
 
-export type { BlockReads } from "./block-reads.ts";
 export { DbError, type DbErrorCode } from "./errors.ts";
 export { userTableName } from "./pact-db.ts";
 export type { SqliteStoreOptions } from "./sqlite-store.ts";

@@ -11,7 +11,7 @@
  */
 import { renderModuleName } from "../values/names.ts";
 import type { KeySet, ModuleName, PactObject } from "../values/types.ts";
-import { BlockReads } from "./block-reads.ts";
+import { CachingBlockReads } from "./block-reads.ts";
 import {
   decodeKeySet,
   decodeModule,
@@ -45,6 +45,7 @@ import {
   userTableBytes,
 } from "./stored-bytes.ts";
 import {
+  type BlockReads,
   type BlockRecord,
   type BlockWrites,
   DEFPACTS_DOMAIN,
@@ -427,10 +428,11 @@ export class PactStateDb extends StorePactDb implements VersionedPactDb {
   }
 
   blockReads(block: BlockRecord): BlockReads {
-    return new BlockReads(block, this.versions.readerBefore(block.endTxId));
+    return new CachingBlockReads(block, this.versions.readerBefore(block.endTxId));
   }
 
   scratchOn(reads: BlockReads): ScratchDb {
+    if (!(reads instanceof CachingBlockReads)) throw new Error("block reads not made by a state");
     const { height, endTxId } = reads.block;
     return new ScratchPactDb(new OverlayStore(reads, endTxId), height + 1, this);
   }

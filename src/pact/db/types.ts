@@ -11,7 +11,6 @@
  * with the same semantics; `index.ts` opens them.
  */
 import type { Guard, KeySet, ModuleName, PactObject } from "../values/types.ts";
-import type { BlockReads } from "./block-reads.ts";
 
 /**
  * How `writeRow` treats an existing row (Pact's `WriteType`):
@@ -172,6 +171,15 @@ export interface BlockWrites {
   readonly domains: readonly (readonly [name: string, txId: number])[];
   /** Every row version written, per table in order of transactions. */
   readonly rows: readonly (readonly [domain: string, key: string, txId: number, value: string])[];
+}
+
+/**
+ * Reads of the state after one recorded block that keep each value read (`blockReads`), for the
+ * scratch states of work on one read snapshot; only the state that made them takes them back
+ * (`scratchOn`).
+ */
+export interface BlockReads {
+  readonly block: BlockRecord;
 }
 
 /** A scratch state (`scratchAt`): a `PactDb` that keeps its writes to itself, and can list them. */
