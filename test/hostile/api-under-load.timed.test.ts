@@ -58,6 +58,12 @@ const BIG_POWER_BLOCK_GAS = 127_681;
 /** How many times `BIG_POWER_CODE` is sent, one after the other (each `send` makes its block). */
 const SEND_ROUNDS = 5;
 
+/**
+ * How many `/info` answers show that the second client was answered while a load ran: the
+ * quickest load, `int-to-str` through `local` (100–170 ms), leaves room for about ten.
+ */
+const MIN_ANSWERS_DURING_LOAD = 3;
+
 interface Answer {
   readonly status: number;
   readonly text: string;
@@ -69,7 +75,10 @@ function assertAnswered(label: string, { answers, slowestWallMs }: WaitFigures):
     slowestWallMs <= SLOWEST_ANSWER_MS,
     `${label}: /info took ${slowestWallMs.toFixed(1)} ms, more than ${SLOWEST_ANSWER_MS} ms`,
   );
-  assert.ok(answers > 10, `${label}: the second client was answered while the load ran`);
+  assert.ok(
+    answers >= MIN_ANSWERS_DURING_LOAD,
+    `${label}: the second client was answered while the load ran`,
+  );
 }
 
 /** The result object of a `local` or `poll` answer's JSON. */
