@@ -5,6 +5,7 @@
  * a module's stored text, tens of kilobytes for `coin`, is fetched from SQLite once instead of
  * once per call. Valid only while the snapshot they were made in is held.
  */
+import { cacheKey } from "./row-cache.ts";
 import type { StoreReader } from "./store.ts";
 import type { BlockReads, BlockRecord } from "./types.ts";
 
@@ -26,8 +27,7 @@ export class CachingBlockReads implements BlockReads, StoreReader {
   }
 
   get(domain: string, key: string): string | undefined {
-    // Domain names are Pact identifiers or system names, which never hold NUL.
-    const at = `${domain}\u0000${key}`;
+    const at = cacheKey(domain, key);
     if (this.values.has(at)) return this.values.get(at);
     const value = this.base.get(domain, key);
     if (this.values.size < BLOCK_READS_KEPT) this.values.set(at, value);

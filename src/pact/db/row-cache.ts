@@ -34,6 +34,6 @@ export class RowCache {
 }
 
 /** Table names are Pact identifiers, which never hold NUL, so the first NUL separates. */
-function cacheKey(table: string, key: string): string {
+export function cacheKey(table: string, key: string): string {
   return `${table}\u0000${key}`;
 }
