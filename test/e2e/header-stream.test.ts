@@ -146,8 +146,13 @@ describe("braid node: header stream, pages and restart, in a child process", () 
     stalled.destroy();
     stalledHeaders.destroy();
 
-    // Both readers saw the same events, in order per chain, heights without gaps.
-    assert.deepEqual(a.raw, b.raw);
+    // Both readers saw the same events, in order per chain, heights without gaps. The first
+    // reader subscribed a moment before the second, so on a loaded machine a block or a round may
+    // come between: from the second reader's first event on, the two are the same.
+    assert.ok(b.raw.length > 0, "the second reader got events");
+    const bStartsAt = a.raw.indexOf(b.raw[0]!);
+    assert.ok(bStartsAt >= 0, "the second reader's first event reached the first reader too");
+    assert.deepEqual(a.raw.slice(bStartsAt), b.raw);
     const perChain = new Map<number, { height: number; hash: string }[]>();
     for (const e of a.events) {
       const list = perChain.get(e.chainId) ?? [];
