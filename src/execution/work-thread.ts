@@ -30,6 +30,14 @@ export const WATCHDOG_GRACE_MS = 1_000;
 export const WORK_POSTED_AHEAD = 1;
 
 /**
+ * How many pieces of streamed work (its owner says which: a sync's runs of blocks to check) are
+ * posted ahead while only such work is posted: the thread works through them while this thread
+ * is busy storing what it answered, instead of waiting for it to post the next. Urgent work may
+ * wait for them all (on the execution threads, about 40 ms of a sync's blocks).
+ */
+export const STREAMED_WORK_POSTED_AHEAD = 64;
+
+/**
  * How old a reading of the worker's CPU time the watchdog may count a piece of work from, in
  * milliseconds of wall time: it may count this much of what ran before the piece (the watchdog
  * fires at most this much early, against a hold limit of seconds), and reads the time once per
@@ -95,6 +103,8 @@ export interface WorkThreadOptions<W, A> {
   readonly onGivenUp: (reason: string) => void;
   /** Whether `work` goes ahead of the waiting work that is not urgent (none is by default). */
   readonly urgent?: (work: W) => boolean;
+  /** Whether `work` is streamed ({@link STREAMED_WORK_POSTED_AHEAD}; none is by default). */
+  readonly streamed?: (work: W) => boolean;
 }
 
 interface Job<W, A> {
@@ -117,7 +127,8 @@ export class WorkThread<W, A> {
   private closed = false;
   /**
    * The work given: the piece running first, then those posted to the worker (`posted` in all,
-   * at most 1 + {@link WORK_POSTED_AHEAD}), then those waiting here, urgent ones first.
+   * at most 1 + {@link WORK_POSTED_AHEAD}, or of streamed work 1 +
+   * {@link STREAMED_WORK_POSTED_AHEAD}), then those waiting here, urgent ones first.
    */
   private readonly jobs: Job<W, A>[] = [];
   private posted = 0;
@@ -222,10 +233,20 @@ export class WorkThread<W, A> {
 
   /** Posts the waiting work the worker may hold ({@link WORK_POSTED_AHEAD}), in order. */
   private postWaiting(worker: Worker): void {
-    while (this.posted < Math.min(this.jobs.length, 1 + WORK_POSTED_AHEAD)) {
+    while (this.posted < this.jobs.length && this.posted < this.postLimit()) {
       const job = this.jobs[this.posted++]!;
       worker.postMessage({ kind: "work", id: job.id, work: job.work } satisfies ThreadMessage<W>);
     }
+  }
+
+  /** How many pieces the worker may hold with the next waiting one: more when all are streamed. */
+  private postLimit(): number {
+    const streamed = this.options.streamed;
+    if (streamed === undefined) return 1 + WORK_POSTED_AHEAD;
+    for (let i = 0; i <= this.posted; i++) {
+      if (!streamed(this.jobs[i]!.work)) return 1 + WORK_POSTED_AHEAD;
+    }
+    return 1 + STREAMED_WORK_POSTED_AHEAD;
   }
 
   private replied(worker: Worker, reply: ThreadReply<A>): void {

@@ -39,7 +39,7 @@ import type {
   ChainState,
   WritesOfChecked,
 } from "./executor/chain-state.ts";
-import type { ExecutedBlockData } from "./executor/contract-executor.ts";
+import type { CheckedForeignBlock, ExecutedBlockData } from "./executor/contract-executor.ts";
 import { blockOfExecuted } from "./executor/executed-block.ts";
 import { storedChainwebGenesisCommand } from "./genesis/chainweb-genesis.ts";
 import type { ForeignBlock } from "./import/foreign-block.ts";
@@ -283,6 +283,32 @@ export class NodeChain {
       this.abortPrepared();
       throw e;
     }
+  }
+
+  /**
+   * {@link prepareForeign} for a block an execution thread checked ahead of its import
+   * (checked-ahead.ts): the state takes what it wrote there instead of executing it, and its
+   * payload is the one the check gave (its hash the header's). Null (nothing opened: execute it
+   * with {@link prepareForeign}) for a block with a command already on this branch (the check
+   * could not see the stored blocks' commands), or whose writes do not begin where the state is.
+   */
+  prepareChecked(block: ForeignBlock, checked: CheckedForeignBlock): PreparedBlock | null {
+    if (!equalBytes(checked.payload.payloadHash, block.header.payloadHash)) return null;
+    const index = indexOfPayload(checked.payload);
+    if (index.some((entry) => this.isOnChain(entry.requestKey))) return null;
+    try {
+      if (!this.state.takeChecked(this.head.height + 1, checked.writes)) return null;
+    } catch (e) {
+      this.abortPrepared();
+      throw e;
+    }
+    return {
+      header: block.header,
+      payload: checked.payload,
+      index,
+      requestKeys: index.map((entry) => encodeBase64Url(entry.requestKey)),
+      rejected: [],
+    };
   }
 
   /** Commits the state of a prepared block (stored meanwhile) and moves `head` to it. */

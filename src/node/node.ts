@@ -216,6 +216,7 @@ export class BraidNode {
         storage,
         powRequired,
         nowMicros: () => clock.nowMicros(),
+        checker: threads,
       });
       replayToCut(importer, chainDb, chains, log);
       const { execution } = options;

@@ -4,13 +4,16 @@
  * threads of its own (`ExecutionThreads`) behind the same interface, and every refusal comes
  * back as a tagged value that survives `postMessage`.
  *
- * Today the boundary carries `local` (and preflight) and the execution of a new block's commands
- * under on-demand mining (its writes then applied to the chain's state on the node's thread);
- * the other blocks — made by the other modes, replayed, imported — still run on the node's
- * thread, on the chains' states (node-chain.ts).
+ * Today the boundary carries `local` (and preflight), the execution of a new block's commands
+ * under on-demand mining, and the check of a sync's blocks ahead of their import (the writes of
+ * both then applied to the chain's state on the node's thread); the other blocks — made by the
+ * other modes, replayed, levelling, forks — still run on the node's thread, on the chains'
+ * states (node-chain.ts).
  */
 import type { ParentBlock } from "../../chain/header/types.ts";
+import type { PayloadWithOutputs } from "../../chain/payload/payload.ts";
 import type { BlockWrites } from "../../pact/db/index.ts";
+import type { BlockToExecute } from "../import/foreign-block.ts";
 import type { MinerAccount } from "../options.ts";
 import type { BlockTimeLimits } from "./block/block-executor.ts";
 import type { LocalRules } from "./local.ts";
@@ -116,9 +119,44 @@ export type BlockAnswer =
       readonly code?: string;
     };
 
+/**
+ * Blocks made elsewhere, each extending the one before on one chain, to check by executing them
+ * (a sync's, ahead of their import: import/checked-ahead.ts).
+ */
+export interface ForeignRunRequest {
+  readonly chainId: number;
+  /** The block the first one extends: stored, or the last of the run asked for before it. */
+  readonly parent: ParentBlock;
+  /** Whether `parent` is the last block of the run asked for before on this chain. */
+  readonly continues: boolean;
+  readonly blocks: readonly BlockToExecute[];
+  /** The keys whose private commands a block may hold (`entityKeys`). */
+  readonly entityKeys: readonly string[];
+}
+
+/** A block of a run, checked: its payload with the outputs execution gave, and its writes. */
+export interface CheckedForeignBlock {
+  readonly payload: PayloadWithOutputs;
+  readonly writes: BlockWrites;
+}
+
+export type ForeignRunAnswer =
+  /**
+   * The first blocks of the run, checked (all of them, or those before the first that was not:
+   * that one and the rest are for the caller to execute, and to refuse if they are bad).
+   */
+  | { readonly kind: "checked"; readonly blocks: readonly CheckedForeignBlock[] }
+  | { readonly kind: "unserved" }
+  | {
+      readonly kind: "failed";
+      readonly message: string;
+      readonly code?: string;
+    };
+
 export interface ContractExecutor {
   local(request: LocalRequest): Promise<LocalAnswer>;
   makeBlock(request: BlockRequest): Promise<BlockAnswer>;
+  checkForeign(request: ForeignRunRequest): Promise<ForeignRunAnswer>;
   /** Stops the executor; calls under way answer `failed`. */
   close(): Promise<void>;
 }

@@ -5,7 +5,9 @@
  * every piece of work reads a snapshot of its chain's state, shared with the pieces of the same
  * 20 ms ({@link SNAPSHOT_HOLD_MS}), and first checks that the snapshot holds the work's parent
  * block (the node saves a state before it hands work over, but the chain may change branch
- * meanwhile). A block's writes stay on a scratch state and go back to the node.
+ * meanwhile). A block's writes stay on a scratch state and go back to the node. A sync's blocks
+ * are checked in runs, each run going on from the scratch state the one before left (the node
+ * stores them behind the thread).
  */
 import { workerData } from "node:worker_threads";
 import { equalBytes } from "../../chain/bytes.ts";
@@ -24,9 +26,14 @@ import { DEV_BLOCK_REWARD } from "../genesis/coin-calls.ts";
 import type { BlockEnvironment } from "./block/block-executor.ts";
 import { blockEnvironment, type EnvironmentParts } from "./block/environment.ts";
 import { answerBlock } from "./block-job.ts";
-import { type BlockAnswer, failedAnswer, type LocalAnswer } from "./contract-executor.ts";
+import {
+  type ForeignRunAnswer,
+  type ForeignRunRequest,
+  failedAnswer,
+} from "./contract-executor.ts";
+import { answerForeignRun } from "./foreign-run-job.ts";
 import { answerLocal } from "./local-job.ts";
-import type { ThreadData, ThreadWork } from "./thread-messages.ts";
+import type { ThreadAnswer, ThreadData, ThreadWork } from "./thread-messages.ts";
 
 const data = workerData as ThreadData;
 const parts: EnvironmentParts = {
@@ -144,7 +151,93 @@ function atParent<A>(
   }
 }
 
-function run(work: ThreadWork): LocalAnswer | BlockAnswer {
+/**
+ * The most blocks of runs from elsewhere one scratch state carries on before the thread starts
+ * again from the chain's saved state, once that holds the next run's parent (the node saves what
+ * it stored of them every `STATE_FLUSH_INTERVAL_MS`): the scratch state keeps every version each
+ * block wrote.
+ */
+export const FOREIGN_OVERLAY_BLOCKS = 1_000;
+
+/**
+ * Past this many, a run whose parent the saved state does not hold yet is left to the node's
+ * thread (it executes such blocks itself, as it does without execution threads).
+ */
+export const FOREIGN_OVERLAY_MAX_BLOCKS = 4 * FOREIGN_OVERLAY_BLOCKS;
+
+/**
+ * Per chain, the scratch state the last run from elsewhere left: the next run, which extends it
+ * before the node has stored (let alone saved) the blocks before, goes on from there.
+ */
+interface ForeignOverlay {
+  readonly db: ScratchDb;
+  /** The saved block it stacks on: if the state no longer holds it, the overlay is dropped. */
+  readonly base: ParentBlock;
+  /** The hash of its last block. */
+  tip: Uint8Array;
+  blocks: number;
+}
+
+const overlays = new Map<number, ForeignOverlay>();
+
+/** Whether the chain's state holds `block`, in the held snapshot or, failing that, a fresh one. */
+function stateHolds(chainId: number, block: ParentBlock): boolean {
+  for (const fresh of [false, true]) {
+    const record = snapshotOf(chainId, fresh).state.blockAt(block.height);
+    if (record !== null && equalBytes(record.hash, block.hash)) return true;
+  }
+  return false;
+}
+
+/**
+ * The scratch state to check a run on: the one the run before left when the run extends it (and
+ * the state still holds what it stacks on), else a new one after the run's parent when the state
+ * holds that; null when neither.
+ */
+function overlayFor(chainId: number, parent: ParentBlock): ForeignOverlay | null {
+  const last = overlays.get(chainId);
+  overlays.delete(chainId);
+  const continues =
+    last !== undefined && equalBytes(last.tip, parent.hash) && stateHolds(chainId, last.base);
+  if (continues && last.blocks < FOREIGN_OVERLAY_BLOCKS) return last;
+  const reads = readsAfter(chainId, parent);
+  if (reads !== null) {
+    return { db: stateOf(chainId).scratchOn(reads), base: parent, tip: parent.hash, blocks: 0 };
+  }
+  return continues && last.blocks < FOREIGN_OVERLAY_MAX_BLOCKS ? last : null;
+}
+
+/**
+ * Checks a run of blocks from elsewhere, in one read snapshot of the chain's state (a branch
+ * change the node makes meanwhile cannot show half-way through); the scratch state is kept for
+ * the next run when every block passed.
+ */
+function checkForeign(request: ForeignRunRequest): ForeignRunAnswer {
+  const { chainId } = request;
+  try {
+    ancestry ??= openAncestryReader(data.chainDbPath);
+    const chainAncestry = ancestry;
+    const overlay = overlayFor(chainId, request.parent);
+    if (overlay === null) return { kind: "unserved" };
+    const answer = answerForeignRun(request, {
+      db: overlay.db,
+      env: (parent, miner) => blockEnvironment(parts, chainId, parent, chainAncestry, miner),
+    });
+    const last = request.blocks.at(-1);
+    if (last !== undefined && answer.blocks.length === request.blocks.length) {
+      overlay.tip = last.header.hash;
+      overlay.blocks += request.blocks.length;
+      overlays.set(chainId, overlay);
+    }
+    return answer;
+  } catch (e) {
+    releaseSnapshots();
+    return failedAnswer(e);
+  }
+}
+
+function run(work: ThreadWork): ThreadAnswer {
+  if (work.kind === "foreign") return checkForeign(work.request);
   const { chainId, parent } = work.request;
   if (work.kind === "block") {
     const request = work.request;
@@ -157,6 +250,7 @@ function run(work: ThreadWork): LocalAnswer | BlockAnswer {
 }
 
 function close(): void {
+  overlays.clear();
   releaseSnapshots();
   for (const state of states.values()) state.close();
   ancestry?.close();

@@ -20,11 +20,13 @@ import {
   type BlockAnswer,
   type BlockRequest,
   type ContractExecutor,
+  type ForeignRunAnswer,
+  type ForeignRunRequest,
   type LocalAnswer,
   type LocalRequest,
   parentBlockOf,
 } from "./contract-executor.ts";
-import type { AnswerTo, ThreadData, ThreadWork } from "./thread-messages.ts";
+import type { AnswerTo, ThreadAnswer, ThreadData, ThreadWork } from "./thread-messages.ts";
 
 /**
  * The most `local` calls one thread holds (running or queued); more are answered 503 at once,
@@ -74,13 +76,30 @@ export class ExecutionThreads implements ContractExecutor {
     });
   }
 
+  /**
+   * Checks a sync's blocks ahead of their import. A run that goes on from the one before is
+   * handed over without saving the chain's state: the thread goes on from where that run left
+   * its scratch state.
+   */
+  checkForeign(request: ForeignRunRequest): Promise<ForeignRunAnswer> {
+    const work = {
+      kind: "foreign",
+      request: { ...request, parent: parentBlockOf(request.parent) },
+    } as const;
+    return request.continues ? this.threadOf(work).run(work) : this.run(work);
+  }
+
   private run<W extends ThreadWork>(work: W): Promise<AnswerTo<W>> {
     try {
       this.options.saveState(work.request.chainId);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.threads[work.request.chainId % this.threads.length]!.run(work);
+    return this.threadOf(work).run(work);
+  }
+
+  private threadOf(work: ThreadWork): ExecutionThread {
+    return this.threads[work.request.chainId % this.threads.length]!;
   }
 
   /** Resolves once every thread has loaded its code (or given up starting). */
@@ -93,17 +112,28 @@ export class ExecutionThreads implements ContractExecutor {
   }
 }
 
+/**
+ * How long a block from elsewhere may hold an execution thread while it is checked: its commands
+ * run without a time limit (a block's commands all run, bounded by their gas), so a block past
+ * this stops the thread, and the node's thread executes the run instead, as it does without
+ * threads.
+ */
+export const FOREIGN_BLOCK_HOLD_MS = 2_000;
+
 /** How long a piece of work may hold its thread: its limit, and then the grace. */
 function holdLimitMs(work: ThreadWork): number {
   if (work.kind === "local") return work.request.timeLimitMs + WATCHDOG_GRACE_MS;
+  if (work.kind === "foreign") {
+    return work.request.blocks.length * FOREIGN_BLOCK_HOLD_MS + WATCHDOG_GRACE_MS;
+  }
   // A block's budget, the command under way when it ends, and one made again after a time-out.
   const { blockMs, commandMs } = work.request.limits;
   return blockMs + 2 * commandMs + WATCHDOG_GRACE_MS;
 }
 
 /** What a piece of work is answered when its thread was stopped under it (`why`). */
-function stoppedAnswer(work: ThreadWork, why: "watchdog" | string): LocalAnswer | BlockAnswer {
-  if (work.kind === "block") return { kind: "unserved" };
+function stoppedAnswer(work: ThreadWork, why: "watchdog" | string): ThreadAnswer {
+  if (work.kind !== "local") return { kind: "unserved" };
   return why === "watchdog"
     ? {
         kind: "refused",
@@ -117,7 +147,7 @@ function stoppedAnswer(work: ThreadWork, why: "watchdog" | string): LocalAnswer 
 
 /** Execution thread `index`: its work in order; a `local` call beyond the bound is refused. */
 class ExecutionThread {
-  private readonly thread: WorkThread<ThreadWork, LocalAnswer | BlockAnswer>;
+  private readonly thread: WorkThread<ThreadWork, ThreadAnswer>;
 
   constructor(
     private readonly index: number,
@@ -135,8 +165,14 @@ class ExecutionThread {
       unstartedAnswer: { kind: "unserved" },
       // A new block waits for no `local` call but the one running (and the one posted after it).
       urgent: (work) => work.kind === "block",
+      // A sync's runs are posted well ahead (the node's thread is busy storing the ones before).
+      streamed: (work) => work.kind === "foreign",
       onHeld: (work, limitMs) => {
-        const what = work.kind === "local" ? "a local call" : "a new block";
+        const what = {
+          local: "a local call",
+          block: "a new block",
+          foreign: "a block from elsewhere",
+        }[work.kind];
         log.warn(
           `execution thread ${index}: ${what} on chain ${work.request.chainId} held it ${limitMs} ms; the thread is replaced`,
         );

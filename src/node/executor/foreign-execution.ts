@@ -6,7 +6,7 @@
  * fork (fork-execution.ts).
  */
 import { equalBytes } from "../../chain/bytes.ts";
-import type { BlockHeader } from "../../chain/header/types.ts";
+import type { ParentBlock } from "../../chain/header/types.ts";
 import {
   makePayloadWithOutputs,
   type PayloadData,
@@ -14,7 +14,7 @@ import {
 } from "../../chain/payload/payload.ts";
 import { type ParsedCommand, parseCommand } from "../../command/index.ts";
 import type { PactDb } from "../../pact/db/index.ts";
-import type { ForeignBlock } from "../import/foreign-block.ts";
+import type { BlockToExecute } from "../import/foreign-block.ts";
 import { ImportError } from "../import/import-error.ts";
 import { blockTransactionProblem } from "../import/transaction-rules.ts";
 import type { MinerAccount } from "../options.ts";
@@ -38,8 +38,8 @@ export interface ForeignChecks {
  */
 export function executeForeign(
   db: PactDb,
-  block: ForeignBlock,
-  parent: BlockHeader,
+  block: BlockToExecute,
+  parent: ParentBlock,
   env: (miner: MinerAccount) => BlockEnvironment,
   checks: ForeignChecks,
 ): PayloadWithOutputs {
@@ -93,7 +93,7 @@ export function executeForeign(
 }
 
 /** The block's commands, each with its hash and signatures checked. */
-function verifiedCommands(block: ForeignBlock): ParsedCommand[] {
+function verifiedCommands(block: BlockToExecute): ParsedCommand[] {
   return block.payload.transactions.map((t, i) => {
     const bytes = "transaction" in t ? t.transaction : t;
     let json: unknown;

@@ -12,8 +12,6 @@ import Database from "better-sqlite3";
 import type { Block } from "../../chain/db/index.ts";
 import { payloadChecksum } from "../../chain/db/payload-log.ts";
 import { adjacentChains } from "../../chain/graph/graph.ts";
-import type { BlockHeader } from "../../chain/header/types.ts";
-import { makeBlockHeader } from "../../chain/mining/new-header.ts";
 import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { graphAt } from "../../chain/version/version.ts";
 import { JsonNumber } from "../../pact/values/index.ts";
@@ -29,41 +27,12 @@ import {
   GAS_CAP,
   manualNode,
 } from "../test-support/dev-node.ts";
+import { reheader, withOtherOutput } from "../test-support/lying-blocks.ts";
 import { ImportError, type ImportErrorCode } from "./import-error.ts";
 import { ANNOUNCE_WINDOW_LIMIT_MS } from "./importer.ts";
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
-
-/** `block` with its first output's text changed, its payload and header made anew to match. */
-function withOtherOutput(source: BraidNode, block: Block, from: string, to: string): Block {
-  const { header, payload } = block;
-  const transactions = payload.transactions.map((t, i) =>
-    i === 0 ? { ...t, output: utf8.encode(text.decode(t.output).replace(from, to)) } : t,
-  );
-  const remade = makePayloadWithOutputs(transactions, payload.minerData, payload.coinbase);
-  return {
-    header: reheader(source, header, remade.payloadHash),
-    payload: remade,
-  };
-}
-
-/** A valid header like `header`, for another payload (and creation time). */
-function reheader(
-  source: BraidNode,
-  header: BlockHeader,
-  payloadHash: Uint8Array,
-  creationTime = header.creationTime,
-): BlockHeader {
-  const db = source.chainDb;
-  return makeBlockHeader({
-    version: source.version,
-    parent: db.header(header.parent)!,
-    adjacentParents: new Map([...header.adjacents].map(([c, hash]) => [c, db.header(hash)!])),
-    payloadHash,
-    creationTime,
-  });
-}
 
 function refusal(node: BraidNode, blocks: readonly Block[]): [ImportErrorCode, string] {
   try {

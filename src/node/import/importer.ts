@@ -30,11 +30,13 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import { StorageUnavailable } from "../../pact/db/storage-failure.ts";
 import type { NodeEvents } from "../events.ts";
 import type { WritesOfChecked } from "../executor/chain-state.ts";
+import type { CheckedForeignBlock } from "../executor/contract-executor.ts";
 import type { NodeLogger } from "../logger.ts";
 import { cutOf, type NodeChain, type PreparedBlock, type StoredBlock } from "../node-chain.ts";
 import type { StorageGuard } from "../storage-guard.ts";
 import { checkHeader, checkPayload, type HeaderFinder, importBlocks } from "./block-import.ts";
 import { type BlockOrigin, logStoredBlock } from "./block-log.ts";
+import { CHECK_AHEAD_MIN_BLOCKS, CheckedAhead, type ForeignChecker } from "./checked-ahead.ts";
 import type { ForeignBlock } from "./foreign-block.ts";
 
 export interface ImporterParts {
@@ -49,6 +51,8 @@ export interface ImporterParts {
   readonly storage: StorageGuard;
   /** The node's clock (clock.ts, in µs): blocks from elsewhere created after it are refused. */
   readonly nowMicros: () => number;
+  /** Who checks a sync's blocks ahead of their import (the execution threads), if anyone. */
+  readonly checker?: ForeignChecker | null;
 }
 
 /**
@@ -94,6 +98,10 @@ export class BlockImporter {
   private lastImportEnded = Number.NEGATIVE_INFINITY;
   /** The yielding imports, one after another: settles when the last one asked for has ended. */
   private yieldingImports: Promise<void> = Promise.resolve();
+  /** Per chain, the last block of the last run of a sync's blocks handed over to be checked. */
+  private readonly runTips = new Map<number, Uint8Array>();
+  /** How many blocks from elsewhere were stored as an execution thread checked them. */
+  checkedAhead = 0;
 
   constructor(private readonly parts: ImporterParts) {}
 
@@ -148,7 +156,7 @@ export class BlockImporter {
    * heavier.
    */
   importForeign(blocks: readonly ForeignBlock[]): void {
-    const steps = this.importSteps(blocks);
+    const steps = this.importSteps(blocks, null);
     while (!steps.next().done);
   }
 
@@ -158,21 +166,37 @@ export class BlockImporter {
    * is given up), so the API answers while a sync imports thousands of blocks. Such imports run
    * one after another; a block made here or an `importForeign` may come between two
    * transactions, as between two of a sync's batches (each transaction checks the heads anew).
+   * With execution threads, the blocks of a long import are checked there ahead of it
+   * (checked-ahead.ts), and the import waits, between two transactions, for a block's check.
    */
   importForeignYielding(blocks: readonly ForeignBlock[]): Promise<void> {
     const run = this.yieldingImports.then(async () => {
-      const steps = this.importSteps(blocks);
-      while (!steps.next().done) await nextTurn();
+      const { checker, chains } = this.parts;
+      const ahead =
+        checker != null && blocks.length >= CHECK_AHEAD_MIN_BLOCKS
+          ? new CheckedAhead(checker, chains, blocks, this.runTips)
+          : null;
+      const steps = this.importSteps(blocks, ahead);
+      for (let step = steps.next(); !step.done; step = steps.next()) {
+        await (step.value ?? nextTurn());
+      }
     });
     this.yieldingImports = run.catch(() => undefined);
     return run;
   }
 
-  /** An import of blocks from elsewhere (`importForeign`), paused after each transaction. */
-  private *importSteps(blocks: readonly ForeignBlock[]): Generator<void, void> {
+  /**
+   * An import of blocks from elsewhere (`importForeign`), paused after each transaction, and
+   * before a block whose check `ahead` has not answered yet (what it yields then settles when it
+   * has).
+   */
+  private *importSteps(
+    blocks: readonly ForeignBlock[],
+    ahead: CheckedAhead | null,
+  ): Generator<Promise<void> | undefined, void> {
     // Read once: every block of the call was made before it began.
     const now = this.parts.nowMicros();
-    const { extended, failure } = yield* this.extendHeads(blocks, now);
+    const { extended, failure } = yield* this.extendHeads(blocks, now, ahead);
     if (extended > 0) {
       // The heads extended are braided, but another stored branch may make a heavier cut.
       this.adoptHeavier();
@@ -208,8 +232,9 @@ export class BlockImporter {
   private *extendHeads(
     blocks: readonly ForeignBlock[],
     now: number,
+    ahead: CheckedAhead | null,
   ): Generator<
-    void,
+    Promise<void> | undefined,
     {
       readonly extended: number;
       readonly failure?: { readonly error: unknown };
@@ -225,6 +250,11 @@ export class BlockImporter {
     while (more && failure === undefined && extended < blocks.length) {
       // Between two transactions: the blocks before are committed and announced.
       if (extended > 0) yield;
+      const checking = ahead?.waitFor(blocks[extended]!);
+      if (checking !== undefined) {
+        yield checking;
+        continue;
+      }
       const started = performance.now();
       const done: StoredBlock[] = [];
       // A failure of the disk in the transaction or at its commit is the storage guard's to
@@ -233,7 +263,10 @@ export class BlockImporter {
         this.parts.chainDb.inOneTransaction(() => {
           try {
             while (extended + done.length < blocks.length) {
-              const stored = this.extendHead(blocks[extended + done.length]!, now);
+              const next = blocks[extended + done.length]!;
+              // Its check is still under way: commit what came before, then wait for it.
+              if (done.length > 0 && ahead?.waitFor(next) !== undefined) break;
+              const stored = this.extendHead(next, now, ahead?.take(next) ?? null);
               if (stored === null) {
                 more = false;
                 break;
@@ -258,8 +291,15 @@ export class BlockImporter {
     return failure === undefined ? { extended } : { extended, failure };
   }
 
-  /** Imports one block if it extends its chain's head (extendHeads); null if it does not. */
-  private extendHead(block: ForeignBlock, now: number): StoredBlock | null {
+  /**
+   * Imports one block if it extends its chain's head (extendHeads), taking its check from an
+   * execution thread when there is one; null if it does not extend the head.
+   */
+  private extendHead(
+    block: ForeignBlock,
+    now: number,
+    checked: CheckedForeignBlock | null,
+  ): StoredBlock | null {
     const { version, chainDb, chains, storage, powRequired } = this.parts;
     const { header } = block;
     const chain = chains[header.chainId];
@@ -267,9 +307,13 @@ export class BlockImporter {
     if (chainDb.has(header.hash)) return null;
     storage.check();
     checkHeader(version, header, this.nearHead, { powRequired, now });
-    checkPayload(block);
     const parent = chain.head;
-    const prepared = chain.prepareForeign(block);
+    // A block its check took needs no payload check: the payload made of its transactions and
+    // the outputs the check gave hashes to the header's payload hash.
+    const taken = checked === null ? null : chain.prepareChecked(block, checked);
+    if (taken !== null) this.checkedAhead++;
+    else checkPayload(block);
+    const prepared = taken ?? chain.prepareForeign(block);
     try {
       chainDb.insertBlocks([{ header, payload: prepared.payload, index: prepared.index, parent }]);
     } catch (e) {

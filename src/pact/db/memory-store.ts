@@ -178,16 +178,28 @@ export class MemoryStore implements VersionedStore {
   flush(): void {}
 
   /**
-   * Every version it holds, as {@link BlockWrites}' rows, and the domains it created that
-   * `existed` does not name (a scratch state's top layer: what a block wrote).
+   * Every version it holds from transaction `sinceTxId` on, as {@link BlockWrites}' rows, and the
+   * domains it created from then on that `existed` does not name (a scratch state's top layer:
+   * what its blocks wrote, or the last of them). Each key's versions are read back from the newest
+   * only as far as `sinceTxId`, so listing one block of a long run costs its keys, not the run.
    */
-  layerWrites(existed: (domain: string) => boolean): Pick<BlockWrites, "domains" | "rows"> {
+  layerWrites(
+    existed: (domain: string) => boolean,
+    sinceTxId = 0,
+  ): Pick<BlockWrites, "domains" | "rows"> {
     const domains: [string, number][] = [];
     const rows: [string, string, number, string][] = [];
     for (const [name, d] of this.domains) {
-      if (d.createdTxId !== SYSTEM_TX_ID && !existed(name)) domains.push([name, d.createdTxId]);
+      if (d.createdTxId !== SYSTEM_TX_ID && d.createdTxId >= sinceTxId && !existed(name)) {
+        domains.push([name, d.createdTxId]);
+      }
       for (const [key, versions] of d.versions) {
-        for (const v of versions) rows.push([name, key, v.txId, v.value]);
+        let first = versions.length;
+        while (first > 0 && versions[first - 1]!.txId >= sinceTxId) first--;
+        for (let i = first; i < versions.length; i++) {
+          const v = versions[i]!;
+          rows.push([name, key, v.txId, v.value]);
+        }
       }
     }
     return { domains, rows };

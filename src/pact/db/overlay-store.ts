@@ -19,14 +19,17 @@ export class OverlayStore implements WritableStore {
     this.nextTxId = firstTxId;
   }
 
-  /** What was written on top of the base (nothing may be open). */
-  writes(): BlockWrites {
+  /**
+   * What was written on top of the base (nothing may be open), from transaction `sinceTxId` on
+   * when given (the last block of several run on it).
+   */
+  writes(sinceTxId = this.firstTxId): BlockWrites {
     if (this.top.depth !== 0)
       throw new Error("a scratch state's writes listed inside a transaction");
     return {
-      firstTxId: this.firstTxId,
+      firstTxId: sinceTxId,
       endTxId: this.nextTxId,
-      ...this.top.layerWrites((domain) => this.base.hasDomain(domain)),
+      ...this.top.layerWrites((domain) => this.base.hasDomain(domain), sinceTxId),
     };
   }
 

@@ -346,8 +346,8 @@ class ScratchPactDb extends StorePactDb implements ScratchDb {
     super(overlay, heightOfWrites, madeFrom);
   }
 
-  writes(): BlockWrites {
-    return this.overlay.writes();
+  writes(sinceTxId?: number): BlockWrites {
+    return this.overlay.writes(sinceTxId);
   }
 }
 

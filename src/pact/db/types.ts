@@ -184,8 +184,11 @@ export interface BlockReads {
 
 /** A scratch state (`scratchAt`): a `PactDb` that keeps its writes to itself, and can list them. */
 export interface ScratchDb extends PactDb {
-  /** What it wrote since it was made (nothing may be open). */
-  writes(): BlockWrites;
+  /**
+   * What it wrote since it was made, or since transaction `sinceTxId` (the blocks run on it from
+   * then on); nothing may be open.
+   */
+  writes(sinceTxId?: number): BlockWrites;
 }
 
 /**
