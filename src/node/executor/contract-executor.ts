@@ -13,7 +13,7 @@
 import type { ParentBlock } from "../../chain/header/types.ts";
 import type { PayloadWithOutputs } from "../../chain/payload/payload.ts";
 import type { BlockWrites } from "../../pact/db/index.ts";
-import type { BlockToExecute } from "../import/foreign-block.ts";
+import type { ForeignBlock } from "../import/foreign-block.ts";
 import type { MinerAccount } from "../options.ts";
 import type { BlockTimeLimits } from "./block/block-executor.ts";
 import type { LocalRules } from "./local.ts";
@@ -129,7 +129,7 @@ export interface ForeignRunRequest {
   readonly parent: ParentBlock;
   /** Whether `parent` is the last block of the run asked for before on this chain. */
   readonly continues: boolean;
-  readonly blocks: readonly BlockToExecute[];
+  readonly blocks: readonly ForeignBlock[];
   /** The keys whose private commands a block may hold (`entityKeys`). */
   readonly entityKeys: readonly string[];
 }

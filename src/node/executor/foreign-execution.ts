@@ -14,7 +14,7 @@ import {
 } from "../../chain/payload/payload.ts";
 import { type ParsedCommand, parseCommand } from "../../command/index.ts";
 import type { PactDb } from "../../pact/db/index.ts";
-import type { BlockToExecute } from "../import/foreign-block.ts";
+import type { ForeignBlock } from "../import/foreign-block.ts";
 import { ImportError } from "../import/import-error.ts";
 import { blockTransactionProblem } from "../import/transaction-rules.ts";
 import type { MinerAccount } from "../options.ts";
@@ -38,7 +38,7 @@ export interface ForeignChecks {
  */
 export function executeForeign(
   db: PactDb,
-  block: BlockToExecute,
+  block: ForeignBlock,
   parent: ParentBlock,
   env: (miner: MinerAccount) => BlockEnvironment,
   checks: ForeignChecks,
@@ -93,7 +93,7 @@ export function executeForeign(
 }
 
 /** The block's commands, each with its hash and signatures checked. */
-function verifiedCommands(block: BlockToExecute): ParsedCommand[] {
+function verifiedCommands(block: ForeignBlock): ParsedCommand[] {
   return block.payload.transactions.map((t, i) => {
     const bytes = "transaction" in t ? t.transaction : t;
     let json: unknown;

@@ -73,8 +73,11 @@ export type HeaderFinder = (chainId: number, hash: Uint8Array) => BlockHeader | 
 
 /** How {@link checkHeader} checks a header beyond the chain core's rules. */
 export interface HeaderCheck {
-  /** The node made the header itself, so its hash is not computed again. */
-  readonly madeHere?: boolean;
+  /**
+   * Its hash was computed already — the node made the header, or an execution thread checked the
+   * block (checked-ahead.ts) — so it is not computed again.
+   */
+  readonly hashChecked?: boolean;
   /** Its proof of work is checked even on a development network (validate.ts). */
   readonly powRequired?: boolean;
   /** The node's clock (µs): a header from elsewhere created after it is refused. */
@@ -90,7 +93,7 @@ export function checkHeader(
   version: ChainwebVersion,
   header: BlockHeader,
   find: HeaderFinder,
-  { madeHere = false, powRequired = false, now }: HeaderCheck = {},
+  { hashChecked = false, powRequired = false, now }: HeaderCheck = {},
 ): BlockHeader {
   const adjacentParents = new Map<number, BlockHeader>();
   for (const [chainId, hash] of header.adjacents) {
@@ -103,7 +106,7 @@ export function checkHeader(
     header,
     parent,
     adjacentParents,
-    hashComputedHere: madeHere,
+    hashComputedHere: hashChecked,
     powRequired,
     now,
   });

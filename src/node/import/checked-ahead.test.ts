@@ -127,6 +127,28 @@ describe("a sync's blocks checked on an execution thread ahead of their import",
     }
   });
 
+  it("refuses a header whose hash is not its own: the thread's check computes it", async () => {
+    const node = await threadedNode("misnamed");
+    try {
+      const last = blocks.at(-1)!;
+      const hash = last.header.hash.slice();
+      hash[0] = hash[0]! ^ 1;
+      const misnamed = { header: { ...last.header, hash }, payload: last.payload };
+      await assert.rejects(
+        node.ports.sync.importBlocks([...blocks.slice(0, -1), misnamed]),
+        (e: unknown) =>
+          e instanceof ImportError &&
+          e.code === "invalid-header" &&
+          e.reason ===
+            `header hash ${encodeBase64Url(hash)} should be ${encodeBase64Url(last.header.hash)}`,
+      );
+      assert.equal(node.importer.checkedAhead, blocks.length - 1);
+      assert.equal(node.chainDb.header(hash), undefined, "stored nowhere");
+    } finally {
+      await node.close();
+    }
+  });
+
   it("refuses a block whose outputs differ from executing it, the blocks before it stored", async () => {
     const node = await threadedNode("lying");
     try {

@@ -19,7 +19,7 @@ import type {
   ForeignRunAnswer,
 } from "../executor/contract-executor.ts";
 import type { NodeChain } from "../node-chain.ts";
-import { blockToExecute, type ForeignBlock } from "./foreign-block.ts";
+import type { ForeignBlock } from "./foreign-block.ts";
 
 /**
  * The blocks of one chain handed to an execution thread at a time: the importer starts storing a
@@ -121,7 +121,7 @@ export class CheckedAhead {
         chainId: chain.chainId,
         parent,
         continues,
-        blocks: blocks.map(blockToExecute),
+        blocks,
         entityKeys: chain.entityKeys,
       })
       .then(answered, () => answered({ kind: "unserved" }));

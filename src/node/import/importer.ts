@@ -122,7 +122,7 @@ export class BlockImporter {
       this.parts.storage.check();
       for (const { block } of prepared) {
         checkHeader(this.parts.version, block.header, this.nearHead, {
-          madeHere: true,
+          hashChecked: true,
         });
       }
       this.parts.chainDb.insertBlocks(
@@ -306,7 +306,12 @@ export class BlockImporter {
     if (chain === undefined || !this.extendsCut(chain, block)) return null;
     if (chainDb.has(header.hash)) return null;
     storage.check();
-    checkHeader(version, header, this.nearHead, { powRequired, now });
+    // A checked block's hash was computed by its check.
+    checkHeader(version, header, this.nearHead, {
+      powRequired,
+      now,
+      hashChecked: checked !== null,
+    });
     const parent = chain.head;
     // A block its check took needs no payload check: the payload made of its transactions and
     // the outputs the check gave hashes to the header's payload hash.
