@@ -6,7 +6,8 @@
  * the network does. Prints blocks/s, µs per block (wall and this process's CPU time), the parts
  * spent in the import pipeline (from handing a batch over until it is imported, the turns it
  * lets the event loop have between its transactions included), waiting and collecting garbage,
- * and the serving peer's CPU time per block. The network bench (bench/network.ts) measures the same on network namespaces with
+ * how many blocks its execution thread checked ahead of their import, and the serving peer's CPU
+ * time per block. The network bench (bench/network.ts) measures the same on network namespaces with
  * a whole node; this one runs anywhere and isolates the sync.
  * Usage: npm run build && npm run bench -- sync (3,000 heights), or
  * node --max-semi-space-size=32 --import tsx bench/sync.ts [heights] (braid's V8 flags:
@@ -92,6 +93,7 @@ try {
     line("of it in the import pipeline", `${((importing * 1000) / blocks).toFixed(0)} µs`);
     line("of it waiting (event loop idle)", `${((idle * 1000) / blocks).toFixed(0)} µs`);
     line("of it collecting garbage", `${((collecting * 1000) / blocks).toFixed(0)} µs`);
+    line("checked on execution threads", `${node.importer.checkedAhead} of ${blocks} blocks`);
     if (peerCpu !== null && peerCpuAfter !== null) {
       line("peer's CPU per block served", `${((peerCpuAfter - peerCpu) / blocks).toFixed(0)} µs`);
     }
