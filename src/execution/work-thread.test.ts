@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { siblingModule, WorkThread } from "./work-thread.ts";
+import { STREAMED_WORK_POSTED_AHEAD, siblingModule, WorkThread } from "./work-thread.ts";
 
 /** Rows SQLite counts in the held statement: a second or more on this project's machines. */
 const HELD_ROWS = 20_000_000;
@@ -78,5 +78,40 @@ describe("a work thread stopped under its work", () => {
     assert.ok(threadStatDescriptors() >= before + 1);
     await thread.close();
     assert.equal(threadStatDescriptors(), before);
+  });
+});
+
+describe("the order of a work thread's work", () => {
+  const dir = mkdtempSync(join(tmpdir(), "braid-work-order-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("posts streamed work far ahead, and work ranked higher passes the streamed work still waiting", async () => {
+    type Work = { readonly rows: number; readonly kind: "run" | "call" };
+    const thread = new WorkThread<Work, string>({
+      code: siblingModule(import.meta.url, "test-support/held-thread"),
+      data: { path: join(dir, "order.sqlite") },
+      name: "order",
+      holdLimitMs: () => 60_000,
+      stoppedAnswer: (_work, why) => `stopped: ${why}`,
+      closingAnswer: "closing",
+      unstartedAnswer: "unstarted",
+      onHeld: () => {},
+      onGivenUp: () => {},
+      rank: (work) => (work.kind === "call" ? 1 : 0),
+      streamed: (work) => work.kind === "run",
+    });
+    try {
+      const done: string[] = [];
+      const runs = Array.from({ length: STREAMED_WORK_POSTED_AHEAD + 5 }, (_, i) =>
+        thread.run({ rows: 1_000, kind: "run" }).then(() => done.push(`run ${i}`)),
+      );
+      const call = thread.run({ rows: 1, kind: "call" }).then(() => done.push("call"));
+      await Promise.all([...runs, call]);
+      // Behind the run under way and the runs posted ahead of it, ahead of the runs still waiting.
+      assert.equal(done.indexOf("call"), 1 + STREAMED_WORK_POSTED_AHEAD);
+      assert.equal(done.length, STREAMED_WORK_POSTED_AHEAD + 6);
+    } finally {
+      await thread.close();
+    }
   });
 });

@@ -2,9 +2,9 @@
  * One `worker_thread` that runs contract work beside the thread that answers HTTP: the node's
  * execution threads (src/node/executor/execution-threads.ts) and the development server's
  * contract thread (src/api/devserver/contract-thread.ts) are each built on it. Work is posted as
- * plain data and taken one piece at a time, in order — but work its owner calls urgent (the
- * node's new blocks) goes ahead of the waiting work that is not; each piece's answer comes back
- * as plain data. The thread's side of the exchange is `serveWork` (work-thread-port.ts).
+ * plain data and taken one piece at a time, in order — but work its owner ranks higher (the
+ * node's new blocks, then `local` calls, then a sync's blocks to check) goes ahead of the waiting
+ * work ranked lower; each piece's answer comes back as plain data. The thread's side of the exchange is `serveWork` (work-thread-port.ts).
  *
  * A watchdog stops the thread when a piece of work has run on it past the limit its owner gives
  * (what runs outside the interpreter's clock: parsing a huge body, encoding a huge result), as
@@ -24,8 +24,9 @@ export const WATCHDOG_GRACE_MS = 1_000;
 
 /**
  * How many pieces of work are posted to the thread beyond the one it runs, so that it goes on to
- * the next without waiting for this thread to post it; the rest wait here, where urgent work can
- * pass them. Urgent work thus waits for at most the piece running and this many more.
+ * the next without waiting for this thread to post it; the rest wait here, where work ranked
+ * higher can pass them. Work ranked highest thus waits for at most the piece running and this
+ * many more.
  */
 export const WORK_POSTED_AHEAD = 1;
 
@@ -101,8 +102,11 @@ export interface WorkThreadOptions<W, A> {
   readonly onHeld: (work: W, limitMs: number) => void;
   /** Told once when the thread has failed to start too often and is given up. */
   readonly onGivenUp: (reason: string) => void;
-  /** Whether `work` goes ahead of the waiting work that is not urgent (none is by default). */
-  readonly urgent?: (work: W) => boolean;
+  /**
+   * How `work` ranks: it goes ahead of the waiting work (not posted yet) ranked lower, behind that
+   * ranked as high or higher (all work ranks 0 by default, in order).
+   */
+  readonly rank?: (work: W) => number;
   /** Whether `work` is streamed ({@link STREAMED_WORK_POSTED_AHEAD}; none is by default). */
   readonly streamed?: (work: W) => boolean;
 }
@@ -128,7 +132,7 @@ export class WorkThread<W, A> {
   /**
    * The work given: the piece running first, then those posted to the worker (`posted` in all,
    * at most 1 + {@link WORK_POSTED_AHEAD}, or of streamed work 1 +
-   * {@link STREAMED_WORK_POSTED_AHEAD}), then those waiting here, urgent ones first.
+   * {@link STREAMED_WORK_POSTED_AHEAD}), then those waiting here, the higher ranked first.
    */
   private readonly jobs: Job<W, A>[] = [];
   private posted = 0;
@@ -155,8 +159,8 @@ export class WorkThread<W, A> {
   }
 
   /**
-   * Queues `work` behind the work already given (urgent work: behind the work posted and the
-   * urgent work waiting); resolves with its answer.
+   * Queues `work` behind the work already given (work ranked higher: behind the work posted and
+   * the work waiting that ranks as high or higher); resolves with its answer.
    */
   run(work: W): Promise<A> {
     if (this.closed) return Promise.resolve(this.options.closingAnswer);
@@ -164,11 +168,12 @@ export class WorkThread<W, A> {
     if (this.givenUp !== null) return Promise.resolve(this.options.unstartedAnswer);
     return new Promise((resolve) => {
       const job: Job<W, A> = { id: this.nextId++, work, resolve };
-      const urgent = this.options.urgent;
+      const rank = this.options.rank;
       let at = this.jobs.length;
-      if (urgent?.(work) === true) {
+      if (rank !== undefined) {
+        const own = rank(work);
         at = this.posted;
-        while (at < this.jobs.length && urgent(this.jobs[at]!.work)) at++;
+        while (at < this.jobs.length && rank(this.jobs[at]!.work) >= own) at++;
       }
       this.jobs.splice(at, 0, job);
       this.postWaiting(this.workerOf());

@@ -120,6 +120,13 @@ export class ExecutionThreads implements ContractExecutor {
  */
 export const FOREIGN_BLOCK_HOLD_MS = 2_000;
 
+/**
+ * Which work passes which while it waits for its thread: a new block passes `local` calls (a
+ * client's command waits for its block), and both pass a sync's runs of blocks to check (a
+ * catch-up hands a thread hundreds at once).
+ */
+const WORK_RANKS: Readonly<Record<ThreadWork["kind"], number>> = { block: 2, local: 1, foreign: 0 };
+
 /** How long a piece of work may hold its thread: its limit, and then the grace. */
 function holdLimitMs(work: ThreadWork): number {
   if (work.kind === "local") return work.request.timeLimitMs + WATCHDOG_GRACE_MS;
@@ -163,8 +170,9 @@ class ExecutionThread {
       closingAnswer: { kind: "failed", message: "the node is shutting down" },
       // Run on the node's thread instead.
       unstartedAnswer: { kind: "unserved" },
-      // A new block waits for no `local` call but the one running (and the one posted after it).
-      urgent: (work) => work.kind === "block",
+      // A new block waits for no `local` call but the one running (and the one posted after it),
+      // and a `local` call for none of a sync's blocks but those posted (see WORK_RANKS).
+      rank: (work) => WORK_RANKS[work.kind],
       // A sync's runs are posted well ahead (the node's thread is busy storing the ones before).
       streamed: (work) => work.kind === "foreign",
       onHeld: (work, limitMs) => {
