@@ -85,7 +85,8 @@ describe("a sync's blocks checked on an execution thread ahead of their import",
     const node = await threadedNode("whole");
     try {
       await node.ports.sync.importBlocks(blocks);
-      assert.equal(node.importer.checkedAhead, blocks.length, "every block checked on the thread");
+      // Every block, unless the thread fell quiet for CHECK_WAIT_MS (a loaded machine).
+      assert.ok(node.importer.checkedAhead > 0, "blocks checked on the thread");
       assert.deepEqual(headsOf(node), headsOf(source));
       assert.deepEqual(await balance(node), { status: "success", data: 110000004.5 });
       assert.deepEqual(await balance(node), await balance(source));
@@ -93,6 +94,36 @@ describe("a sync's blocks checked on an execution thread ahead of their import",
       node.commands.submit(0, [devTransfer("2.0", "after-sync")]);
       node.producer.mine(0);
       assert.deepEqual(await balance(node), { status: "success", data: 110000006.5 });
+    } finally {
+      await node.close();
+    }
+  });
+
+  it("executes the blocks itself when the thread is kept busy: a catch-up is not held up", async () => {
+    const node = await threadedNode("busy");
+    try {
+      const order: string[] = [];
+      // Long `local` calls, each about a second of work, pass the sync's runs still waiting: the
+      // runs would wait for every one of them.
+      const locals = [0, 1, 2, 3].map((i) => {
+        const long = devCommand({
+          code: "(length (map (lambda (x) (+ x 1)) (enumerate 1 400000)))",
+          nonce: `busy ${i}`,
+          gasLimit: 150_000,
+        });
+        return node.commands
+          .local(0, long, { preflight: false, rewindDepth: 0n })
+          .then(() => order.push(`local ${i}`));
+      });
+      const imported = node.ports.sync.importBlocks(blocks).then(() => order.push("import"));
+      await Promise.all([...locals, imported]);
+      assert.ok(order.indexOf("import") < order.indexOf("local 3"), order.join(", "));
+      assert.ok(
+        node.importer.checkedAhead < blocks.length,
+        `${node.importer.checkedAhead} checked`,
+      );
+      assert.deepEqual(headsOf(node), headsOf(source));
+      assert.deepEqual(await balance(node), { status: "success", data: 110000004.5 });
     } finally {
       await node.close();
     }
@@ -142,7 +173,7 @@ describe("a sync's blocks checked on an execution thread ahead of their import",
           e.reason ===
             `header hash ${encodeBase64Url(hash)} should be ${encodeBase64Url(last.header.hash)}`,
       );
-      assert.equal(node.importer.checkedAhead, blocks.length - 1);
+      assert.ok(node.importer.checkedAhead <= blocks.length - 1);
       assert.equal(node.chainDb.header(hash), undefined, "stored nowhere");
     } finally {
       await node.close();
@@ -174,7 +205,7 @@ describe("a sync's blocks checked on an execution thread ahead of their import",
       for (const { header } of blocks.slice(0, at)) {
         assert.notEqual(node.chainDb.header(header.hash), undefined);
       }
-      assert.equal(node.importer.checkedAhead, at, "the blocks before it checked on the thread");
+      assert.ok(node.importer.checkedAhead <= at, "only blocks before it taken from checks");
       assert.deepEqual(node.chains[0]!.head.hash, real.header.parent);
     } finally {
       await node.close();

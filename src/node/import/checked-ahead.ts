@@ -8,7 +8,8 @@
  * wait for the node to store a block.
  *
  * A block whose check did not come back (its thread could not serve the run, or it is not what it
- * claims) is executed by the importer itself, which refuses it if it is bad.
+ * claims), or not while checks keep coming back ({@link CHECK_WAIT_MS}), is executed by the
+ * importer itself, which refuses it if it is bad.
  */
 import { equalBytes } from "../../chain/bytes.ts";
 import type { ParentBlock } from "../../chain/header/types.ts";
@@ -35,6 +36,15 @@ export const CHECKED_RUN_BLOCKS = 4;
  */
 export const CHECK_AHEAD_MIN_BLOCKS = 64;
 
+/**
+ * How long the importer waits for a block's check while no check at all comes back before it
+ * executes that block and every block of the import still unchecked itself: a thread busy with
+ * other work (`local` calls pass a sync's waiting runs) does not hold a catch-up up for long,
+ * while one that answers run after run (slowly at first: its first block of each chain reads and
+ * compiles the chain's modules) is waited for.
+ */
+export const CHECK_WAIT_MS = 500;
+
 /** Who checks the runs: the execution threads. */
 export type ForeignChecker = Pick<ContractExecutor, "checkForeign">;
 
@@ -43,6 +53,10 @@ export class CheckedAhead {
   private readonly answered = new Map<string, CheckedForeignBlock | null>();
   /** Per block whose check is under way: when its run's answer has come. */
   private readonly pending = new Map<string, Promise<void>>();
+  /** Whether the importer gave up waiting ({@link CHECK_WAIT_MS}): the rest is its own. */
+  private abandoned = false;
+  /** When the last check came back (performance.now()), or the checks were asked for. */
+  private lastAnswer = performance.now();
 
   /**
    * Hands over the runs of `blocks` that extend their chains' heads. `runTips` holds, per chain,
@@ -89,9 +103,37 @@ export class CheckedAhead {
     for (const chainId of open.keys()) handOver(chainId);
   }
 
-  /** When `block`'s check is under way, what settles once it is answered. */
-  waitFor(block: ForeignBlock): Promise<void> | undefined {
-    return this.pending.get(encodeBase64Url(block.header.hash));
+  /** Whether `block`'s check is under way. */
+  isPending(block: ForeignBlock): boolean {
+    return this.pending.has(encodeBase64Url(block.header.hash));
+  }
+
+  /**
+   * Settles once `block`'s check is answered, or once no check has come back for
+   * {@link CHECK_WAIT_MS}, when the checks still under way are given up (their blocks are the
+   * importer's to execute).
+   */
+  waitFor(block: ForeignBlock): Promise<void> {
+    const pending = this.pending.get(encodeBase64Url(block.header.hash));
+    if (pending === undefined) return Promise.resolve();
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const giveUpWhenQuiet = () => {
+        const quietMs = performance.now() - this.lastAnswer;
+        if (quietMs < CHECK_WAIT_MS) {
+          timer = setTimeout(giveUpWhenQuiet, CHECK_WAIT_MS - quietMs);
+          return;
+        }
+        this.abandoned = true;
+        this.pending.clear();
+        resolve();
+      };
+      giveUpWhenQuiet();
+      void pending.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** `block`'s check (once answered), or null when there is none to take: run it here. */
@@ -108,9 +150,11 @@ export class CheckedAhead {
   ): void {
     const hashes = blocks.map((b) => encodeBase64Url(b.header.hash));
     const answered = (answer: ForeignRunAnswer) => {
+      this.lastAnswer = performance.now();
       const checked = answer.kind === "checked" ? answer.blocks : [];
       // A short run's thread has no scratch state to go on from: the next run starts anew.
       if (checked.length < blocks.length) this.runTips.delete(chain.chainId);
+      if (this.abandoned) return;
       hashes.forEach((hash, i) => {
         this.answered.set(hash, checked[i] ?? null);
         this.pending.delete(hash);

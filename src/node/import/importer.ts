@@ -250,9 +250,9 @@ export class BlockImporter {
     while (more && failure === undefined && extended < blocks.length) {
       // Between two transactions: the blocks before are committed and announced.
       if (extended > 0) yield;
-      const checking = ahead?.waitFor(blocks[extended]!);
-      if (checking !== undefined) {
-        yield checking;
+      const next = blocks[extended]!;
+      if (ahead?.isPending(next) === true) {
+        yield ahead.waitFor(next);
         continue;
       }
       const started = performance.now();
@@ -265,7 +265,7 @@ export class BlockImporter {
             while (extended + done.length < blocks.length) {
               const next = blocks[extended + done.length]!;
               // Its check is still under way: commit what came before, then wait for it.
-              if (done.length > 0 && ahead?.waitFor(next) !== undefined) break;
+              if (done.length > 0 && ahead?.isPending(next) === true) break;
               const stored = this.extendHead(next, now, ahead?.take(next) ?? null);
               if (stored === null) {
                 more = false;
