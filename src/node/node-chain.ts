@@ -39,8 +39,8 @@ import type {
   ChainState,
   WritesOfChecked,
 } from "./executor/chain-state.ts";
-import type { CheckedForeignBlock, ExecutedBlockData } from "./executor/contract-executor.ts";
-import { blockOfExecuted } from "./executor/executed-block.ts";
+import type { CheckedForeignBlock } from "./executor/contract-executor.ts";
+import { blockOfExecuted, type ExecutedWork } from "./executor/executed-block.ts";
 import { storedChainwebGenesisCommand } from "./genesis/chainweb-genesis.ts";
 import type { ForeignBlock } from "./import/foreign-block.ts";
 import { ImportError } from "./import/import-error.ts";
@@ -85,15 +85,14 @@ export interface PreparedBlock extends StoredBlock {
   readonly index: readonly TxIndexEntry[];
 }
 
-/** What an executor made of a new block's commands, and the rest of the block's header. */
-export interface ExecutedWork {
-  readonly parent: BlockHeader;
-  readonly commands: readonly ParsedCommand[];
-  readonly executed: ExecutedBlockData;
-  readonly adjacentParents: ReadonlyMap<number, BlockHeader>;
-  readonly creationTime: number;
-  /** 0 unless given. */
-  readonly nonce?: bigint;
+/** A block from elsewhere with the payload its execution or check gave, ready to store. */
+function foreignPrepared(
+  header: BlockHeader,
+  payload: PayloadWithOutputs,
+  index: TxIndexEntry[],
+): PreparedBlock {
+  const requestKeys = index.map((entry) => encodeBase64Url(entry.requestKey));
+  return { header, payload, index, requestKeys, rejected: [] };
 }
 
 /** The cut the chains are at: each one's head. */
@@ -271,14 +270,7 @@ export class NodeChain {
         (miner) => this.environment(parent, miner),
         { onBranch: (hashBytes) => this.isOnChain(hashBytes), entityKeys: this.entityKeys },
       );
-      const index = indexOfPayload(payload);
-      return {
-        header: block.header,
-        payload,
-        index,
-        requestKeys: index.map((entry) => encodeBase64Url(entry.requestKey)),
-        rejected: [],
-      };
+      return foreignPrepared(block.header, payload, indexOfPayload(payload));
     } catch (e) {
       this.abortPrepared();
       throw e;
@@ -286,11 +278,9 @@ export class NodeChain {
   }
 
   /**
-   * {@link prepareForeign} for a block an execution thread checked ahead of its import
-   * (checked-ahead.ts): the state takes what it wrote there instead of executing it, and its
-   * payload is the one the check gave (its hash the header's). Null (nothing opened: execute it
-   * with {@link prepareForeign}) for a block with a command already on this branch (the check
-   * could not see the stored blocks' commands), or whose writes do not begin where the state is.
+   * {@link prepareForeign} for a block an execution thread checked (checked-ahead.ts): the state
+   * takes what it wrote there, its payload the check's. Null (nothing opened) when a command of it
+   * is already on this branch (which the check cannot see) or the writes begin elsewhere.
    */
   prepareChecked(block: ForeignBlock, checked: CheckedForeignBlock): PreparedBlock | null {
     if (!equalBytes(checked.payload.payloadHash, block.header.payloadHash)) return null;
@@ -302,13 +292,7 @@ export class NodeChain {
       this.abortPrepared();
       throw e;
     }
-    return {
-      header: block.header,
-      payload: checked.payload,
-      index,
-      requestKeys: index.map((entry) => encodeBase64Url(entry.requestKey)),
-      rejected: [],
-    };
+    return foreignPrepared(block.header, checked.payload, index);
   }
 
   /** Commits the state of a prepared block (stored meanwhile) and moves `head` to it. */

@@ -5,11 +5,23 @@
  */
 
 import type { TxIndexEntry } from "../../chain/db/index.ts";
+import type { BlockHeader } from "../../chain/header/types.ts";
 import type { PayloadWithOutputs } from "../../chain/payload/payload.ts";
 import { makePayloadWithOutputs } from "../../chain/payload/payload.ts";
 import type { ParsedCommand } from "../../command/index.ts";
 import { type ExecutedBlock, transactionBytes } from "./block/block-executor.ts";
 import type { ExecutedBlockData } from "./contract-executor.ts";
+
+/** What an executor made of a new block's commands, and the rest of the block's header. */
+export interface ExecutedWork {
+  readonly parent: BlockHeader;
+  readonly commands: readonly ParsedCommand[];
+  readonly executed: ExecutedBlockData;
+  readonly adjacentParents: ReadonlyMap<number, BlockHeader>;
+  readonly creationTime: number;
+  /** 0 unless given. */
+  readonly nonce?: bigint;
+}
 
 export function blockOfExecuted(
   commands: readonly ParsedCommand[],
