@@ -98,7 +98,7 @@ try {
       line("peer's CPU per block served", `${((peerCpuAfter - peerCpu) / blocks).toFixed(0)} µs`);
     }
   } finally {
-    node.close();
+    await node.close();
   }
 } finally {
   await peer.stop();

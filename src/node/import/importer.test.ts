@@ -45,7 +45,7 @@ async function withImport(
     try {
       await check(node, blocksAfterGenesis(source), headsOf(source), dir);
     } finally {
-      node.close();
+      await node.close();
     }
   } finally {
     source.close();
