@@ -17,6 +17,7 @@ import { findVersionByName } from "../../chain/version/known-versions.ts";
 import { serveWork } from "../../execution/work-thread-port.ts";
 import {
   type BlockReads,
+  type BlockRecord,
   openSqlitePactDb,
   type ScratchDb,
   type VersionedPactDb,
@@ -89,9 +90,7 @@ function releaseSnapshots(): void {
  */
 function snapshotOf(chainId: number, fresh: boolean): HeldSnapshot {
   const current = held.get(chainId);
-  if (current !== undefined && !fresh && performance.now() - current.sinceMs <= SNAPSHOT_HOLD_MS) {
-    return current;
-  }
+  if (current !== undefined && !fresh && young(current)) return current;
   current?.state.endSnapshot();
   held.delete(chainId);
   const state = stateOf(chainId);
@@ -102,30 +101,48 @@ function snapshotOf(chainId: number, fresh: boolean): HeldSnapshot {
   return snapshot;
 }
 
+/** Whether a held snapshot may still serve the work that arrives ({@link SNAPSHOT_HOLD_MS}). */
+function young(snapshot: HeldSnapshot): boolean {
+  return performance.now() - snapshot.sinceMs <= SNAPSHOT_HOLD_MS;
+}
+
 /**
- * The reads of the chain's state after `parent` in its held snapshot, or null when the state
- * does not hold `parent`; a snapshot begun before the node saved `parent` is begun again.
+ * The chain's held snapshot and the state's record of `block` in it, or null when the state does
+ * not hold `block`; a snapshot begun before the node saved `block` is begun again.
  */
-function readsAfter(chainId: number, parent: ParentBlock): BlockReads | null {
+function snapshotHolding(
+  chainId: number,
+  block: ParentBlock,
+): { readonly snapshot: HeldSnapshot; readonly record: BlockRecord } | null {
   const current = held.get(chainId);
   let snapshot = snapshotOf(chainId, false);
-  if (
-    snapshot === current &&
-    snapshot.at !== null &&
-    equalBytes(snapshot.at.parentHash, parent.hash)
-  ) {
-    return snapshot.at.reads;
-  }
   for (let begunNow = snapshot !== current; ; begunNow = true) {
-    const block = snapshot.state.blockAt(parent.height);
-    if (block !== null && equalBytes(block.hash, parent.hash)) {
-      const reads = snapshot.state.blockReads(block);
-      snapshot.at = { parentHash: parent.hash, reads };
-      return reads;
-    }
+    const record = snapshot.state.blockAt(block.height);
+    if (record !== null && equalBytes(record.hash, block.hash)) return { snapshot, record };
     if (begunNow) return null;
     snapshot = snapshotOf(chainId, true);
   }
+}
+
+/**
+ * The reads of the chain's state after `parent` in its held snapshot (those of the work before
+ * when it ran on `parent` too), or null when the state does not hold `parent`.
+ */
+function readsAfter(chainId: number, parent: ParentBlock): BlockReads | null {
+  const current = held.get(chainId);
+  if (
+    current !== undefined &&
+    young(current) &&
+    current.at !== null &&
+    equalBytes(current.at.parentHash, parent.hash)
+  ) {
+    return current.at.reads;
+  }
+  const holding = snapshotHolding(chainId, parent);
+  if (holding === null) return null;
+  const reads = holding.snapshot.state.blockReads(holding.record);
+  holding.snapshot.at = { parentHash: parent.hash, reads };
+  return reads;
 }
 
 /**
@@ -180,15 +197,6 @@ interface ForeignOverlay {
 
 const overlays = new Map<number, ForeignOverlay>();
 
-/** Whether the chain's state holds `block`, in the held snapshot or, failing that, a fresh one. */
-function stateHolds(chainId: number, block: ParentBlock): boolean {
-  for (const fresh of [false, true]) {
-    const record = snapshotOf(chainId, fresh).state.blockAt(block.height);
-    if (record !== null && equalBytes(record.hash, block.hash)) return true;
-  }
-  return false;
-}
-
 /**
  * The scratch state to check a run on: the one the run before left when the run extends it (and
  * the state still holds what it stacks on), else a new one after the run's parent when the state
@@ -198,7 +206,9 @@ function overlayFor(chainId: number, parent: ParentBlock): ForeignOverlay | null
   const last = overlays.get(chainId);
   overlays.delete(chainId);
   const continues =
-    last !== undefined && equalBytes(last.tip, parent.hash) && stateHolds(chainId, last.base);
+    last !== undefined &&
+    equalBytes(last.tip, parent.hash) &&
+    snapshotHolding(chainId, last.base) !== null;
   if (continues && last.blocks < FOREIGN_OVERLAY_BLOCKS) return last;
   const reads = readsAfter(chainId, parent);
   if (reads !== null) {
