@@ -120,6 +120,14 @@ export type BlockAnswer =
     };
 
 /**
+ * Who checks a sync's blocks ahead of their import: the execution threads (without them, the
+ * importer executes each block on the chain's state as it stores it).
+ */
+export interface ForeignChecker {
+  checkForeign(request: ForeignRunRequest): Promise<ForeignRunAnswer>;
+}
+
+/**
  * Blocks made elsewhere, each extending the one before on one chain, to check by executing them
  * (a sync's, ahead of their import: import/checked-ahead.ts).
  */
@@ -156,7 +164,6 @@ export type ForeignRunAnswer =
 export interface ContractExecutor {
   local(request: LocalRequest): Promise<LocalAnswer>;
   makeBlock(request: BlockRequest): Promise<BlockAnswer>;
-  checkForeign(request: ForeignRunRequest): Promise<ForeignRunAnswer>;
   /** Stops the executor; calls under way answer `failed`. */
   close(): Promise<void>;
 }

@@ -20,6 +20,7 @@ import {
   type BlockAnswer,
   type BlockRequest,
   type ContractExecutor,
+  type ForeignChecker,
   type ForeignRunAnswer,
   type ForeignRunRequest,
   type LocalAnswer,
@@ -50,7 +51,7 @@ export interface ExecutionThreadsOptions {
   readonly log: NodeLogger;
 }
 
-export class ExecutionThreads implements ContractExecutor {
+export class ExecutionThreads implements ContractExecutor, ForeignChecker {
   private readonly threads: ExecutionThread[];
 
   constructor(private readonly options: ExecutionThreadsOptions) {

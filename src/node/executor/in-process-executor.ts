@@ -10,7 +10,6 @@ import type {
   BlockAnswer,
   BlockRequest,
   ContractExecutor,
-  ForeignRunAnswer,
   LocalAnswer,
   LocalRequest,
 } from "./contract-executor.ts";
@@ -48,14 +47,6 @@ export class InProcessExecutor implements ContractExecutor {
         scratch: () => chain.state.db.scratchAt(parent.height),
       }),
     );
-  }
-
-  /**
-   * Unserved: this thread checks a sync's blocks as it imports them (the importer's own path),
-   * on the chain's state itself.
-   */
-  checkForeign(): Promise<ForeignRunAnswer> {
-    return Promise.resolve({ kind: "unserved" });
   }
 
   close(): Promise<void> {

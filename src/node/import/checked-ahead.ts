@@ -16,7 +16,7 @@ import type { ParentBlock } from "../../chain/header/types.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
 import type {
   CheckedForeignBlock,
-  ContractExecutor,
+  ForeignChecker,
   ForeignRunAnswer,
 } from "../executor/contract-executor.ts";
 import type { NodeChain } from "../node-chain.ts";
@@ -44,9 +44,6 @@ export const CHECK_AHEAD_MIN_BLOCKS = 64;
  * compiles the chain's modules) is waited for.
  */
 export const CHECK_WAIT_MS = 500;
-
-/** Who checks the runs: the execution threads. */
-export type ForeignChecker = Pick<ContractExecutor, "checkForeign">;
 
 export class CheckedAhead {
   /** Per block (base64url hash) whose check was asked for: the check, or null (run it here). */

@@ -30,13 +30,13 @@ import { encodeBase64Url } from "../../crypto/index.ts";
 import { StorageUnavailable } from "../../pact/db/storage-failure.ts";
 import type { NodeEvents } from "../events.ts";
 import type { WritesOfChecked } from "../executor/chain-state.ts";
-import type { CheckedForeignBlock } from "../executor/contract-executor.ts";
+import type { CheckedForeignBlock, ForeignChecker } from "../executor/contract-executor.ts";
 import type { NodeLogger } from "../logger.ts";
 import { cutOf, type NodeChain, type PreparedBlock, type StoredBlock } from "../node-chain.ts";
 import type { StorageGuard } from "../storage-guard.ts";
 import { checkHeader, checkPayload, type HeaderFinder, importBlocks } from "./block-import.ts";
 import { type BlockOrigin, logStoredBlock } from "./block-log.ts";
-import { CHECK_AHEAD_MIN_BLOCKS, CheckedAhead, type ForeignChecker } from "./checked-ahead.ts";
+import { CHECK_AHEAD_MIN_BLOCKS, CheckedAhead } from "./checked-ahead.ts";
 import type { ForeignBlock } from "./foreign-block.ts";
 
 export interface ImporterParts {
