@@ -6,8 +6,8 @@
  * the network does. Prints blocks/s, µs per block (wall and this process's CPU time), the parts
  * spent in the import pipeline (from handing a batch over until it is imported, the turns it
  * lets the event loop have between its transactions included), waiting and collecting garbage,
- * how many blocks its execution thread checked ahead of their import, and the serving peer's CPU
- * time per block. The network bench (bench/network.ts) measures the same on network namespaces with
+ * the longest the event loop was held (what a request arriving then would wait), how many blocks
+ * its execution thread checked ahead of their import, and the serving peer's CPU time per block. The network bench (bench/network.ts) measures the same on network namespaces with
  * a whole node; this one runs anywhere and isolates the sync.
  * Usage: npm run build && npm run bench -- sync (3,000 heights), or
  * node --max-semi-space-size=32 --import tsx bench/sync.ts [heights] (braid's V8 flags:
@@ -16,7 +16,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PerformanceObserver } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { makeLogger } from "../src/node/logger.ts";
 import { BraidNode } from "../src/node/node.ts";
 import { resolveNodeOptions } from "../src/node/options.ts";
@@ -76,11 +76,14 @@ try {
     gc.observe({ entryTypes: ["gc"] });
     const cpu = process.cpuUsage();
     const loop = performance.eventLoopUtilization();
+    const held = monitorEventLoopDelay({ resolution: 1 });
+    held.enable();
     const peerCpu = processCpuMicros(peer.child.pid);
     const { blocks } = await new CutSync(node.ports).syncTo(client, cut);
     const millis = performance.now() - started;
     const { user, system } = process.cpuUsage(cpu);
     const { idle } = performance.eventLoopUtilization(loop);
+    held.disable();
     gc.disconnect();
     const peerCpuAfter = processCpuMicros(peer.child.pid);
     const line = (name: string, value: string) => console.log(`${name.padEnd(28)} ${value}`);
@@ -93,6 +96,11 @@ try {
     line("of it in the import pipeline", `${((importing * 1000) / blocks).toFixed(0)} µs`);
     line("of it waiting (event loop idle)", `${((idle * 1000) / blocks).toFixed(0)} µs`);
     line("of it collecting garbage", `${((collecting * 1000) / blocks).toFixed(0)} µs`);
+    // How long a request arriving during the sync could wait for this thread (histogram in ns).
+    line(
+      "event loop held, longest",
+      `${(held.max / 1e6).toFixed(0)} ms (p99 ${(held.percentile(99) / 1e6).toFixed(0)} ms)`,
+    );
     line("checked on execution threads", `${node.importer.checkedAhead} of ${blocks} blocks`);
     if (peerCpu !== null && peerCpuAfter !== null) {
       line("peer's CPU per block served", `${((peerCpuAfter - peerCpu) / blocks).toFixed(0)} µs`);
