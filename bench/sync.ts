@@ -7,8 +7,9 @@
  * spent in the import pipeline (from handing a batch over until it is imported, the turns it
  * lets the event loop have between its transactions included), waiting and collecting garbage,
  * the longest the event loop was held (what a request arriving then would wait), how many blocks
- * its execution thread checked ahead of their import, and the serving peer's CPU time per block. The network bench (bench/network.ts) measures the same on network namespaces with
- * a whole node; this one runs anywhere and isolates the sync.
+ * its execution thread checked ahead of their import, and the serving peer's CPU time per block.
+ * The network bench (bench/network.ts) measures the same on network namespaces with a whole node;
+ * this one runs anywhere and isolates the sync.
  * Usage: npm run build && npm run bench -- sync (3,000 heights), or
  * node --max-semi-space-size=32 --import tsx bench/sync.ts [heights] (braid's V8 flags:
  * src/cli/runtime-flags.ts)
