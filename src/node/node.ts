@@ -53,10 +53,12 @@ import { StorageGuard } from "./storage-guard.ts";
 export { CHAIN_DB_FILE, stateFile } from "./data-dir.ts";
 
 /**
- * How often the chains' contract states are committed to their files. Between two flushes a
- * state holds its blocks in an open database transaction (a commit per block would cost more
- * than executing an empty block); the chain database, which commits every block, is what makes
- * them durable: after a crash, start-up replays the blocks the state lost.
+ * How often each chain's contract state is committed to its file. Between two flushes a state
+ * holds its blocks in an open database transaction (a commit per block would cost more than
+ * executing an empty block); the chain database, which commits every block, is what makes them
+ * durable: after a crash, start-up replays the blocks the state lost. The chains take turns, one
+ * every `STATE_FLUSH_INTERVAL_MS / chains` (10 ms for 20): the twenty commits made together held
+ * the event loop for 1–6 ms at a time while a client waited (10–14 ms during a catch-up).
  */
 export const STATE_FLUSH_INTERVAL_MS = 200;
 
@@ -74,6 +76,8 @@ export class BraidNode {
   private mining: MiningControl | null = null;
   private portsMade: NodePorts | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
+  /** The chain whose state the next turn of the flush timer commits. */
+  private nextFlushed = 0;
   private expiryTimer: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -244,7 +248,8 @@ export class BraidNode {
       );
       node.mining = startMining(options.mining, node.producer, log);
       if (opened !== null) node.takeBack(opened.contents);
-      node.flushTimer = setInterval(() => node!.flushStates(), STATE_FLUSH_INTERVAL_MS).unref();
+      const flushTurnMs = STATE_FLUSH_INTERVAL_MS / node.chains.length;
+      node.flushTimer = setInterval(() => node!.flushNextState(), flushTurnMs).unref();
       node.expiryTimer = setInterval(() => node!.dropExpired(), MEMPOOL_EXPIRY_SWEEP_MS).unref();
       return node;
     } catch (e) {
@@ -308,13 +313,15 @@ export class BraidNode {
   }
 
   /**
-   * Commits the contract states' pending blocks to their files; not while writes fail (the
-   * storage guard's retries flush them then).
+   * Commits the pending blocks of one chain's contract state to its file, the chains in turn; not
+   * while writes fail (the storage guard's retries flush them then).
    */
-  private flushStates(): void {
+  private flushNextState(): void {
     if (this.storage.failed) return;
+    const chain = this.chains[this.nextFlushed]!;
+    this.nextFlushed = (this.nextFlushed + 1) % this.chains.length;
     try {
-      for (const chain of this.chains) chain.state.flush();
+      chain.state.flush();
     } catch (e) {
       // A failure of the disk is the storage guard's to log (the state told it).
       if (!(e instanceof StorageUnavailable)) {
