@@ -9,7 +9,7 @@ import {
   signatureText,
 } from "./test-support/authenticator.ts";
 import type { CommandParseResult, CommandProblem, ParsedCommand } from "./types.ts";
-import { parseCommand, parseCommandAsync } from "./verify.ts";
+import { parseCommand, parseCommandAhead, parseCommandAsync } from "./verify.ts";
 
 const alice = keyPairFromSeed(new Uint8Array(32).fill(1));
 const bob = keyPairFromSeed(new Uint8Array(32).fill(2));
@@ -421,5 +421,29 @@ describe("parseCommand with WebAuthn signers", () => {
       problems(parseCommand({ cmd, hash, sigs: [{ sig }] })).map((p) => p.message),
       [`sigs[0].sig must be 128 hex characters, got "${sig.slice(0, 67)}..."`],
     );
+  });
+});
+
+describe("parseCommandAhead", () => {
+  it("gives the parsed command at once, and the same object once its signature is good", async () => {
+    const ahead = parseCommandAhead(signed(execCmd([ALICE]), [alice.secretKey], "blake2b"));
+    assert.notEqual(ahead.parsed, null);
+    assert.equal(accepted(await ahead.result), ahead.parsed);
+  });
+
+  it("gives the parsed command at once, and its signature's problem later", async () => {
+    const body = signed(execCmd([ALICE]), [bob.secretKey], "blake2b");
+    const ahead = parseCommandAhead(body);
+    assert.equal(ahead.parsed?.hash, body.hash);
+    assert.deepEqual(
+      problems(await ahead.result).map((p) => p.kind),
+      ["invalid-signature"],
+    );
+  });
+
+  it("gives null for a command that does not parse, and its problems", async () => {
+    const ahead = parseCommandAhead({ cmd: "{}", hash: "x", sigs: [] });
+    assert.equal(ahead.parsed, null);
+    assert.ok(problems(await ahead.result).length > 0);
   });
 });

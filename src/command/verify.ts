@@ -33,6 +33,7 @@ import type {
   CommandPayload,
   CommandProblem,
   CommandProblemKind,
+  ParsedCommand,
   Signer,
 } from "./types.ts";
 import {
@@ -71,16 +72,42 @@ export function parseCommand(body: unknown, options: VerifyOptions = {}): Comman
  * {@link parseCommand} with the signatures verified on the thread pool: the same result, but a
  * batch of commands no longer holds the event loop for every signature.
  */
-export async function parseCommandAsync(
+export function parseCommandAsync(
   body: unknown,
   options: VerifyOptions = {},
 ): Promise<CommandParseResult> {
+  return parseCommandAhead(body, options).result;
+}
+
+/** A command parsed now whose signatures are still being verified ({@link parseCommandAhead}). */
+export interface CommandParsedAhead {
+  /** The command as parsed, its signatures not yet known good; null when it does not parse. */
+  readonly parsed: ParsedCommand | null;
+  /** {@link parseCommandAsync}'s result: `parsed` itself when its signatures are good. */
+  readonly result: Promise<CommandParseResult>;
+}
+
+/**
+ * Parses a command now and verifies its signatures on the thread pool, so that the caller can
+ * check what does not depend on them (the mempool buys its gas) while they are verified.
+ */
+export function parseCommandAhead(body: unknown, options: VerifyOptions = {}): CommandParsedAhead {
   const checks: SignatureCheck[] = [];
   const parsed = parseWith(body, options, (check) => {
     checks.push(check);
     return true;
   });
-  if (checks.length === 0) return parsed;
+  return {
+    parsed: parsed.ok ? parsed.command : null,
+    result: checks.length === 0 ? Promise.resolve(parsed) : withSignatures(parsed, checks),
+  };
+}
+
+/** `parsed`, or its problems with those of the signatures that are not valid. */
+async function withSignatures(
+  parsed: CommandParseResult,
+  checks: readonly SignatureCheck[],
+): Promise<CommandParseResult> {
   const valid = await Promise.all(
     checks.map((c) =>
       c.key instanceof Uint8Array

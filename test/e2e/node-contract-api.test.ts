@@ -331,6 +331,17 @@ describe("send refuses, each with Chainweb's message", { timeout: 30_000 }, () =
       invalid(command, `sigs[0]: invalid signature for signer 0 (${SENDER00.publicKey})`),
     );
   });
+
+  test("a bad signature on a command that also cannot buy its gas: the signature is named", async () => {
+    // Its gas is bought while the signature is verified; the signature's refusal still comes first.
+    const signed = await signedTransfer({ senderAccount: "nobody" });
+    const sig = signed.sigs[0]!.sig!;
+    const command = { ...signed, sigs: [{ sig: `${sig[0] === "0" ? "1" : "0"}${sig.slice(1)}` }] };
+    assert.equal(
+      await refusal(command),
+      invalid(command, `sigs[0]: invalid signature for signer 0 (${SENDER00.publicKey})`),
+    );
+  });
 });
 
 describe("the common response headers", { timeout: 30_000 }, () => {

@@ -3,7 +3,11 @@
  * `listen`, `local` and `private` take the request body text (and query) and return the response
  * body text, or throw an `HttpError` before changing anything.
  */
-import { type ParsedCommand, parseCommandAsync } from "../../command/index.ts";
+import {
+  type CommandParseResult,
+  type ParsedCommand,
+  parseCommandAhead,
+} from "../../command/index.ts";
 import { decodeBase64Url } from "../../crypto/index.ts";
 import {
   CommandRefusal,
@@ -60,8 +64,13 @@ export class ContractApi {
 
   async send(chainId: number, body: string): Promise<string> {
     const bodies = sendBody(body);
-    const commands = await this.node.commands.admitting(chainId, () => parseBatch(bodies, true));
-    const keys = this.refusing(() => this.node.commands.submit(chainId, commands));
+    const keys = await this.node.commands.admitting(chainId, async () => {
+      const batch = parseBatchAhead(bodies, true);
+      // The gas of the commands that parse is bought while their signatures are verified.
+      const bought = this.node.commands.buyGasAhead(chainId, batch.parsed);
+      const commands = await batch.verified;
+      return this.refusing(() => this.node.commands.submit(chainId, commands, bought));
+    });
     await this.mined(chainId, keys);
     return `{"requestKeys":[${keys.map(jsonString).join(",")}]}`;
   }
@@ -72,7 +81,10 @@ export class ContractApi {
    */
   async private(chainId: number, body: string): Promise<string> {
     const bodies = [jsonObjectBody(body, "(a command)")];
-    const [command] = await this.node.commands.admitting(chainId, () => parseBatch(bodies, true));
+    const [command] = await this.node.commands.admitting(
+      chainId,
+      () => parseBatchAhead(bodies, true).verified,
+    );
     const meta = command!.payload.meta;
     if (meta.kind !== "private" || meta.address === null) {
       throw badRequest(
@@ -166,11 +178,32 @@ export class ContractApi {
   }
 }
 
-/** Parses and verifies every command of a batch; one bad command refuses the batch. */
-async function parseBatch(bodies: readonly unknown[], verify: boolean): Promise<ParsedCommand[]> {
-  const results = await Promise.all(
-    bodies.map((body) => parseCommandAsync(body, { verifySignatures: verify })),
-  );
+/**
+ * Parses every command of a batch now and verifies their signatures on the thread pool:
+ * `parsed`, the commands that parse (signatures not yet known good); `verified`, the batch once
+ * every signature is good (the same command objects), or the refusal of the batch, one bad
+ * command refusing it.
+ */
+function parseBatchAhead(
+  bodies: readonly unknown[],
+  verify: boolean,
+): { readonly parsed: readonly ParsedCommand[]; readonly verified: Promise<ParsedCommand[]> } {
+  const ahead = bodies.map((body) => parseCommandAhead(body, { verifySignatures: verify }));
+  return {
+    parsed: ahead.flatMap((a) => (a.parsed === null ? [] : [a.parsed])),
+    verified: verifiedBatch(
+      bodies,
+      ahead.map((a) => a.result),
+    ),
+  };
+}
+
+/** The commands of a batch once every one is verified; one bad command refuses the batch. */
+async function verifiedBatch(
+  bodies: readonly unknown[],
+  checks: readonly Promise<CommandParseResult>[],
+): Promise<ParsedCommand[]> {
+  const results = await Promise.all(checks);
   const failures: string[] = [];
   const commands: ParsedCommand[] = [];
   results.forEach((result, i) => {

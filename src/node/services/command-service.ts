@@ -8,6 +8,7 @@ import type { ChainDatabase } from "../../chain/db/index.ts";
 import type { ChainwebVersion } from "../../chain/version/version.ts";
 import type { ParsedCommand, PublicMeta } from "../../command/index.ts";
 import { encodeBase64Url } from "../../crypto/index.ts";
+import type { BlockContext } from "../../execution/index.ts";
 import { Decimal } from "../../pact/values/index.ts";
 import type { NodeClock } from "../clock.ts";
 import type { NodeEvents } from "../events.ts";
@@ -47,8 +48,17 @@ export const MAX_MINED_CONFIRMATIONS = 480;
 
 /** Commands: admitting them, running them locally, their results and SPV proofs. */
 export interface CommandService {
-  /** Admits verified commands to a chain's mempool (all or none); their request keys. */
-  submit(chainId: number, commands: readonly ParsedCommand[]): string[];
+  /**
+   * Admits verified commands to a chain's mempool (all or none); their request keys. `bought`:
+   * what {@link buyGasAhead} found for them, taken instead of buying their gas again.
+   */
+  submit(chainId: number, commands: readonly ParsedCommand[], bought?: GasBoughtAhead): string[];
+  /**
+   * Buys the gas of commands for `chainId` on the latest state, as `submit` does, before their
+   * signatures are known good (while they are verified): the refusal each would get, for those
+   * the admission rules let through so far. Never throws: what it could not buy, `submit` buys.
+   */
+  buyGasAhead(chainId: number, commands: readonly ParsedCommand[]): GasBoughtAhead;
   /** Runs `check` while the mining mode knows commands for `chainId` are on their way. */
   admitting<T>(chainId: number, check: () => Promise<T>): Promise<T>;
   /**
@@ -69,6 +79,9 @@ export interface CommandService {
   /** Whether blocks are made as requests need them (a `send` may wait for its block). */
   readonly minesOnRequest: boolean;
 }
+
+/** The refusal (null: none) of each command whose gas was bought ahead of its admission. */
+export type GasBoughtAhead = ReadonlyMap<ParsedCommand, string | null>;
 
 /** What became of the commands a peer inserted ({@link NodeCommandService.insertEach}). */
 export interface InsertOutcome {
@@ -157,13 +170,36 @@ export class NodeCommandService implements CommandService {
    * rules and by buying its gas on the latest state. Throws {@link CommandRefusal} naming every
    * refused command, or `StorageUnavailable` (a 503) while writes fail. Returns their request keys.
    */
-  submit(chainId: number, commands: readonly ParsedCommand[]): string[] {
-    return this.parts.storage.write(() => this.admit(chainId, commands));
+  submit(chainId: number, commands: readonly ParsedCommand[], bought?: GasBoughtAhead): string[] {
+    return this.parts.storage.write(() => this.admit(chainId, commands, bought));
   }
 
-  private admit(chainId: number, commands: readonly ParsedCommand[]): string[] {
+  buyGasAhead(chainId: number, commands: readonly ParsedCommand[]): GasBoughtAhead {
+    const bought = new Map<ParsedCommand, string | null>();
+    try {
+      const chain = this.parts.chains[chainId]!;
+      const rules = this.admissionRules(chainId);
+      const now = this.parts.clock.nowSeconds();
+      const block = blockContextOf(chain.environment(chain.head));
+      for (const command of commands) {
+        const context = { now, isOnChain: () => chain.isOnChain(command.hashBytes) };
+        if (command.payload.meta.kind !== "public" || chain.mempool.has(command.hash)) continue;
+        if (admissionProblem(command, rules, context) !== null) continue;
+        bought.set(command, gasRefusal(chain, block, command));
+      }
+    } catch {
+      // A failure here (the disk's) is met again, and reported, when `submit` buys the rest.
+    }
+    return bought;
+  }
+
+  private admit(
+    chainId: number,
+    commands: readonly ParsedCommand[],
+    bought?: GasBoughtAhead,
+  ): string[] {
     const chain = this.parts.chains[chainId]!;
-    const refusalOf = this.refusals(chain, true);
+    const refusalOf = this.refusals(chain, true, bought);
     const refusals: { index: number; hash: string; reason: string }[] = [];
     commands.forEach((command, index) => {
       const reason = refusalOf(command);
@@ -241,9 +277,9 @@ export class NodeCommandService implements CommandService {
   /**
    * Why the mempool refuses a command on `chain` now, or null: the admission rules (the private
    * ones for private metadata where `privateAllowed`), then buying its gas on the latest state
-   * (skipped for a command already pending).
+   * (skipped for a command already pending; taken from `bought` when it was bought ahead).
    */
-  private refusals(chain: NodeChain, privateAllowed: boolean) {
+  private refusals(chain: NodeChain, privateAllowed: boolean, bought?: GasBoughtAhead) {
     const rules = this.admissionRules(chain.chainId);
     const now = this.parts.clock.nowSeconds();
     const block = blockContextOf(chain.environment(chain.head));
@@ -258,9 +294,8 @@ export class NodeCommandService implements CommandService {
           : admissionProblem(command, rules, context);
       if (reason !== null || command.payload.meta.kind !== "public") return reason;
       if (chain.mempool.has(command.hash)) return null;
-      const meta = command.payload.meta as PublicMeta;
-      const problem = chain.state.gasPurchaseProblem(block, command, meta.gasLimit);
-      return problem === null ? null : `Attempt to buy gas failed with: ${problem}`;
+      const boughtAhead = bought?.get(command);
+      return boughtAhead !== undefined ? boughtAhead : gasRefusal(chain, block, command);
     };
   }
 
@@ -420,4 +455,11 @@ export class NodeCommandService implements CommandService {
       targetHead: target.head,
     });
   }
+}
+
+/** The mempool's refusal of a public command whose gas cannot be bought on `block`, or null. */
+function gasRefusal(chain: NodeChain, block: BlockContext, command: ParsedCommand): string | null {
+  const meta = command.payload.meta as PublicMeta;
+  const problem = chain.state.gasPurchaseProblem(block, command, meta.gasLimit);
+  return problem === null ? null : `Attempt to buy gas failed with: ${problem}`;
 }
