@@ -126,10 +126,12 @@ export class BlockImporter {
         });
       }
       this.parts.chainDb.insertBlocks(
-        prepared.map(({ block }) => ({
+        prepared.map(({ chain, block }) => ({
           header: block.header,
           payload: block.payload,
           index: block.index,
+          // Made on the chain's head: its link is not looked up again.
+          parent: chain.head,
         })),
       );
     } catch (e) {
