@@ -56,6 +56,17 @@ describe("the block producer's catch-up for a busy chain", () => {
     assert.deepEqual(chainsAt(2), [0, ...NEIGHBOURS_OF_0]);
     assert.deepEqual(chainsAt(1), SECOND_RING_OF_0);
   });
+
+  it("levels the neighbours it waits for in the first turn, the others after", async () => {
+    node.producer.mine(0);
+    node.producer.level();
+    await nextTurn();
+    // One turn: the three neighbours, then the lowest-numbered chain no one waits for.
+    assert.deepEqual(chainsAt(1), [0, 1, ...NEIGHBOURS_OF_0]);
+    assert.equal(node.producer.isReady(0), true);
+    while (chainsAt(0).length > 0) await nextTurn();
+    assert.equal(chainsAt(1).length, 20);
+  });
 });
 
 describe("the commands a block takes when another chain needs it", () => {

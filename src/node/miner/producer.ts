@@ -237,8 +237,21 @@ export class BlockProducer {
     // A chain whose block an executor is making is left to it; levelling resumes after.
     const group = chains.filter((c) => c.head.height === low && !this.executing.has(c.chainId));
     if (group.length === 0) return false;
+    // Those a higher neighbour waits for first: after a block on a busy chain, its neighbours
+    // are ready for its next one after the first turn, not the last.
+    const waitedFor = (c: NodeChain) => (this.hasHigherNeighbour(c.chainId) ? 0 : 1);
+    group.sort((a, b) => waitedFor(a) - waitedFor(b));
     this.makeLayer(group, scope);
     return true;
+  }
+
+  /** Whether a chain adjacent to `chainId`'s next block is already above its head. */
+  private hasHigherNeighbour(chainId: number): boolean {
+    const { chains, version } = this.options;
+    const { height } = chains[chainId]!.head;
+    return adjacentChains(graphAt(version, height + 1), chainId).some(
+      (n) => chains[n]!.head.height > height,
+    );
   }
 
   /** Whether the next block of `chainId` can be made now: no adjacent chain is behind it. */
