@@ -189,13 +189,13 @@ function parseBatchAhead(
   verify: boolean,
 ): { readonly parsed: readonly ParsedCommand[]; readonly verified: Promise<ParsedCommand[]> } {
   const ahead = bodies.map((body) => parseCommandAhead(body, { verifySignatures: verify }));
-  return {
-    parsed: ahead.flatMap((a) => (a.parsed === null ? [] : [a.parsed])),
-    verified: verifiedBatch(
-      bodies,
-      ahead.map((a) => a.result),
-    ),
-  };
+  const verified = verifiedBatch(
+    bodies,
+    ahead.map((a) => a.result),
+  );
+  // A caller whose own check fails first gives it up: its refusal then goes unread, not unhandled.
+  verified.catch(() => {});
+  return { parsed: ahead.flatMap((a) => (a.parsed === null ? [] : [a.parsed])), verified };
 }
 
 /** The commands of a batch once every one is verified; one bad command refuses the batch. */

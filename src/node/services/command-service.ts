@@ -56,7 +56,8 @@ export interface CommandService {
   /**
    * Buys the gas of commands for `chainId` on the latest state, as `submit` does, before their
    * signatures are known good (while they are verified): the refusal each would get, for those
-   * the admission rules let through so far. Never throws: what it could not buy, `submit` buys.
+   * the admission rules let through so far; nothing while writes are refused (`submit` refuses
+   * them). Throws `StorageUnavailable` (a 503) for a failure of the disk met on the way.
    */
   buyGasAhead(chainId: number, commands: readonly ParsedCommand[]): GasBoughtAhead;
   /** Runs `check` while the mining mode knows commands for `chainId` are on their way. */
@@ -112,7 +113,7 @@ export interface CommandServiceParts {
   /** Who runs `local`: the execution threads, or this thread (node-executors.ts). */
   readonly executors: Pick<NodeExecutors, "local">;
   /** Whether writes work: `submit` is refused while they fail, a disk failure met is refused. */
-  readonly storage: Pick<StorageGuard, "write" | "refusal">;
+  readonly storage: Pick<StorageGuard, "write" | "refusal" | "failed">;
 }
 
 export class NodeCommandService implements CommandService {
@@ -176,7 +177,8 @@ export class NodeCommandService implements CommandService {
 
   buyGasAhead(chainId: number, commands: readonly ParsedCommand[]): GasBoughtAhead {
     const bought = new Map<ParsedCommand, string | null>();
-    try {
+    if (this.parts.storage.failed) return bought;
+    return this.parts.storage.write(() => {
       const chain = this.parts.chains[chainId]!;
       const rules = this.admissionRules(chainId);
       const now = this.parts.clock.nowSeconds();
@@ -187,10 +189,8 @@ export class NodeCommandService implements CommandService {
         if (admissionProblem(command, rules, context) !== null) continue;
         bought.set(command, gasRefusal(chain, block, command));
       }
-    } catch {
-      // A failure here (the disk's) is met again, and reported, when `submit` buys the rest.
-    }
-    return bought;
+      return bought;
+    });
   }
 
   private admit(
