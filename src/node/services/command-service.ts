@@ -84,6 +84,9 @@ export interface CommandService {
 /** The refusal (null: none) of each command whose gas was bought ahead of its admission. */
 export type GasBoughtAhead = ReadonlyMap<ParsedCommand, string | null>;
 
+/** Gas purchases made for the admission of commands: each one's refusal (null: none). */
+type GasPurchases = Map<ParsedCommand, string | null>;
+
 /** What became of the commands a peer inserted ({@link NodeCommandService.insertEach}). */
 export interface InsertOutcome {
   /** The request keys added to the mempool. */
@@ -172,23 +175,16 @@ export class NodeCommandService implements CommandService {
    * refused command, or `StorageUnavailable` (a 503) while writes fail. Returns their request keys.
    */
   submit(chainId: number, commands: readonly ParsedCommand[], bought?: GasBoughtAhead): string[] {
-    return this.parts.storage.write(() => this.admit(chainId, commands, bought));
+    return this.parts.storage.write(() => this.admit(chainId, commands, new Map(bought)));
   }
 
   buyGasAhead(chainId: number, commands: readonly ParsedCommand[]): GasBoughtAhead {
-    const bought = new Map<ParsedCommand, string | null>();
+    const bought: GasPurchases = new Map();
     if (this.parts.storage.failed) return bought;
     return this.parts.storage.write(() => {
-      const chain = this.parts.chains[chainId]!;
-      const rules = this.admissionRules(chainId);
-      const now = this.parts.clock.nowSeconds();
-      const block = blockContextOf(chain.environment(chain.head));
-      for (const command of commands) {
-        const context = { now, isOnChain: () => chain.isOnChain(command.hashBytes) };
-        if (command.payload.meta.kind !== "public" || chain.mempool.has(command.hash)) continue;
-        if (admissionProblem(command, rules, context) !== null) continue;
-        bought.set(command, gasRefusal(chain, block, command));
-      }
+      // The admission's own checks, for the gas purchases they make.
+      const refusalOf = this.refusals(this.parts.chains[chainId]!, true, bought);
+      for (const command of commands) refusalOf(command);
       return bought;
     });
   }
@@ -196,7 +192,7 @@ export class NodeCommandService implements CommandService {
   private admit(
     chainId: number,
     commands: readonly ParsedCommand[],
-    bought?: GasBoughtAhead,
+    bought: GasPurchases,
   ): string[] {
     const chain = this.parts.chains[chainId]!;
     const refusalOf = this.refusals(chain, true, bought);
@@ -277,9 +273,10 @@ export class NodeCommandService implements CommandService {
   /**
    * Why the mempool refuses a command on `chain` now, or null: the admission rules (the private
    * ones for private metadata where `privateAllowed`), then buying its gas on the latest state
-   * (skipped for a command already pending; taken from `bought` when it was bought ahead).
+   * (skipped for a command already pending; taken from `bought` when it was bought before, and
+   * added to it when bought now).
    */
-  private refusals(chain: NodeChain, privateAllowed: boolean, bought?: GasBoughtAhead) {
+  private refusals(chain: NodeChain, privateAllowed: boolean, bought: GasPurchases = new Map()) {
     const rules = this.admissionRules(chain.chainId);
     const now = this.parts.clock.nowSeconds();
     const block = blockContextOf(chain.environment(chain.head));
@@ -294,8 +291,12 @@ export class NodeCommandService implements CommandService {
           : admissionProblem(command, rules, context);
       if (reason !== null || command.payload.meta.kind !== "public") return reason;
       if (chain.mempool.has(command.hash)) return null;
-      const boughtAhead = bought?.get(command);
-      return boughtAhead !== undefined ? boughtAhead : gasRefusal(chain, block, command);
+      let refusal = bought.get(command);
+      if (refusal === undefined) {
+        refusal = gasRefusal(chain, block, command);
+        bought.set(command, refusal);
+      }
+      return refusal;
     };
   }
 
