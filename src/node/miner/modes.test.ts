@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it, mock } from "node:test";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ParsedCommand } from "../../command/index.ts";
 import { BLOCK_TIME_BUDGET_MS } from "../executor/block/block-executor.ts";
 import { devCommand, GAS_CAP, manualNode } from "../test-support/dev-node.ts";
+import { LEVEL_AFTER_BLOCK_MS } from "./modes.ts";
 
 /** How long the quick commands may wait for their block (ms): a block time, with room for load. */
 const QUICK_WITHIN_MS = 3_000;
@@ -38,6 +40,46 @@ describe("on-demand mining", () => {
       assert.equal(node.producer.pending(0), 0, "nothing stays in the mempool");
     } finally {
       node.close();
+    }
+  });
+
+  it("begins catching up the other chains only LEVEL_AFTER_BLOCK_MS after a block, so the client's next request goes first", async () => {
+    // The timers are the test's: however slow the machine, the catch-up's wait ends only when
+    // the test says so.
+    mock.timers.enable({ apis: ["setTimeout"] });
+    const node = manualNode({ mining: "on-demand" });
+    const heights = () => node.chains.map((chain) => chain.head.height);
+    const turns = async (most: number, until: () => boolean) => {
+      for (let turn = 0; turn < most && !until(); turn++) await nextTurn();
+    };
+    const mine = async (nonce: string) => {
+      const command = devCommand({ code: "(+ 1 2)", caps: [GAS_CAP], nonce });
+      node.commands.submit(0, [command]);
+      node.commands.commandsArrived(0);
+      await turns(1_000, () => node.commands.result(0, command.hashBytes) !== null);
+      assert.notEqual(node.commands.result(0, command.hashBytes), null, `${nonce} was mined`);
+    };
+    const levelled = () => new Set(heights()).size === 1;
+    const waitEndsThenLevel = async () => {
+      mock.timers.tick(LEVEL_AFTER_BLOCK_MS);
+      await turns(1_000, levelled);
+    };
+    try {
+      await mine("first");
+      await turns(100, () => false);
+      await waitEndsThenLevel();
+      const [top] = heights();
+      assert.ok(levelled(), "the chains are level after the first block's wait");
+      await mine("second");
+      const grown = [top! + 1, ...Array(19).fill(top)];
+      assert.deepEqual(heights(), grown, "chain 0 grew, the others not yet");
+      await turns(100, () => false);
+      assert.deepEqual(heights(), grown, "nothing was caught up before the wait ended");
+      await waitEndsThenLevel();
+      assert.deepEqual(heights(), Array(20).fill(top! + 1), "every chain caught up after it");
+    } finally {
+      node.close();
+      mock.timers.reset();
     }
   });
 });

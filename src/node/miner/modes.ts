@@ -6,7 +6,8 @@
  *   neighbours are behind, they are caught up a few blocks per turn first, and commands arriving
  *   meanwhile join the block. The block's commands run on the node's executors (an execution
  *   thread where the node has them), one block per chain at a time; commands that arrive
- *   meanwhile wait for the next. Afterwards the other chains are caught up in the background.
+ *   meanwhile wait for the next. Afterwards the other chains are caught up in the background,
+ *   from {@link LEVEL_AFTER_BLOCK_MS} after the block on.
  * - `interval`: every chain advances by one block every `miningInterval` seconds, the blocks of
  *   chains holding commands made on the node's executors (a round that takes longer delays the
  *   next).
@@ -29,6 +30,16 @@ import type { BlockProducer } from "./producer.ts";
  * a block on every other chain). A lone command never waits.
  */
 export const ADMISSION_GATHER_MS = 2;
+
+/**
+ * How long after a block the catch-up of the other chains waits to begin: `send` is answered
+ * once its block is made, and the client's next request (its `poll`) comes a round trip later.
+ * Begun at once, a turn of catch-up blocks (a few ms on a slow machine) ran in front of that
+ * request; with 1 ms, the send → poll of a client pausing 20 ms between transfers took 7.2–7.7
+ * ms against 9.6–9.9 (docs/performance.md). 2 ms did no better and cost a tenth of the
+ * transfers/s of 10 senders.
+ */
+export const LEVEL_AFTER_BLOCK_MS = 1;
 
 export function startMining(
   options: MiningOptions,
@@ -69,6 +80,7 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
     return now - since < ADMISSION_GATHER_MS;
   };
   let gatherTimer: NodeJS.Timeout | undefined;
+  let levelTimer: NodeJS.Timeout | undefined;
   let scheduled = false;
   let stopped = false;
   /** Chains whose block an executor is making now (their commands wait for it). */
@@ -110,7 +122,12 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
     const waitingNow = [...waiting].filter((chainId) => !making.has(chainId));
     if (waitingNow.length === 0) {
       // The chains are caught up once no block is being made (the last one's end runs this).
-      if (making.size === 0) producer.level();
+      if (making.size === 0 && levelTimer === undefined) {
+        levelTimer = setTimeout(() => {
+          levelTimer = undefined;
+          producer.level();
+        }, LEVEL_AFTER_BLOCK_MS);
+      }
       return;
     }
     const behind = waitingNow.filter((chainId) => !producer.isReady(chainId));
@@ -157,6 +174,7 @@ function onDemand(producer: BlockProducer, log: NodeLogger): MiningControl {
     stop() {
       stopped = true;
       clearTimeout(gatherTimer);
+      clearTimeout(levelTimer);
     },
   };
 }
