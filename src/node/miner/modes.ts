@@ -35,8 +35,8 @@ export const ADMISSION_GATHER_MS = 2;
  * How long after a block the catch-up of the other chains waits to begin: `send` is answered
  * once its block is made, and the client's next request (its `poll`) comes a round trip later.
  * Begun at once, a turn of catch-up blocks (a few ms on a slow machine) ran in front of that
- * request; with 1 ms, the send → poll of a client pausing 20 ms between transfers took 7.2–7.7
- * ms against 9.6–9.9 (docs/performance.md). 2 ms did no better and cost a tenth of the
+ * request; with 1 ms, the send → poll of a client pausing 20 ms between transfers was 19 % shorter
+ * (seven alternated pairs, docs/performance.md). 2 ms did no better and cost a tenth of the
  * transfers/s of 10 senders.
  */
 export const LEVEL_AFTER_BLOCK_MS = 1;
