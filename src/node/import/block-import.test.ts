@@ -29,7 +29,6 @@ import {
 } from "../test-support/dev-node.ts";
 import { reheader, withOtherOutput } from "../test-support/lying-blocks.ts";
 import { ImportError, type ImportErrorCode } from "./import-error.ts";
-import { ANNOUNCE_WINDOW_LIMIT_MS } from "./importer.ts";
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
@@ -430,57 +429,6 @@ describe("importing blocks", () => {
         node.close();
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it("an import that follows another at once continues its transactions' growth: a sync's next batch is not cut into small commits again", () => {
-    const dir = mkdtempSync(join(tmpdir(), "braid-windows-"));
-    const miner = manualNode();
-    try {
-      // 800 blocks: the first half takes more than the 30 ms of the windows below the longest.
-      for (let height = 0; height < 40; height++) miner.producer.mineAll();
-      const blocks = blocksAfterGenesis(miner);
-      const half = blocks.length / 2;
-      const node = BraidNode.open(
-        resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
-        makeLogger("error"),
-      );
-      const reader = new Database(join(dir, "chain.sqlite"), {
-        readonly: true,
-      });
-      try {
-        // Blocks committed together are announced together: the other connection sees the
-        // same count of stored blocks at each of their events.
-        const count = reader.prepare("SELECT count(*) AS n FROM block_headers").pluck();
-        const commits = new Set<number>();
-        let firstAnnounced = Number.NaN;
-        node.ports.events.on("block", () => {
-          commits.add(count.get() as number);
-          if (Number.isNaN(firstAnnounced)) firstAnnounced = performance.now();
-        });
-        node.insertBlocks(blocks.slice(0, half));
-        // After four transactions, the window is the longest.
-        assert.ok(
-          commits.size >= 4,
-          `the first import took several transactions (${commits.size})`,
-        );
-        firstAnnounced = Number.NaN;
-        const started = performance.now();
-        node.insertBlocks(blocks.slice(half));
-        // Continued, its first transaction is as long as the last one before (the longest
-        // window, which the first import reached); started again, it would be 2 ms.
-        const firstTransaction = firstAnnounced - started;
-        assert.ok(
-          firstTransaction >= ANNOUNCE_WINDOW_LIMIT_MS,
-          `the next import's first transaction took ${firstTransaction.toFixed(1)} ms`,
-        );
-      } finally {
-        reader.close();
-        node.close();
-      }
-    } finally {
-      miner.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

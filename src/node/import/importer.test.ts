@@ -1,7 +1,8 @@
 /**
  * A sync's import (`importForeignYielding`, the `sync` port's `importBlocks`): the event loop runs
  * between its chain-database transactions, each committed and announced before the turn is given
- * up, and imports asked for together run one after another.
+ * up, and imports asked for together run one after another; and how an import's transactions
+ * grow.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,6 +16,7 @@ import { makeLogger } from "../logger.ts";
 import { BraidNode } from "../node.ts";
 import { resolveNodeOptions } from "../options.ts";
 import { blocksAfterGenesis, manualNode } from "../test-support/dev-node.ts";
+import { ANNOUNCE_WINDOW_LIMIT_MS } from "./importer.ts";
 
 /** Heights of the 20 chains the source node makes: enough work for several transactions. */
 const HEIGHTS = 20;
@@ -97,4 +99,57 @@ describe("a sync's import", () => {
       ]);
       assert.deepEqual(headsOf(node), heads);
     }));
+});
+
+describe("an import's transactions", () => {
+  it("an import that follows another at once continues its transactions' growth: a sync's next batch is not cut into small commits again", () => {
+    const dir = mkdtempSync(join(tmpdir(), "braid-windows-"));
+    const miner = manualNode();
+    try {
+      // 800 blocks: the first half takes more than the 30 ms of the windows below the longest.
+      for (let height = 0; height < 40; height++) miner.producer.mineAll();
+      const blocks = blocksAfterGenesis(miner);
+      const half = blocks.length / 2;
+      const node = BraidNode.open(
+        resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
+        makeLogger("error"),
+      );
+      const reader = new Database(join(dir, "chain.sqlite"), {
+        readonly: true,
+      });
+      try {
+        // Blocks committed together are announced together: the other connection sees the
+        // same count of stored blocks at each of their events.
+        const count = reader.prepare("SELECT count(*) AS n FROM block_headers").pluck();
+        const commits = new Set<number>();
+        let firstAnnounced = Number.NaN;
+        node.ports.events.on("block", () => {
+          commits.add(count.get() as number);
+          if (Number.isNaN(firstAnnounced)) firstAnnounced = performance.now();
+        });
+        node.insertBlocks(blocks.slice(0, half));
+        // After four transactions, the window is the longest.
+        assert.ok(
+          commits.size >= 4,
+          `the first import took several transactions (${commits.size})`,
+        );
+        firstAnnounced = Number.NaN;
+        const started = performance.now();
+        node.insertBlocks(blocks.slice(half));
+        // Continued, its first transaction is as long as the last one before (the longest
+        // window, which the first import reached); started again, it would be 2 ms.
+        const firstTransaction = firstAnnounced - started;
+        assert.ok(
+          firstTransaction >= ANNOUNCE_WINDOW_LIMIT_MS,
+          `the next import's first transaction took ${firstTransaction.toFixed(1)} ms`,
+        );
+      } finally {
+        reader.close();
+        node.close();
+      }
+    } finally {
+      miner.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
