@@ -4,7 +4,7 @@
  * unread sent once more on a new connection (the peer runs on a thread of its own, so it closes
  * the connection while this thread is blocked); a peer that holds its answers gets at most
  * MAX_PEER_REQUESTS_IN_FLIGHT requests at once; answers read over many turns of the event loop
- * (read-pacing.ts) arrive whole; a peer that answers without end has all its requests cut off
+ * (src/p2p/read-pacing.ts) arrive whole; a peer that answers without end has all its requests cut off
  * once it sent MAX_PEER_BYTES_PER_INTERVAL, and no more go to it.
  */
 import assert from "node:assert/strict";
@@ -18,7 +18,7 @@ import {
   PeerClient,
   PeerLimitError,
 } from "./peer-client.ts";
-import { MAX_PEER_READ_BYTES_PER_TURN } from "./read-pacing.ts";
+import { MAX_READ_BYTES_PER_TURN } from "./read-pacing.ts";
 
 /**
  * A peer on its own thread that answers every request with its number and closes each connection
@@ -85,7 +85,7 @@ async function peer(answer: (response: ServerResponse) => void, bound?: PeerByte
 }
 
 describe("a peer client's bounds", () => {
-  it(`reads an answer of many turns' worth of bytes (${MAX_PEER_READ_BYTES_PER_TURN} a turn) whole`, async () => {
+  it(`reads an answer of many turns' worth of bytes (${MAX_READ_BYTES_PER_TURN} a turn) whole`, async () => {
     const items = Array.from({ length: 64 }, (_, i) => String(i).repeat(100_000));
     const text = JSON.stringify(items);
     const large = await peer((response) =>
@@ -96,7 +96,7 @@ describe("a peer client's bounds", () => {
         large.client.call("payloadBatch", { chainId: 0, body: [] }),
         large.client.call("payloadBatch", { chainId: 1, body: [] }),
       ]);
-      assert.ok(text.length > 6 * MAX_PEER_READ_BYTES_PER_TURN);
+      assert.ok(text.length > 6 * MAX_READ_BYTES_PER_TURN);
       assert.deepEqual(answers, [items, items]);
     } finally {
       await large.close();

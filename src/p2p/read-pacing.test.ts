@@ -1,26 +1,27 @@
 /**
- * Pacing peers' answers: within one turn of the event loop, answers flow until their bytes
- * together pass MAX_PEER_READ_BYTES_PER_TURN; the one that passes it, and any read after it in the
- * same turn, are paused, and every one paused flows again in the next turn with a fresh budget.
+ * Pacing the network's large reads (peers' answers, request bodies): within one turn of the event
+ * loop, streams flow until their bytes together pass MAX_READ_BYTES_PER_TURN; the one that passes
+ * it, and any read after it in the same turn, are paused, and every one paused flows again in the
+ * next turn with a fresh budget.
  */
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { MAX_PEER_READ_BYTES_PER_TURN, paceRead } from "./read-pacing.ts";
+import { MAX_READ_BYTES_PER_TURN, paceRead } from "./read-pacing.ts";
 
-/** An answer being read: a stream flowing into a 'data' listener. */
-function flowingAnswer(): PassThrough {
-  const answer = new PassThrough();
-  answer.on("data", () => {});
-  return answer;
+/** A stream being read (an answer, a body): flowing into a 'data' listener. */
+function flowingStream(): PassThrough {
+  const stream = new PassThrough();
+  stream.on("data", () => {});
+  return stream;
 }
 
-describe("pacing peers' answers", () => {
-  it("pauses the answers read past the turn's budget until the next turn", async () => {
+describe("pacing the network's reads", () => {
+  it("pauses the streams read past the turn's budget until the next turn", async () => {
     await nextTurn();
-    const [a, b, c] = [flowingAnswer(), flowingAnswer(), flowingAnswer()];
-    const half = MAX_PEER_READ_BYTES_PER_TURN / 2;
+    const [a, b, c] = [flowingStream(), flowingStream(), flowingStream()];
+    const half = MAX_READ_BYTES_PER_TURN / 2;
     paceRead(a, half);
     paceRead(b, half);
     assert.deepEqual([a.isPaused(), b.isPaused()], [false, false], "within the budget");
@@ -30,7 +31,7 @@ describe("pacing peers' answers", () => {
 
     await nextTurn();
     assert.deepEqual([a.isPaused(), b.isPaused(), c.isPaused()], [false, false, false]);
-    paceRead(b, MAX_PEER_READ_BYTES_PER_TURN);
+    paceRead(b, MAX_READ_BYTES_PER_TURN);
     assert.equal(b.isPaused(), false, "a fresh budget in the next turn");
     paceRead(b, 1);
     assert.equal(b.isPaused(), true);

@@ -4,8 +4,10 @@
  * other content type is refused with a 400 that names it; a `Content-Encoding` other than
  * `identity` (a compressed body, which would otherwise be read as if it were text) with a 415.
  */
+import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyInstance } from "fastify";
 import { jsonObjectText, jsonText } from "../../command/index.ts";
+import { paceRead } from "../../p2p/read-pacing.ts";
 import { badRequest, HttpError } from "./errors.ts";
 import { quoteText } from "./quote.ts";
 
@@ -27,6 +29,11 @@ export function acceptJsonBodiesOnly(app: FastifyInstance): void {
       );
       return;
     }
+    if (hasBody(request.headers)) {
+      // Paused until the body parser starts reading, so no chunk comes before its listener.
+      payload.pause();
+      payload.on("data", (chunk: Buffer) => paceRead(payload, chunk.length));
+    }
     done(null, payload);
   });
   app.removeAllContentTypeParsers();
@@ -36,6 +43,11 @@ export function acceptJsonBodiesOnly(app: FastifyInstance): void {
   app.addContentTypeParser("*", (request, _payload, done) => {
     done(wrongContentType(request.headers["content-type"]), undefined);
   });
+}
+
+/** Whether a request says it carries a body (HTTP/1.1: a length or a chunked transfer). */
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  return headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined;
 }
 
 /** `identity`, or a list of nothing else (`identity, identity`). */
