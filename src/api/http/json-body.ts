@@ -1,8 +1,10 @@
 /**
- * Request bodies: only `application/json`, read as text up to a size limit, parsed by the route
- * (so a malformed body gets our message, and routes that report on malformed JSON can). Any
- * other content type is refused with a 400 that names it; a `Content-Encoding` other than
- * `identity` (a compressed body, which would otherwise be read as if it were text) with a 415.
+ * Request bodies: only `application/json`, read as text up to a size limit and at most
+ * `MAX_READ_BYTES_PER_TURN` a turn of the event loop together with the others (read-pacing.ts),
+ * parsed by the route (so a malformed body gets our message, and routes that report on malformed
+ * JSON can). Any other content type is refused with a 400 that names it; a `Content-Encoding`
+ * other than `identity` (a compressed body, which would otherwise be read as if it were text)
+ * with a 415.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { FastifyInstance } from "fastify";
