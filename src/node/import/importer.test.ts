@@ -25,8 +25,8 @@ const headsOf = (node: BraidNode) =>
   [...node.cut().values()].map((header) => encodeBase64Url(header.hash));
 
 /**
- * Runs `check` with a node on files in a fresh data directory (`dir`), a source node's blocks and
- * their heads.
+ * Runs `check` with a node on files in a fresh data directory (`dir`), a source node's blocks of
+ * `heights` heights and their heads.
  */
 async function withImport(
   check: (
@@ -35,11 +35,12 @@ async function withImport(
     heads: readonly string[],
     dir: string,
   ) => Promise<void>,
+  heights = HEIGHTS,
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "braid-importer-"));
   const source = manualNode();
   try {
-    for (let height = 0; height < HEIGHTS; height++) source.producer.mineAll();
+    for (let height = 0; height < heights; height++) source.producer.mineAll();
     const node = BraidNode.open(
       resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
       makeLogger("error"),
@@ -102,18 +103,10 @@ describe("a sync's import", () => {
 });
 
 describe("an import's transactions", () => {
-  it("an import that follows another at once continues its transactions' growth: a sync's next batch is not cut into small commits again", () => {
-    const dir = mkdtempSync(join(tmpdir(), "braid-windows-"));
-    const miner = manualNode();
-    try {
-      // 800 blocks: the first half takes more than the 30 ms of the windows below the longest.
-      for (let height = 0; height < 40; height++) miner.producer.mineAll();
-      const blocks = blocksAfterGenesis(miner);
+  it("an import that follows another at once continues its transactions' growth: a sync's next batch is not cut into small commits again", () =>
+    // 800 blocks: the first half takes more than the 30 ms of the windows below the longest.
+    withImport(async (node, blocks, _heads, dir) => {
       const half = blocks.length / 2;
-      const node = BraidNode.open(
-        resolveNodeOptions({ dataDir: dir, mining: "none" }, {}),
-        makeLogger("error"),
-      );
       const reader = new Database(join(dir, "chain.sqlite"), {
         readonly: true,
       });
@@ -145,11 +138,6 @@ describe("an import's transactions", () => {
         );
       } finally {
         reader.close();
-        node.close();
       }
-    } finally {
-      miner.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }, 40));
 });
