@@ -4,7 +4,7 @@
  * unread sent once more on a new connection (the peer runs on a thread of its own, so it closes
  * the connection while this thread is blocked); a peer that holds its answers gets at most
  * MAX_PEER_REQUESTS_IN_FLIGHT requests at once; answers read over many turns of the event loop
- * (src/p2p/read-pacing.ts) arrive whole; a peer that answers without end has all its requests cut off
+ * (read-pacing.ts) arrive whole; a peer that answers without end has all its requests cut off
  * once it sent MAX_PEER_BYTES_PER_INTERVAL, and no more go to it.
  */
 import assert from "node:assert/strict";

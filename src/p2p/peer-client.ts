@@ -10,7 +10,7 @@
  * {@link MAX_PEER_BYTES_PER_INTERVAL} bytes read within any {@link PEER_BYTES_INTERVAL_MS}
  * (recent-bytes.ts). A peer that sends more has every request to it cut off (a
  * {@link PeerLimitError}, for the network to penalise it), and no request goes to it for an
- * interval. What is read is paced (src/p2p/read-pacing.ts), so a peer's answers never hold the node's
+ * interval. What is read is paced (read-pacing.ts), so a peer's answers never hold the node's
  * thread for long, however fast they come.
  */
 import { type ClientRequest, Agent as HttpAgent, request as httpRequest } from "node:http";
@@ -246,7 +246,7 @@ class ClosedConnection extends Error {}
 /**
  * One request: its status and text, within {@link PEER_REQUEST_TIMEOUT_MS} per attempt, the text
  * refused past {@link MAX_PEER_RESPONSE_BYTES} and read at most `MAX_READ_BYTES_PER_TURN`
- * a turn of the event loop (src/p2p/read-pacing.ts). A request sent on a kept-alive connection that the
+ * a turn of the event loop (read-pacing.ts). A request sent on a kept-alive connection that the
  * peer closed meanwhile (its idle timeout came while this node's thread was busy, importing a
  * sync's batch, say, so the close was not yet seen) is reset unread; it is sent once more on a new
  * connection, as Node's documentation advises (`request.reusedSocket`). Every request of the P2P
