@@ -14,7 +14,7 @@ import type { Readable } from "node:stream";
  * The most bytes of peers' answers and request bodies read in one turn of the event loop, all
  * together (a stream already being read may bring one more chunk, 64 KiB, before its pause takes
  * effect). A catch-up reads ~5.5 MB a second, a fraction of what this allows in the turns of a
- * second; a 2 MB body (the largest the API takes) arrives in two or three turns.
+ * second; a 2 MB body (the largest the node's API takes) arrives in two or three turns.
  */
 export const MAX_READ_BYTES_PER_TURN = 1024 * 1024;
 

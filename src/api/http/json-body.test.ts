@@ -4,7 +4,6 @@
  * never hold the server's thread for the time it takes to read them all; each still arrives whole.
  */
 import assert from "node:assert/strict";
-import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import Fastify from "fastify";
@@ -16,28 +15,6 @@ const BODIES = 4;
 const BODY_BYTES = 3 * 1024 * 1024;
 /** The most a socket's read brings at once: a stream paused past the budget may emit one more. */
 const READ_CHUNK_BYTES = 64 * 1024;
-
-function post(port: number, body: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const sent = request(
-      {
-        port,
-        host: "127.0.0.1",
-        method: "POST",
-        path: "/",
-        headers: { "content-type": "application/json", "content-length": body.length },
-      },
-      (answer) => {
-        let text = "";
-        answer.setEncoding("utf8").on("data", (piece) => {
-          text += piece;
-        });
-        answer.on("end", () => resolve(text)).on("error", reject);
-      },
-    );
-    sent.on("error", reject).end(body);
-  });
-}
 
 describe("request bodies", () => {
   it(`are read at most ${MAX_READ_BYTES_PER_TURN} bytes a turn (and a chunk per body), each whole`, async () => {
@@ -65,7 +42,16 @@ describe("request bodies", () => {
       const bodies = Array.from({ length: BODIES }, (_, i) =>
         JSON.stringify("x".repeat(BODY_BYTES - 2 - i)),
       );
-      const lengths = await Promise.all(bodies.map((body) => post(port, body)));
+      const lengths = await Promise.all(
+        bodies.map(async (body) => {
+          const answer = await fetch(`http://127.0.0.1:${port}/`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          });
+          return answer.text();
+        }),
+      );
       assert.deepEqual(
         lengths,
         bodies.map((body) => String(body.length)),
